@@ -1,0 +1,172 @@
+# gpucosim: one entry point.  `make help` lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+
+BUILD  ?= build
+GEN    := $(BUILD)/gen
+VL     := $(BUILD)/vl
+JOBS   ?= 2
+# Resolved when a recipe runs, so the .venv that `make setup` creates is used in the same invocation.
+PY      = $(shell [ -x .venv/bin/python ] && echo .venv/bin/python || echo python3)
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+VERILATOR         ?= verilator
+VERILATOR_WANT    := 5.006
+VERILATOR_ROOT_INC := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)/include
+
+APT_PACKAGES := make g++ python3 python3-venv zlib1g-dev verilator libsystemc-dev gtkwave \
+                gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+
+# ---------------------------------------------------------------- sources
+SPEC      := spec/gpucosim.yaml
+GEN_FILES := $(GEN)/gpucosim_pkg.sv $(GEN)/gpucosim_spec.h $(GEN)/spec.md
+RTL       := rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_mmio_regs.sv rtl/gc_pbdma.sv rtl/gpu_top.sv
+DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
+             hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
+             hostdrv/src/backend_rtl.c
+COSIM_SRC := cosim/cosim.cpp
+UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem
+COSIM_TESTS := test_copy test_faults test_mutation
+
+WARN     := -Wall -Wextra -Werror
+INCS     := -Ihostdrv/include -I$(GEN) -Icosim -Itests/common
+CFLAGS   := -std=c11 $(WARN) -O2 -g $(INCS) -MMD -MP
+VL_INCS  := -I$(VL) -isystem $(VERILATOR_ROOT_INC) -isystem $(VERILATOR_ROOT_INC)/vltstd
+CXXFLAGS := -std=c++17 $(WARN) -O2 -g $(INCS) $(VL_INCS) -MMD -MP
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDLIBS   := -lz -pthread
+
+VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
+            --top-module gpu_top -Mdir $(VL) -I$(GEN) -Wno-fatal \
+            -CFLAGS "-O2 -std=c++17" --build -j $(JOBS)
+VL_LIB   := $(VL)/Vgpu_top__ALL.a $(VL)/libverilated.a
+
+.PHONY: all help setup check-tools gen lint test test-unit run bench waves clean soak
+
+help:
+	@echo "make setup      install apt packages and the pinned Python packages, then build"
+	@echo "make all        generate the spec outputs, Verilate the RTL, build driver, tools and tests"
+	@echo "make run        run the default scenario (copy demo); WAVES=1 writes $(BUILD)/waves/run.fst"
+	@echo "                ARGS='--seed 7 --bytes 65536' passes options to gpucosim run"
+	@echo "make test       all tests (unit, RTL block benches, end to end) -> 'N passed, N failed'"
+	@echo "                TESTS=substring runs a subset"
+	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
+	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
+	@echo "make waves      open the last FST in GTKWave with cosim/gpucosim.gtkw"
+	@echo "make clean      remove $(BUILD)/"
+
+# ---------------------------------------------------------------- setup
+setup:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "setup: installing $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	else echo "setup: apt packages present"; fi
+	@if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
+	@.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
+	@echo "setup: Python packages from requirements.txt are in .venv"
+	@$(MAKE) --no-print-directory all
+
+check-tools:
+	@v=$$($(VERILATOR) --version 2>/dev/null | awk '{print $$2}'); \
+	if [ -z "$$v" ]; then echo "error: verilator not found: run 'make setup'" >&2; exit 1; fi; \
+	if [ "$$v" != "$(VERILATOR_WANT)" ] && [ -z "$$VERILATOR_ANY" ]; then \
+	  echo "error: gpucosim is pinned to Verilator $(VERILATOR_WANT) (Debian bookworm's); found $$v." >&2; \
+	  echo "       Run 'make setup' on Debian bookworm, or set VERILATOR_ANY=1 to try this version anyway." >&2; \
+	  exit 1; fi
+	@$(PY) -c 'import yaml, junit_xml' 2>/dev/null || \
+	  { echo "error: Python packages missing (PyYAML, junit-xml): run 'make setup'" >&2; exit 1; }
+
+# ---------------------------------------------------------------- generated spec
+gen: $(GEN_FILES)
+$(GEN_FILES) &: $(SPEC) scripts/gen_spec.py
+	@mkdir -p $(GEN)
+	$(PY) scripts/gen_spec.py --spec $(SPEC) --out $(GEN)
+	@touch $(GEN_FILES)
+
+# ---------------------------------------------------------------- Verilated model
+$(VL)/.stamp: $(RTL) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
+	@mkdir -p $(VL)
+	$(VERILATOR) $(VL_FLAGS) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) >$(VL)/build.log 2>&1 || \
+	  { cat $(VL)/build.log; exit 1; }
+	$(MAKE) -s -C $(VL) -f $(abspath cosim/verilated_lib.mk) -j $(JOBS) libverilated.a >>$(VL)/build.log 2>&1 || \
+	  { cat $(VL)/build.log; exit 1; }
+	@touch $@
+
+# ---------------------------------------------------------------- C / C++ objects, two variants
+# rel: optimised, for run and bench.  san: ASan + UBSan, for the tests.
+define variant
+$(BUILD)/$(1)/obj/%.c.o: %.c $(GEN)/gpucosim_spec.h
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) $(2) -c $$< -o $$@
+$(BUILD)/$(1)/obj/%.cpp.o: %.cpp $(GEN)/gpucosim_spec.h $(VL)/.stamp
+	@mkdir -p $$(dir $$@)
+	$$(CXX) $$(CXXFLAGS) $(2) -c $$< -o $$@
+$(BUILD)/$(1)/libgpucosim.a: $(patsubst %,$(BUILD)/$(1)/obj/%.o,$(DRV_CORE) $(COSIM_SRC))
+	@rm -f $$@
+	ar rcs $$@ $$^
+endef
+$(eval $(call variant,rel,))
+$(eval $(call variant,san,$(SAN)))
+
+# Link: the driver library, the harness, the Verilated model.
+$(BUILD)/bin/gpucosim: $(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o $(BUILD)/rel/libgpucosim.a $(VL)/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $< $(BUILD)/rel/libgpucosim.a $(VL_LIB) $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/san/obj/tests/unit/%.c.o $(BUILD)/san/libgpucosim.a $(VL)/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) $(SAN) -o $@ $< $(BUILD)/san/libgpucosim.a $(VL_LIB) $(LDLIBS)
+$(BUILD)/tests/%: $(BUILD)/san/obj/tests/cosim/%.c.o $(BUILD)/san/libgpucosim.a $(VL)/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) $(SAN) -o $@ $< $(BUILD)/san/libgpucosim.a $(VL_LIB) $(LDLIBS)
+
+# ---------------------------------------------------------------- RTL block benches
+CE_TB := $(BUILD)/rtl_ce/Vce_tb_top
+$(CE_TB): rtl/gc_copy_engine.sv tests/rtl/ce_tb_top.sv tests/rtl/ce_tb.cpp $(GEN)/gpucosim_pkg.sv | check-tools
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt \
+	  rtl/gc_copy_engine.sv tests/rtl/ce_tb_top.sv $(abspath tests/rtl/ce_tb.cpp) --top-module ce_tb_top \
+	  -Mdir $(BUILD)/rtl_ce >$(BUILD)/rtl_ce.log 2>&1 || { cat $(BUILD)/rtl_ce.log; exit 1; }
+XBAR_TB := $(BUILD)/rtl_xbar/Vxbar_tb_top
+$(XBAR_TB): rtl/gc_mem_xbar.sv tests/rtl/xbar_tb_top.sv tests/rtl/xbar_tb.cpp $(GEN)/gpucosim_pkg.sv | check-tools
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt \
+	  rtl/gc_mem_xbar.sv tests/rtl/xbar_tb_top.sv $(abspath tests/rtl/xbar_tb.cpp) --top-module xbar_tb_top \
+	  -Mdir $(BUILD)/rtl_xbar >$(BUILD)/rtl_xbar.log 2>&1 || { cat $(BUILD)/rtl_xbar.log; exit 1; }
+
+TEST_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS) $(COSIM_TESTS))
+RTL_TBS   := $(CE_TB) $(XBAR_TB)
+
+all: check-tools $(GEN_FILES) $(BUILD)/bin/gpucosim $(TEST_BINS) $(RTL_TBS)
+
+# ---------------------------------------------------------------- main targets
+WAVES ?= 0
+ARGS  ?=
+RUN_WAVES := $(if $(filter 1 yes true,$(WAVES)),--waves $(BUILD)/waves/run.fst,)
+run: $(BUILD)/bin/gpucosim
+	@mkdir -p $(BUILD)/waves
+	$(BUILD)/bin/gpucosim run copy $(RUN_WAVES) $(ARGS)
+
+test: all
+	$(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
+	  $(if $(TESTS),--filter $(TESTS)) $(TEST_BINS) $(RTL_TBS) tests/tools/test_gen_spec.py
+
+bench: $(BUILD)/bin/gpucosim
+	$(PY) scripts/bench.py --bin $(BUILD)/bin/gpucosim --out $(BUILD)/bench/results.json
+
+waves:
+	@f=$$(ls -t $(BUILD)/waves/*.fst 2>/dev/null | head -1); \
+	if [ -z "$$f" ]; then echo "no waveform yet: run 'make run WAVES=1' first" >&2; exit 1; fi; \
+	gtkwave "$$f" cosim/gpucosim.gtkw
+
+lint: check-tools $(GEN_FILES)
+	$(PY) scripts/gen_spec.py --spec $(SPEC) --check
+	$(VERILATOR) --lint-only -Wall -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) --top-module gpu_top
+	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) $(DRV_CORE) hostdrv/tools/gpucosim.c \
+	  $(wildcard tests/unit/*.c tests/cosim/*.c)
+	$(PY) -m py_compile scripts/*.py tests/tools/*.py
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/rel $(BUILD)/san -name '*.d' 2>/dev/null)

@@ -1,0 +1,213 @@
+// axi_mem.h: the cosim AXI4 slave memory model.
+//
+// Two windows (sysmem, vidmem) from the generated spec, each with its own latency and bytes per
+// cycle.  The model is cycle-driven by the harness:
+//   drive()   before the rising edge: sets the ready/valid/data it drives;
+//   sample()  after the pre-edge eval: records the handshakes that happen at this edge;
+//   commit()  after the edge: applies them (queues advance, writes land).
+// Read beats leave in the order the ARs were accepted (legal AXI: order is kept per ID and
+// across IDs).  Each window serves at most bytes_per_cycle in each direction; latency is counted
+// from the AR (or the last W beat) to the first R beat (or the B).  Addresses outside both
+// windows answer DECERR.  Random stalls hold the model's readys and valids low.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpucosim_spec.h"
+
+struct AxiMemPins {
+    // AR
+    uint8_t arvalid, arready;
+    uint8_t arid, arlen;
+    uint64_t araddr;
+    // R
+    uint8_t rvalid, rready, rid, rresp, rlast;
+    uint64_t rdata;
+    // AW
+    uint8_t awvalid, awready, awid, awlen;
+    uint64_t awaddr;
+    // W
+    uint8_t wvalid, wready, wstrb, wlast;
+    uint64_t wdata;
+    // B
+    uint8_t bvalid, bready, bid, bresp;
+};
+
+class AxiMem {
+  public:
+    struct Window {
+        const char *name;
+        uint64_t base, size;
+        uint32_t latency;
+        uint32_t bytes_per_cycle;
+        std::vector<uint8_t> bytes;
+        double rd_next = 0, wr_next = 0;  // earliest cycle the next beat may use the window
+    };
+
+    AxiMem(uint64_t seed, uint32_t sys_lat, uint32_t sys_bpc, uint32_t vid_lat, uint32_t vid_bpc,
+           uint32_t stall_pct, const std::string &inject)
+        : rng_(seed), stall_pct_(stall_pct), inject_(inject) {
+        win_[0] = Window{"sysmem", GC_SYSMEM_BASE, GC_SYSMEM_SIZE, sys_lat, sys_bpc ? sys_bpc : 1, {}};
+        win_[1] = Window{"vidmem", GC_VIDMEM_BASE, GC_VIDMEM_SIZE, vid_lat, vid_bpc ? vid_bpc : 1, {}};
+        for (auto &w : win_) w.bytes.assign(w.size, 0);
+    }
+
+    // Host (backdoor) access; false when [addr, addr+n) is not inside one window.
+    bool host_write(uint64_t addr, const void *src, size_t n) {
+        uint8_t *p = span(addr, n);
+        if (!p) return false;
+        std::memcpy(p, src, n);
+        return true;
+    }
+    bool host_read(uint64_t addr, void *dst, size_t n) {
+        uint8_t *p = span(addr, n);
+        if (!p) return false;
+        std::memcpy(dst, p, n);
+        return true;
+    }
+
+    void drive(AxiMemPins &p, uint64_t now) {
+        p.arready = !stall();
+        p.awready = !stall();
+        p.wready = 0;
+        if (!aw_.empty()) {
+            const Window *w = window(aw_.front().addr, 8ull * aw_.front().beats);
+            p.wready = (!w || w->wr_next <= (double)now) && !stall();
+        }
+        p.rvalid = 0;
+        if (!rq_.empty() && rq_.front().when <= now && !stall() && !reads_frozen()) {
+            const Beat &b = rq_.front();
+            p.rvalid = 1;
+            p.rid = b.id;
+            p.rdata = b.data;
+            p.rresp = b.resp;
+            p.rlast = b.last;
+        }
+        p.bvalid = 0;
+        if (!bq_.empty() && bq_.front().when <= now && !stall()) {
+            p.bvalid = 1;
+            p.bid = bq_.front().id;
+            p.bresp = bq_.front().resp;
+        }
+    }
+
+    void sample(const AxiMemPins &p) {
+        ar_fire_ = p.arvalid && p.arready;
+        r_fire_ = p.rvalid && p.rready;
+        aw_fire_ = p.awvalid && p.awready;
+        w_fire_ = p.wvalid && p.wready;
+        b_fire_ = p.bvalid && p.bready;
+        s_ = p;
+    }
+
+    void commit(uint64_t now) {
+        if (r_fire_) rq_.pop_front();
+        if (b_fire_) bq_.pop_front();
+        if (ar_fire_) accept_read(now);
+        if (aw_fire_) aw_.push_back(Burst{s_.awid, s_.awaddr, (unsigned)s_.awlen + 1u, 0, 0});
+        if (w_fire_) accept_wbeat(now);
+    }
+
+    // Transactions not finished yet (for the stuck-state dump and drain checks).
+    size_t reads_pending() const { return rq_.size(); }
+    size_t writes_pending() const { return aw_.size() + bq_.size(); }
+    uint64_t reads_accepted() const { return n_ar_; }
+    uint64_t beats_written() const { return n_wbeats_; }
+
+  private:
+    struct Beat {
+        uint8_t id;
+        uint64_t data;
+        uint8_t resp;
+        uint8_t last;
+        uint64_t when;
+    };
+    struct Burst {
+        uint8_t id;
+        uint64_t addr;
+        unsigned beats, done;
+        uint8_t err;
+    };
+    struct Resp {
+        uint8_t id, resp;
+        uint64_t when;
+    };
+
+    Window *window(uint64_t addr, uint64_t n) {
+        for (auto &w : win_)
+            if (addr >= w.base && addr - w.base <= w.size && n <= w.size - (addr - w.base)) return &w;
+        return nullptr;
+    }
+    const Window *window(uint64_t addr, uint64_t n) const {
+        return const_cast<AxiMem *>(this)->window(addr, n);
+    }
+    uint8_t *span(uint64_t addr, uint64_t n) {
+        Window *w = window(addr, n);
+        return w ? w->bytes.data() + (addr - w->base) : nullptr;
+    }
+    bool stall() { return stall_pct_ && (rng_() % 100) < stall_pct_; }
+    bool reads_frozen() const { return inject_ == "stall-reads" && n_ar_ > 4; }
+
+    static constexpr uint8_t DECERR = 3;
+
+    void accept_read(uint64_t now) {
+        n_ar_++;
+        unsigned beats = (unsigned)s_.arlen + 1u;
+        Window *w = window(s_.araddr, 8ull * beats);
+        double t = (double)now + (w ? w->latency : 1);
+        if (w && w->rd_next > t) t = w->rd_next;
+        double step = w ? 8.0 / w->bytes_per_cycle : 1.0;
+        for (unsigned i = 0; i < beats; i++) {
+            uint64_t a = s_.araddr + 8ull * i;
+            uint64_t d = 0xBADADD12BADADD12ull;
+            if (w) std::memcpy(&d, w->bytes.data() + (a - w->base), 8);
+            // Beats of one burst come one per `step` cycles, never earlier than the previous
+            // burst's last beat: the queue is in order, so `when` must not decrease.
+            uint64_t when = (uint64_t)t;
+            if (!rq_.empty() && rq_.back().when > when) when = rq_.back().when;
+            rq_.push_back(Beat{s_.arid, d, (uint8_t)(w ? 0 : DECERR), (uint8_t)(i + 1 == beats), when});
+            t += step;
+        }
+        if (w) w->rd_next = t;
+    }
+
+    void accept_wbeat(uint64_t now) {
+        Burst &b = aw_.front();
+        uint64_t a = b.addr + 8ull * b.done;
+        Window *w = window(b.addr, 8ull * b.beats);
+        n_wbeats_++;
+        bool drop = inject_ == "drop-sem" && b.beats == 1;
+        uint64_t data = s_.wdata;
+        if (inject_ == "flip-write" && n_wbeats_ == 3) data ^= 0x0100;  // one bit of byte 1
+        if (w && !drop) {
+            uint8_t *p = w->bytes.data() + (a - w->base);
+            for (int i = 0; i < 8; i++)
+                if (s_.wstrb & (1u << i)) p[i] = (uint8_t)(data >> (8 * i));
+        }
+        if (!w) b.err = 1;
+        if (w) w->wr_next = std::max(w->wr_next, (double)now) + 8.0 / w->bytes_per_cycle;
+        if (++b.done == b.beats) {
+            uint64_t when = now + (w ? w->latency : 1);
+            if (!bq_.empty() && bq_.back().when > when) when = bq_.back().when;
+            bq_.push_back(Resp{b.id, (uint8_t)(b.err ? DECERR : 0), when});
+            aw_.pop_front();
+        }
+    }
+
+    Window win_[2];
+    std::mt19937_64 rng_;
+    uint32_t stall_pct_;
+    std::string inject_;
+    std::deque<Beat> rq_;
+    std::deque<Burst> aw_;
+    std::deque<Resp> bq_;
+    AxiMemPins s_{};
+    bool ar_fire_ = false, r_fire_ = false, aw_fire_ = false, w_fire_ = false, b_fire_ = false;
+    uint64_t n_ar_ = 0, n_wbeats_ = 0;
+};

@@ -1,0 +1,306 @@
+// cosim.cpp: the Verilator harness around gpu_top (see cosim.h for the C ABI).
+//
+// One cycle = drive the model's inputs with the clock low, settle, sample the AXI handshakes that
+// happen at this edge, raise the clock, lower it again, then let the memory model act on what it
+// sampled.  The FST trace (when on) gets both edges.
+#include "cosim.h"
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "Vgpu_top.h"
+#include "axi_mem.h"
+#include "gpucosim_spec.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+struct cosim {
+    cosim_config_t cfg{};
+    std::unique_ptr<VerilatedContext> ctx;
+    std::unique_ptr<Vgpu_top> top;
+    std::unique_ptr<VerilatedFstC> fst;
+    std::unique_ptr<AxiMem> mem;
+    std::string waves, inject;
+    uint64_t cycle = 0;
+    bool watchdog_fired = false;
+    std::chrono::steady_clock::time_point t0;
+};
+
+static uint64_t env_u64(const char *name, uint64_t dflt) {
+    const char *v = std::getenv(name);
+    if (!v || !*v) return dflt;
+    char *end = nullptr;
+    unsigned long long x = std::strtoull(v, &end, 0);
+    if (*end) {
+        std::fprintf(stderr, "cosim: ignoring %s=%s (not a number)\n", name, v);
+        return dflt;
+    }
+    return x;
+}
+
+extern "C" void cosim_config_default(cosim_config_t *c) {
+    std::memset(c, 0, sizeof *c);
+    c->seed = env_u64("GPUCOSIM_SEED", 1);
+    const char *w = std::getenv("GPUCOSIM_WAVES");
+    c->waves = (w && *w) ? w : nullptr;
+    c->sys_latency = 100;  // a PCIe round trip
+    c->sys_bytes_per_cycle = 4;
+    c->vid_latency = 40;   // DRAM
+    c->vid_bytes_per_cycle = 8;
+    c->stall_pct = (uint32_t)env_u64("GPUCOSIM_STALL_PCT", 0);
+    c->max_cycles = env_u64("GPUCOSIM_MAX_CYCLES", 0);
+    const char *inj = std::getenv("GPUCOSIM_INJECT");
+    c->inject = (inj && *inj) ? inj : nullptr;
+}
+
+static void pins_from_top(const Vgpu_top &t, AxiMemPins &p) {
+    p.arvalid = t.m_arvalid_o;
+    p.arid = t.m_arid_o;
+    p.araddr = t.m_araddr_o;
+    p.arlen = t.m_arlen_o;
+    p.rready = t.m_rready_o;
+    p.awvalid = t.m_awvalid_o;
+    p.awid = t.m_awid_o;
+    p.awaddr = t.m_awaddr_o;
+    p.awlen = t.m_awlen_o;
+    p.wvalid = t.m_wvalid_o;
+    p.wdata = t.m_wdata_o;
+    p.wstrb = t.m_wstrb_o;
+    p.wlast = t.m_wlast_o;
+    p.bready = t.m_bready_o;
+}
+
+static void pins_to_top(const AxiMemPins &p, Vgpu_top &t) {
+    t.m_arready_i = p.arready;
+    t.m_rvalid_i = p.rvalid;
+    t.m_rid_i = p.rid;
+    t.m_rdata_i = p.rdata;
+    t.m_rresp_i = p.rresp;
+    t.m_rlast_i = p.rlast;
+    t.m_awready_i = p.awready;
+    t.m_wready_i = p.wready;
+    t.m_bvalid_i = p.bvalid;
+    t.m_bid_i = p.bid;
+    t.m_bresp_i = p.bresp;
+}
+
+// Waveform time: one cycle is 1 ns (1000 ps), so the time under the cursor is the cycle number.
+static void dump(cosim_t *s, uint64_t t_ps) {
+    if (s->fst) s->fst->dump(t_ps);
+}
+
+// One clock cycle; the MMIO master's pins are whatever the caller set on the top.
+static void tick(cosim_t *s) {
+    Vgpu_top &t = *s->top;
+    AxiMemPins p{};
+    s->mem->drive(p, s->cycle);
+    pins_to_top(p, t);
+    t.clk_i = 0;
+    t.eval();
+    pins_from_top(t, p);
+    s->mem->sample(p);
+    dump(s, 1000 * s->cycle);
+    t.clk_i = 1;
+    t.eval();
+    dump(s, 1000 * s->cycle + 500);
+    s->mem->commit(s->cycle);
+    s->cycle++;
+    s->ctx->timeInc(1000);
+}
+
+static bool watchdog(cosim_t *s) {
+    if (s->cfg.max_cycles && s->cycle >= s->cfg.max_cycles && !s->watchdog_fired) {
+        s->watchdog_fired = true;
+        std::fprintf(stderr, "cosim: WATCHDOG: %" PRIu64 " cycles reached the limit of %" PRIu64 "\n",
+                     s->cycle, s->cfg.max_cycles);
+        cosim_dump_state(s, stderr);
+    }
+    return s->watchdog_fired;
+}
+
+extern "C" cosim_t *cosim_open(const cosim_config_t *cfg, char *err, size_t errlen) {
+    if (!cfg) {
+        std::snprintf(err, errlen, "cosim_open: no configuration");
+        return nullptr;
+    }
+    if (cfg->stall_pct > 90) {
+        std::snprintf(err, errlen, "cosim_open: stall_pct %u is above 90", cfg->stall_pct);
+        return nullptr;
+    }
+    if (cfg->inject && std::strcmp(cfg->inject, "flip-write") && std::strcmp(cfg->inject, "drop-sem") &&
+        std::strcmp(cfg->inject, "stall-reads")) {
+        std::snprintf(err, errlen, "cosim_open: unknown inject mode '%s' (flip-write, drop-sem, stall-reads)",
+                      cfg->inject);
+        return nullptr;
+    }
+    auto s = std::make_unique<cosim>();
+    s->cfg = *cfg;
+    if (cfg->waves) s->waves = cfg->waves;
+    if (cfg->inject) s->inject = cfg->inject;
+    s->cfg.waves = s->waves.empty() ? nullptr : s->waves.c_str();
+    s->cfg.inject = s->inject.empty() ? nullptr : s->inject.c_str();
+    s->ctx = std::make_unique<VerilatedContext>();
+    s->ctx->randReset(0);
+    s->ctx->debug(0);
+    s->ctx->traceEverOn(!s->waves.empty());
+    s->top = std::make_unique<Vgpu_top>(s->ctx.get(), "TOP");
+    s->mem = std::make_unique<AxiMem>(cfg->seed, cfg->sys_latency, cfg->sys_bytes_per_cycle, cfg->vid_latency,
+                                      cfg->vid_bytes_per_cycle, cfg->stall_pct, s->inject);
+    if (!s->waves.empty()) {
+        s->fst = std::make_unique<VerilatedFstC>();
+        s->top->trace(s->fst.get(), 99);
+        s->fst->open(s->waves.c_str());
+        if (!s->fst->isOpen()) {
+            std::snprintf(err, errlen, "cosim_open: cannot write waveform file '%s'", s->waves.c_str());
+            return nullptr;
+        }
+    }
+    Vgpu_top &t = *s->top;
+    t.s_awvalid_i = t.s_wvalid_i = t.s_arvalid_i = 0;
+    t.s_bready_i = t.s_rready_i = 0;
+    t.rst_ni = 0;
+    for (int i = 0; i < 8; i++) tick(s.get());
+    t.rst_ni = 1;
+    tick(s.get());
+    if (!cfg->quiet) {
+        std::fprintf(stderr, "cosim: seed %" PRIu64 " (repeat with GPUCOSIM_SEED=%" PRIu64 " or --seed)%s%s\n",
+                     cfg->seed, cfg->seed, s->waves.empty() ? "" : ", waves to ", s->waves.c_str());
+    }
+    s->t0 = std::chrono::steady_clock::now();
+    return s.release();
+}
+
+extern "C" void cosim_close(cosim_t *s) {
+    if (!s) return;
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - s->t0).count();
+    if (!s->cfg.quiet) {
+        std::fprintf(stderr, "cosim: %" PRIu64 " cycles in %.3f s = %.0f cycles/s (seed %" PRIu64 ")\n", s->cycle,
+                     secs, secs > 0 ? (double)s->cycle / secs : 0.0, s->cfg.seed);
+    }
+    if (s->fst) s->fst->close();
+    s->top->final();
+    delete s;
+}
+
+static const uint64_t MMIO_TIMEOUT = 1000;
+
+extern "C" int cosim_mmio_write(cosim_t *s, uint32_t off, uint32_t val) {
+    if (watchdog(s)) return COSIM_ERR_WATCHDOG;
+    Vgpu_top &t = *s->top;
+    t.s_awvalid_i = 1;
+    t.s_awaddr_i = off;
+    t.s_wvalid_i = 1;
+    t.s_wdata_i = val;
+    t.s_wstrb_i = 0xF;
+    t.s_bready_i = 1;
+    bool aw = false, w = false;
+    for (uint64_t n = 0; n < MMIO_TIMEOUT; n++) {
+        t.clk_i = 0;
+        t.eval();
+        bool aw_fire = t.s_awvalid_i && t.s_awready_o;
+        bool w_fire = t.s_wvalid_i && t.s_wready_o;
+        bool b_fire = (aw && w) && t.s_bvalid_o;
+        uint8_t bresp = t.s_bresp_o;
+        tick(s);
+        if (aw_fire) { aw = true; t.s_awvalid_i = 0; }
+        if (w_fire) { w = true; t.s_wvalid_i = 0; }
+        if (b_fire) {
+            t.s_bready_i = 0;
+            return bresp >= 2 ? COSIM_ERR_BUS : COSIM_OK;
+        }
+        if (watchdog(s)) break;
+    }
+    t.s_awvalid_i = t.s_wvalid_i = t.s_bready_i = 0;
+    return s->watchdog_fired ? COSIM_ERR_WATCHDOG : COSIM_ERR_TIMEOUT;
+}
+
+extern "C" int cosim_mmio_read(cosim_t *s, uint32_t off, uint32_t *val) {
+    if (watchdog(s)) return COSIM_ERR_WATCHDOG;
+    Vgpu_top &t = *s->top;
+    t.s_arvalid_i = 1;
+    t.s_araddr_i = off;
+    t.s_rready_i = 1;
+    bool ar = false;
+    for (uint64_t n = 0; n < MMIO_TIMEOUT; n++) {
+        t.clk_i = 0;
+        t.eval();
+        bool ar_fire = t.s_arvalid_i && t.s_arready_o;
+        bool r_fire = ar && t.s_rvalid_o;
+        uint32_t data = t.s_rdata_o;
+        uint8_t rresp = t.s_rresp_o;
+        tick(s);
+        if (ar_fire) { ar = true; t.s_arvalid_i = 0; }
+        if (r_fire) {
+            t.s_rready_i = 0;
+            *val = data;
+            return rresp >= 2 ? COSIM_ERR_BUS : COSIM_OK;
+        }
+        if (watchdog(s)) break;
+    }
+    t.s_arvalid_i = t.s_rready_i = 0;
+    return s->watchdog_fired ? COSIM_ERR_WATCHDOG : COSIM_ERR_TIMEOUT;
+}
+
+extern "C" int cosim_mem_write(cosim_t *s, uint64_t addr, const void *src, size_t n) {
+    return s->mem->host_write(addr, src, n) ? COSIM_OK : COSIM_ERR_ARG;
+}
+
+extern "C" int cosim_mem_read(cosim_t *s, uint64_t addr, void *dst, size_t n) {
+    return s->mem->host_read(addr, dst, n) ? COSIM_OK : COSIM_ERR_ARG;
+}
+
+extern "C" int cosim_step(cosim_t *s, uint64_t cycles) {
+    for (uint64_t i = 0; i < cycles; i++) {
+        if (watchdog(s)) return COSIM_ERR_WATCHDOG;
+        tick(s);
+    }
+    return COSIM_OK;
+}
+
+extern "C" int cosim_irq(cosim_t *s) { return s->top->irq_o ? 1 : 0; }
+extern "C" uint64_t cosim_cycles(cosim_t *s) { return s->cycle; }
+extern "C" uint64_t cosim_seed(cosim_t *s) { return s->cfg.seed; }
+
+extern "C" void cosim_dump_state(cosim_t *s, FILE *out) {
+    // Reads go over MMIO (a few cycles each); the limit is lifted so the dump itself can run.
+    uint64_t saved = s->cfg.max_cycles;
+    bool fired = s->watchdog_fired;
+    s->cfg.max_cycles = 0;
+    s->watchdog_fired = false;
+    auto rd = [&](uint32_t off) {
+        uint32_t v = 0xFFFFFFFFu;
+        if (cosim_mmio_read(s, off, &v) != COSIM_OK) v = 0xFFFFFFFFu;
+        return v;
+    };
+    std::fprintf(out, "---- gpucosim stuck-state dump at cycle %" PRIu64 " (seed %" PRIu64 ") ----\n", s->cycle,
+                 s->cfg.seed);
+    uint32_t pb = rd(GC_REG_GLOBAL_DBG_PBDMA), ce = rd(GC_REG_GLOBAL_DBG_CE);
+    std::fprintf(out, "PBDMA: state %s, channel %u, %u pushbuffer dwords left\n",
+                 gc_pbdma_state_name(GC_GLOBAL_DBG_PBDMA_STATE_GET(pb)), GC_GLOBAL_DBG_PBDMA_CHANNEL_GET(pb),
+                 GC_GLOBAL_DBG_PBDMA_PB_LEFT_GET(pb));
+    std::fprintf(out, "CE0:   state %s, channel %u, %u read bursts in flight, %u bytes moved\n",
+                 gc_ce_state_name(GC_GLOBAL_DBG_CE_STATE_GET(ce)), GC_GLOBAL_DBG_CE_CHANNEL_GET(ce),
+                 GC_GLOBAL_DBG_CE_RD_OUT_GET(ce), rd(GC_REG_GLOBAL_CE_BYTES_LO));
+    std::fprintf(out, "IRQ: status 0x%x enable 0x%x line %d; faulted channels 0x%x\n", rd(GC_REG_GLOBAL_INTR_STATUS),
+                 rd(GC_REG_GLOBAL_INTR_ENABLE), cosim_irq(s), rd(GC_REG_GLOBAL_FAULT_CHANNELS));
+    for (uint32_t ch = 0; ch < GC_NUM_CHANNELS; ch++) {
+        uint32_t ctrl = rd(GC_REG_CHANNEL_CTRL(ch));
+        uint32_t err = rd(GC_REG_CHANNEL_ERROR(ch));
+        uint32_t get = rd(GC_REG_CHANNEL_GP_GET(ch)), put = rd(GC_REG_CHANNEL_GP_PUT(ch));
+        if (!GC_CHANNEL_CTRL_ENABLE_GET(ctrl) && !err && get == put) continue;
+        std::fprintf(out, "channel %2u: %s GP_GET %u GP_PUT %u (%s), %u methods, error %s\n", ch,
+                     GC_CHANNEL_CTRL_ENABLE_GET(ctrl) ? "enabled " : "disabled", get, put,
+                     get == put ? "empty" : "work pending", rd(GC_REG_CHANNEL_METHODS(ch)),
+                     gc_error_cause_name(GC_CHANNEL_ERROR_CAUSE_GET(err)));
+    }
+    std::fprintf(out, "memory: %zu read beats queued, %zu write bursts/responses pending, %" PRIu64
+                      " read bursts accepted, %" PRIu64 " beats written\n",
+                 s->mem->reads_pending(), s->mem->writes_pending(), s->mem->reads_accepted(), s->mem->beats_written());
+    std::fprintf(out, "---- end of dump ----\n");
+    s->cfg.max_cycles = saved;
+    s->watchdog_fired = fired;
+}

@@ -1,0 +1,40 @@
+/* backend.h: what a device backend provides to hostdrv.
+ *
+ * A backend is a table of functions over an opaque state.  "rtl" (the Verilated model, in
+ * process) is implemented; "ref" (a C functional model) and "sc" (SystemC/TLM) plug in here
+ * with no change to the layers above.
+ */
+#ifndef GPUCOSIM_BACKEND_H
+#define GPUCOSIM_BACKEND_H
+
+#include "gpucosim/hostdrv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gc_backend_ops {
+    const char *name;
+    const char *doc;
+    gc_status_t (*open)(const gc_device_config_t *cfg, void **state, char *err, size_t errlen);
+    void (*close)(void *state);
+    gc_status_t (*mmio_read)(void *state, uint32_t offset, uint32_t *value);
+    gc_status_t (*mmio_write)(void *state, uint32_t offset, uint32_t value);
+    gc_status_t (*mem_read)(void *state, uint64_t addr, void *dst, size_t n);
+    gc_status_t (*mem_write)(void *state, uint64_t addr, const void *src, size_t n);
+    gc_status_t (*run)(void *state, uint64_t cycles);
+    bool (*irq)(void *state);
+    uint64_t (*cycles)(void *state);
+    uint64_t (*seed)(void *state);
+    void (*dump_state)(void *state, FILE *out);
+} gc_backend_ops_t;
+
+/* The backend called `name`, or NULL. */
+const gc_backend_ops_t *gc_backend_find(const char *name);
+/* The i-th known backend, or NULL past the end. */
+const gc_backend_ops_t *gc_backend_at(size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,177 @@
+/* hostdrv.h: the gpucosim host driver (C11).
+ *
+ * Layers, bottom up (each usable and testable alone):
+ *   device   open a backend ("rtl" now; "ref" and "sc" plug into the same gc_backend_ops_t),
+ *            MMIO, host memory access, run cycles, IRQ
+ *   mem      sysmem / vidmem allocators
+ *   pushbuf  method encoders (from the generated spec header) into a caller's word buffer
+ *   ring     GPFIFO index arithmetic, incl. seed 003 [0071] wrap() for any ring size
+ *   channel  a GPFIFO channel: ring + pushbuffer space, submit with flow control on GP_GET,
+ *            wait, error report, reset
+ *   sem/copy semaphore wait helpers, copies through the copy engine
+ * Every call returns a gc_status_t.  No global state: everything hangs off a gc_device_t.
+ */
+#ifndef GPUCOSIM_HOSTDRV_H
+#define GPUCOSIM_HOSTDRV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gc_status {
+    GC_OK = 0,
+    GC_ERR_INVALID_ARG,   /* an argument is out of range or NULL */
+    GC_ERR_NO_MEMORY,     /* host malloc or a device allocator ran out */
+    GC_ERR_BACKEND,       /* the backend could not be opened or failed an access */
+    GC_ERR_BUS,           /* an MMIO access got an AXI error response */
+    GC_ERR_TIMEOUT,       /* a wait passed its cycle budget (the device state was dumped) */
+    GC_ERR_CHANNEL_FAULT, /* the channel stopped with an error: see gc_channel_error() */
+    GC_ERR_FULL,          /* a pushbuffer or ring has no room */
+    GC_ERR_NOT_FOUND,     /* no such backend / channel */
+    GC_ERR_BUSY,          /* the resource is in use */
+    GC_STATUS_COUNT
+} gc_status_t;
+
+const char *gc_status_str(gc_status_t s);
+
+/* ------------------------------------------------------------------ device */
+typedef struct gc_device gc_device_t;
+
+typedef struct gc_device_config {
+    const char *backend;     /* "rtl" (default, or $GPUCOSIM_BACKEND) */
+    uint64_t seed;           /* backend randomness (memory stalls); default 1 or $GPUCOSIM_SEED */
+    const char *waves;       /* FST file, or NULL ($GPUCOSIM_WAVES) */
+    uint32_t stall_pct;      /* random memory stalls, percent ($GPUCOSIM_STALL_PCT) */
+    uint64_t max_cycles;     /* whole-run watchdog, 0 = none ($GPUCOSIM_MAX_CYCLES) */
+    uint64_t wait_cycles;    /* default budget of each gc_*_wait call (default 2,000,000) */
+    uint32_t poll_cycles;    /* cycles run between two polls in waits (default 16) */
+    const char *inject;      /* backend fault injection for mutation tests ($GPUCOSIM_INJECT) */
+    bool quiet;              /* backend prints nothing at open/close */
+} gc_device_config_t;
+
+/* Fills defaults and the environment overrides named above. */
+void gc_device_config_init(gc_device_config_t *cfg);
+gc_status_t gc_device_open(const gc_device_config_t *cfg, gc_device_t **out);
+void gc_device_close(gc_device_t *dev);
+
+gc_status_t gc_mmio_read(gc_device_t *dev, uint32_t offset, uint32_t *value);
+gc_status_t gc_mmio_write(gc_device_t *dev, uint32_t offset, uint32_t value);
+/* Host view of device memory: sysmem as the CPU sees it; vidmem through a backdoor. */
+gc_status_t gc_mem_write(gc_device_t *dev, uint64_t addr, const void *src, size_t n);
+gc_status_t gc_mem_read(gc_device_t *dev, uint64_t addr, void *dst, size_t n);
+gc_status_t gc_device_run(gc_device_t *dev, uint64_t cycles);
+uint64_t gc_device_cycles(gc_device_t *dev);
+uint64_t gc_device_seed(gc_device_t *dev);
+bool gc_device_irq(gc_device_t *dev);
+const gc_device_config_t *gc_device_config(const gc_device_t *dev);
+/* The last error message of this device (one line, names channel, GP_GET and method), or "". */
+const char *gc_device_last_error(const gc_device_t *dev);
+/* Print the device's stuck state (cycle, PBDMA, CE, channels, memory). */
+void gc_device_dump_state(gc_device_t *dev, FILE *out);
+
+/* ------------------------------------------------------------------ mem */
+typedef enum gc_mem_kind { GC_MEM_SYSMEM = 0, GC_MEM_VIDMEM = 1 } gc_mem_kind_t;
+
+typedef struct gc_buf {
+    uint64_t addr;
+    uint64_t size;
+    gc_mem_kind_t kind;
+} gc_buf_t;
+
+/* align must be a power of two (0 means 64). */
+gc_status_t gc_mem_alloc(gc_device_t *dev, gc_mem_kind_t kind, uint64_t size, uint64_t align, gc_buf_t *out);
+gc_status_t gc_mem_free(gc_device_t *dev, const gc_buf_t *buf);
+
+/* ------------------------------------------------------------------ ring (seed 003 [0071]) */
+/* wrap() for a ring of n entries, any n > 0: x in [-n, 2n) comes back into [0, n). */
+uint32_t gc_wrap(int64_t x, uint32_t n);
+/* wrap() for a power-of-two ring of 2^log2n entries: x & (2^log2n - 1). */
+uint32_t gc_wrap_pow2(int64_t x, uint32_t log2n);
+bool gc_ring_empty(uint32_t get, uint32_t put);
+bool gc_ring_full(uint32_t get, uint32_t put, uint32_t n);   /* GET == (PUT + 1) mod n */
+uint32_t gc_ring_free(uint32_t get, uint32_t put, uint32_t n); /* entries PUT may still advance */
+
+/* ------------------------------------------------------------------ pushbuf */
+typedef struct gc_pushbuf {
+    uint32_t *words;
+    uint32_t cap;       /* capacity in dwords */
+    uint32_t len;       /* dwords written */
+    gc_status_t status; /* first error; later calls do nothing once set */
+} gc_pushbuf_t;
+
+void gc_pb_init(gc_pushbuf_t *pb, uint32_t *storage, uint32_t cap);
+void gc_pb_reset(gc_pushbuf_t *pb);
+/* INC_METHOD: data[i] goes to method mthd + 4*i.  count 0..8191. */
+void gc_pb_incr(gc_pushbuf_t *pb, uint32_t subch, uint32_t mthd, const uint32_t *data, uint32_t count);
+/* NON_INC_METHOD: every data word to the same method. */
+void gc_pb_nonincr(gc_pushbuf_t *pb, uint32_t subch, uint32_t mthd, const uint32_t *data, uint32_t count);
+/* ONE_INC: data[0] to mthd, the rest to mthd + 4. */
+void gc_pb_oneincr(gc_pushbuf_t *pb, uint32_t subch, uint32_t mthd, const uint32_t *data, uint32_t count);
+/* IMMD_DATA_METHOD: a 13-bit value in the header itself. */
+void gc_pb_immd(gc_pushbuf_t *pb, uint32_t subch, uint32_t mthd, uint32_t data13);
+void gc_pb_end_segment(gc_pushbuf_t *pb);
+/* Convenience: one method with one data word (INCR, count 1). */
+void gc_pb_method(gc_pushbuf_t *pb, uint32_t subch, uint32_t mthd, uint32_t data);
+void gc_pb_raw(gc_pushbuf_t *pb, uint32_t word);
+void gc_pb_set_object(gc_pushbuf_t *pb, uint32_t subch, uint32_t class_id);
+/* Host semaphore release: SEM_ADDR_LO/HI, SEM_PAYLOAD_LO/HI, SEM_EXECUTE (RELEASE). */
+void gc_pb_sem_release(gc_pushbuf_t *pb, uint64_t addr, uint64_t payload, bool payload64, bool wfi);
+/* Copy-class 1D copy on `subch`, with an optional one-word semaphore release at completion. */
+void gc_pb_copy(gc_pushbuf_t *pb, uint32_t subch, uint64_t dst, uint64_t src, uint32_t bytes, bool release,
+                uint64_t sem_addr, uint32_t sem_payload);
+
+/* ------------------------------------------------------------------ channel */
+typedef struct gc_channel gc_channel_t;
+
+typedef struct gc_channel_config {
+    int id;               /* hardware channel, or -1 for the lowest free one */
+    uint32_t log2_entries;/* GPFIFO ring size (default 6: 64 entries) */
+    uint32_t runlist;     /* default 0 */
+    uint32_t pb_bytes;    /* pushbuffer space in sysmem (default 64 KiB) */
+    uint32_t copy_subch;  /* subchannel the copy class is bound to at open (default 4) */
+} gc_channel_config_t;
+
+typedef struct gc_channel_error {
+    uint32_t channel;
+    uint32_t cause;      /* GC_ERROR_CAUSE_* */
+    uint32_t gp_get;
+    uint32_t method;     /* ERROR_METHOD (method-header layout) */
+    uint32_t data;
+} gc_channel_error_t;
+
+void gc_channel_config_init(gc_channel_config_t *cfg);
+gc_status_t gc_channel_open(gc_device_t *dev, const gc_channel_config_t *cfg, gc_channel_t **out);
+void gc_channel_close(gc_channel_t *ch);
+uint32_t gc_channel_id(const gc_channel_t *ch);
+/* Copy pb into the channel's pushbuffer space, append a GPFIFO entry and ring the doorbell.
+ * Waits (running the device) while the ring or the pushbuffer space is full. */
+gc_status_t gc_channel_submit(gc_channel_t *ch, const gc_pushbuf_t *pb);
+/* Append a GPFIFO entry for a segment the caller placed in memory itself. */
+gc_status_t gc_channel_submit_entry(gc_channel_t *ch, uint32_t entry0, uint32_t entry1);
+/* Run until GP_GET == GP_PUT.  GC_ERR_CHANNEL_FAULT if the channel stopped with an error
+ * (the message is in gc_device_last_error), GC_ERR_TIMEOUT after the wait budget. */
+gc_status_t gc_channel_wait_idle(gc_channel_t *ch);
+gc_status_t gc_channel_gp_get(gc_channel_t *ch, uint32_t *get);
+/* Read the channel's error record (cause NONE while it runs). */
+gc_status_t gc_channel_error(gc_channel_t *ch, gc_channel_error_t *err);
+/* One line: "channel 3: INVALID_METHOD at GP_GET 2, method 0x0404 (subchannel 4, OFFSET_IN_LOWER), data 0x0: ..." */
+int gc_channel_error_format(const gc_channel_error_t *err, uint32_t bound_class, char *buf, size_t len);
+/* Clear the error and start the ring afresh (the subchannel binding is redone). */
+gc_status_t gc_channel_reset(gc_channel_t *ch);
+
+/* ------------------------------------------------------------------ semaphores and copies */
+/* Run until the 32-bit word at addr equals value (GC_ERR_TIMEOUT after the wait budget). */
+gc_status_t gc_sem_wait(gc_device_t *dev, uint64_t addr, uint32_t value, uint64_t *cycle_seen);
+/* Copy bytes with the channel's copy engine; release sem_addr = payload when done (if sem_addr != 0). */
+gc_status_t gc_copy(gc_channel_t *ch, uint64_t dst, uint64_t src, uint32_t bytes, uint64_t sem_addr,
+                    uint32_t payload);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

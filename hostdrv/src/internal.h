@@ -1,0 +1,40 @@
+/* internal.h: hostdrv's private structures. */
+#ifndef GPUCOSIM_HOSTDRV_INTERNAL_H
+#define GPUCOSIM_HOSTDRV_INTERNAL_H
+
+#include "gpucosim/backend.h"
+#include "gpucosim/hostdrv.h"
+#include "gpucosim_spec.h"
+
+/* First-fit allocator over one memory window; blocks are kept sorted by address. */
+typedef struct gc_block {
+    uint64_t addr, size;
+    struct gc_block *next;
+} gc_block_t;
+
+typedef struct gc_heap {
+    uint64_t base, size;
+    gc_block_t *used;
+} gc_heap_t;
+
+struct gc_device {
+    gc_device_config_t cfg;
+    char backend_name[32];
+    char waves[256];
+    char inject[32];
+    const gc_backend_ops_t *ops;
+    void *state;
+    gc_heap_t heap[2]; /* by gc_mem_kind_t */
+    gc_channel_t *channels[GC_NUM_CHANNELS];
+    char last_error[512];
+};
+
+/* Record a one-line error message on the device (printf style) and return `st`. */
+gc_status_t gc_fail(gc_device_t *dev, gc_status_t st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+gc_status_t gc_heap_alloc(gc_heap_t *h, uint64_t size, uint64_t align, uint64_t *addr);
+gc_status_t gc_heap_free(gc_heap_t *h, uint64_t addr);
+void gc_heap_destroy(gc_heap_t *h);
+
+#endif

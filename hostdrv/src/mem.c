@@ -1,0 +1,66 @@
+/* mem.c: sysmem / vidmem allocators (first fit over each window, blocks sorted by address). */
+#include <stdlib.h>
+
+#include "internal.h"
+
+gc_status_t gc_heap_alloc(gc_heap_t *h, uint64_t size, uint64_t align, uint64_t *addr) {
+    if (size == 0 || (align & (align - 1))) return GC_ERR_INVALID_ARG;
+    uint64_t cur = h->base;
+    gc_block_t **link = &h->used;
+    for (;;) {
+        uint64_t start = (cur + align - 1) & ~(align - 1);
+        uint64_t limit = *link ? (*link)->addr : h->base + h->size;
+        if (start <= limit && limit - start >= size) {
+            gc_block_t *b = malloc(sizeof *b);
+            if (!b) return GC_ERR_NO_MEMORY;
+            *b = (gc_block_t){start, size, *link};
+            *link = b;
+            *addr = start;
+            return GC_OK;
+        }
+        if (!*link) return GC_ERR_NO_MEMORY;
+        cur = (*link)->addr + (*link)->size;
+        link = &(*link)->next;
+    }
+}
+
+gc_status_t gc_heap_free(gc_heap_t *h, uint64_t addr) {
+    for (gc_block_t **link = &h->used; *link; link = &(*link)->next) {
+        if ((*link)->addr == addr) {
+            gc_block_t *b = *link;
+            *link = b->next;
+            free(b);
+            return GC_OK;
+        }
+    }
+    return GC_ERR_NOT_FOUND;
+}
+
+void gc_heap_destroy(gc_heap_t *h) {
+    while (h->used) {
+        gc_block_t *b = h->used;
+        h->used = b->next;
+        free(b);
+    }
+}
+
+gc_status_t gc_mem_alloc(gc_device_t *dev, gc_mem_kind_t kind, uint64_t size, uint64_t align, gc_buf_t *out) {
+    if (!dev || !out || (kind != GC_MEM_SYSMEM && kind != GC_MEM_VIDMEM)) return GC_ERR_INVALID_ARG;
+    if (align == 0) align = 64;
+    uint64_t addr = 0;
+    gc_status_t st = gc_heap_alloc(&dev->heap[kind], size, align, &addr);
+    if (st != GC_OK)
+        return gc_fail(dev, st, "cannot allocate %llu bytes (align %llu) of %s: %s", (unsigned long long)size,
+                       (unsigned long long)align, kind == GC_MEM_SYSMEM ? "sysmem" : "vidmem", gc_status_str(st));
+    *out = (gc_buf_t){addr, size, kind};
+    return GC_OK;
+}
+
+gc_status_t gc_mem_free(gc_device_t *dev, const gc_buf_t *buf) {
+    if (!dev || !buf || (buf->kind != GC_MEM_SYSMEM && buf->kind != GC_MEM_VIDMEM)) return GC_ERR_INVALID_ARG;
+    gc_status_t st = gc_heap_free(&dev->heap[buf->kind], buf->addr);
+    if (st != GC_OK)
+        return gc_fail(dev, GC_ERR_INVALID_ARG, "free of 0x%010llx: not an allocated block",
+                       (unsigned long long)buf->addr);
+    return GC_OK;
+}

@@ -1,0 +1,25 @@
+/* sem.c: semaphore waits and copies. */
+#include "internal.h"
+
+gc_status_t gc_sem_wait(gc_device_t *dev, uint64_t addr, uint32_t value, uint64_t *cycle_seen) {
+    if (!dev) return GC_ERR_INVALID_ARG;
+    uint64_t spent = 0;
+    for (;;) {
+        uint32_t v = 0;
+        gc_status_t st = gc_mem_read(dev, addr, &v, sizeof v);
+        if (st) return st;
+        if (v == value) {
+            if (cycle_seen) *cycle_seen = gc_device_cycles(dev);
+            return GC_OK;
+        }
+        if (spent >= dev->cfg.wait_cycles) {
+            fprintf(stderr, "hostdrv: semaphore 0x%010llx holds 0x%08x, still not 0x%08x after %llu cycles\n",
+                    (unsigned long long)addr, v, value, (unsigned long long)spent);
+            gc_device_dump_state(dev, stderr);
+            return gc_fail(dev, GC_ERR_TIMEOUT, "semaphore 0x%010llx: waited %llu cycles for 0x%08x, it holds 0x%08x",
+                           (unsigned long long)addr, (unsigned long long)spent, value, v);
+        }
+        spent += dev->cfg.poll_cycles;
+        if ((st = gc_device_run(dev, dev->cfg.poll_cycles))) return st;
+    }
+}

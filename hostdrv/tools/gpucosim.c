@@ -1,0 +1,203 @@
+/* gpucosim: the command-line front end.
+ *
+ *   gpucosim list
+ *   gpucosim run <scenario> [--backend rtl] [--seed N] [--waves FILE.fst] [--bytes N] [--stall PCT]
+ *
+ * Scenarios print what happened with cycle numbers and end with a one-line summary; the exit
+ * status is 0 only if every check of the scenario passed.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpucosim/backend.h"
+#include "gpucosim/hostdrv.h"
+#include "gpucosim_spec.h"
+
+typedef struct opts {
+    gc_device_config_t dev;
+    uint32_t bytes;
+    int quiet;
+} opts_t;
+
+typedef int (*scenario_fn)(const opts_t *o);
+
+typedef struct scenario {
+    const char *name;
+    const char *doc;
+    scenario_fn fn;
+} scenario_t;
+
+static void fill(uint8_t *p, size_t n, uint64_t seed) {
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        p[i] = (uint8_t)x;
+    }
+}
+
+#define TRY(dev, expr)                                                                              \
+    do {                                                                                            \
+        gc_status_t st_ = (expr);                                                                   \
+        if (st_ != GC_OK) {                                                                         \
+            fprintf(stderr, "gpucosim: %s failed: %s: %s\n", #expr, gc_status_str(st_),             \
+                    gc_device_last_error(dev));                                                     \
+            goto out;                                                                               \
+        }                                                                                           \
+    } while (0)
+
+/* The default scenario: host buffer -> vidmem -> host buffer through copy engine 0 on one GPFIFO
+ * channel, a copy-engine semaphore release after the first copy and a host release at the end. */
+static int scenario_copy(const opts_t *o) {
+    gc_device_config_t cfg = o->dev;
+    cfg.poll_cycles = 1; /* see each semaphore on the cycle it lands */
+    gc_device_t *dev = NULL;
+    gc_channel_t *ch = NULL;
+    uint8_t *want = malloc(o->bytes), *got = malloc(o->bytes);
+    int ok = 0;
+    if (!want || !got) goto out;
+    TRY(dev, gc_device_open(&cfg, &dev));
+    printf("device: backend %s, %u channels, seed %" PRIu64 "\n", cfg.backend, GC_NUM_CHANNELS,
+           gc_device_seed(dev));
+    TRY(dev, gc_channel_open(dev, NULL, &ch));
+    gc_buf_t src, vid, dst, sem;
+    TRY(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, o->bytes, 64, &src));
+    TRY(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, o->bytes, 64, &vid));
+    TRY(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, o->bytes, 64, &dst));
+    TRY(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &sem));
+    fill(want, o->bytes, gc_device_seed(dev));
+    uint8_t zero[64] = {0};
+    TRY(dev, gc_mem_write(dev, src.addr, want, o->bytes));
+    TRY(dev, gc_mem_write(dev, sem.addr, zero, sizeof zero));
+    uint32_t words[64];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 64);
+    gc_pb_copy(&pb, 4, vid.addr, src.addr, o->bytes, true, sem.addr, 1);
+    gc_pb_copy(&pb, 4, dst.addr, vid.addr, o->bytes, true, sem.addr + 4, 2);
+    gc_pb_sem_release(&pb, sem.addr + 8, 0xC0FFEE, false, true);
+    printf("channel %u: GPFIFO ring of %u entries, pushbuffer of %u dwords\n", gc_channel_id(ch), 64u, pb.len);
+    printf("  copy 1: sysmem 0x%010" PRIx64 " -> vidmem 0x%010" PRIx64 ", %u bytes, CE releases sem[0] = 1\n",
+           src.addr, vid.addr, o->bytes);
+    printf("  copy 2: vidmem 0x%010" PRIx64 " -> sysmem 0x%010" PRIx64 ", %u bytes, CE releases sem[1] = 2\n",
+           vid.addr, dst.addr, o->bytes);
+    printf("  host:   SEM_EXECUTE RELEASE (WFI) sem[2] = 0xC0FFEE\n");
+    uint64_t t0 = gc_device_cycles(dev), t1 = 0, t2 = 0, t3 = 0;
+    TRY(dev, gc_channel_submit(ch, &pb));
+    printf("cycle %8" PRIu64 ": GP_PUT doorbell\n", t0);
+    TRY(dev, gc_sem_wait(dev, sem.addr, 1, &t1));
+    printf("cycle %8" PRIu64 ": sem[0] = 1   copy 1 done (%" PRIu64 " cycles, %.2f bytes/cycle)\n", t1, t1 - t0,
+           (double)o->bytes / (double)(t1 - t0));
+    TRY(dev, gc_sem_wait(dev, sem.addr + 4, 2, &t2));
+    printf("cycle %8" PRIu64 ": sem[1] = 2   copy 2 done (%" PRIu64 " cycles)\n", t2, t2 - t1);
+    TRY(dev, gc_sem_wait(dev, sem.addr + 8, 0xC0FFEE, &t3));
+    printf("cycle %8" PRIu64 ": sem[2] = 0xC0FFEE   host release\n", t3);
+    TRY(dev, gc_channel_wait_idle(ch));
+    uint32_t get = 0, methods = 0, ce_busy = 0;
+    TRY(dev, gc_channel_gp_get(ch, &get));
+    TRY(dev, gc_mmio_read(dev, GC_REG_CHANNEL_METHODS(gc_channel_id(ch)), &methods));
+    TRY(dev, gc_mmio_read(dev, GC_REG_GLOBAL_CE_BUSY_CYCLES, &ce_busy));
+    TRY(dev, gc_mem_read(dev, dst.addr, got, o->bytes));
+    size_t bad = 0;
+    for (uint32_t i = 0; i < o->bytes; i++) bad += want[i] != got[i];
+    TRY(dev, gc_mem_read(dev, vid.addr, got, o->bytes));
+    for (uint32_t i = 0; i < o->bytes; i++) bad += want[i] != got[i];
+    printf("GP_GET %u, %u methods executed, CE0 busy %u cycles\n", get, methods, ce_busy);
+    ok = bad == 0;
+    printf("summary: copy %s: %u bytes sysmem->vidmem->sysmem, %zu bytes differ, %" PRIu64 " cycles\n",
+           ok ? "PASSED" : "FAILED", o->bytes, bad, t3 - t0);
+out:
+    free(want);
+    free(got);
+    if (dev) gc_device_close(dev);
+    return ok ? 0 : 1;
+}
+
+static const scenario_t scenarios[] = {
+    {"copy", "sysmem -> vidmem -> sysmem through copy engine 0 with semaphore releases (default)", scenario_copy},
+};
+#define NSCEN (sizeof scenarios / sizeof scenarios[0])
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: gpucosim list\n"
+            "       gpucosim run [SCENARIO] [options]\n"
+            "options:\n"
+            "  --backend NAME   device backend (default rtl, or $GPUCOSIM_BACKEND)\n"
+            "  --seed N         memory-model seed (default 1, or $GPUCOSIM_SEED)\n"
+            "  --waves FILE     write an FST waveform (open with cosim/gpucosim.gtkw)\n"
+            "  --bytes N        bytes per copy (default 4096)\n"
+            "  --stall PCT      random memory stalls, 0..90 percent\n"
+            "  --max-cycles N   watchdog: fail a run longer than N cycles\n");
+}
+
+static int parse_u64(const char *flag, const char *v, uint64_t max, uint64_t *out) {
+    char *end = NULL;
+    if (!v) {
+        fprintf(stderr, "gpucosim: %s needs a value\n", flag);
+        return 0;
+    }
+    unsigned long long x = strtoull(v, &end, 0);
+    if (!*v || *end || x > max) {
+        fprintf(stderr, "gpucosim: %s '%s' is not a number in 0..%llu\n", flag, v, (unsigned long long)max);
+        return 0;
+    }
+    *out = x;
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "list")) {
+        printf("scenarios:\n");
+        for (size_t i = 0; i < NSCEN; i++) printf("  %-12s %s\n", scenarios[i].name, scenarios[i].doc);
+        printf("backends:\n");
+        for (size_t i = 0; gc_backend_at(i); i++) printf("  %-12s %s\n", gc_backend_at(i)->name, gc_backend_at(i)->doc);
+        return 0;
+    }
+    if (strcmp(argv[1], "run")) {
+        fprintf(stderr, "gpucosim: unknown command '%s'\n", argv[1]);
+        usage(stderr);
+        return 2;
+    }
+    opts_t o;
+    memset(&o, 0, sizeof o);
+    gc_device_config_init(&o.dev);
+    o.bytes = 4096;
+    const char *name = "copy";
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t x;
+        if (!strcmp(a, "--backend") && v) { o.dev.backend = v; i++; }
+        else if (!strcmp(a, "--waves") && v) { o.dev.waves = v; i++; }
+        else if (!strcmp(a, "--seed")) { if (!parse_u64(a, v, UINT64_MAX, &o.dev.seed)) return 2; i++; }
+        else if (!strcmp(a, "--bytes")) {
+            if (!parse_u64(a, v, GC_VIDMEM_SIZE / 2, &x) || x == 0) {
+                if (x == 0) fprintf(stderr, "gpucosim: --bytes must be at least 1\n");
+                return 2;
+            }
+            o.bytes = (uint32_t)x;
+            i++;
+        } else if (!strcmp(a, "--stall")) {
+            if (!parse_u64(a, v, 90, &x)) return 2;
+            o.dev.stall_pct = (uint32_t)x;
+            i++;
+        } else if (!strcmp(a, "--max-cycles")) { if (!parse_u64(a, v, UINT64_MAX, &o.dev.max_cycles)) return 2; i++; }
+        else if (a[0] != '-' && i == 2) name = a;
+        else {
+            fprintf(stderr, "gpucosim: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    for (size_t i = 0; i < NSCEN; i++)
+        if (!strcmp(scenarios[i].name, name)) return scenarios[i].fn(&o);
+    fprintf(stderr, "gpucosim: no scenario '%s' (gpucosim list shows them)\n", name);
+    return 2;
+}

@@ -1,0 +1,388 @@
+#!/usr/bin/env python3
+"""Generate the SystemVerilog package, the C header and the spec document from spec/gpucosim.yaml.
+
+The YAML file is the only place an encoding is written by hand.  This script checks it (unique
+offsets, fields inside 32 bits and not overlapping unless they are documented aliases, enum
+values that fit their fields) and writes
+
+    <out>/gpucosim_pkg.sv    package gpucosim_pkg, for rtl/
+    <out>/gpucosim_spec.h    C11 header, for hostdrv/, cosim/ and tests/
+    <out>/spec.md            the readable register / format / class document
+
+A file is rewritten only when its text changes, so make's incremental rebuilds stay incremental.
+"""
+import argparse
+import os
+import re
+import sys
+
+import yaml
+
+BANNER = "GENERATED from spec/gpucosim.yaml by scripts/gen_spec.py. DO NOT EDIT."
+
+
+class SpecError(Exception):
+    pass
+
+
+def parse_bits(text, where):
+    """'msb:lsb' or 'n' -> (lsb, width)."""
+    m = re.fullmatch(r"\s*(\d+)\s*(?::\s*(\d+)\s*)?", str(text))
+    if not m:
+        raise SpecError(f"{where}: bits '{text}' is not 'msb:lsb' or 'n'")
+    msb = int(m.group(1))
+    lsb = int(m.group(2)) if m.group(2) is not None else msb
+    if msb < lsb or msb > 31:
+        raise SpecError(f"{where}: bits '{text}' must satisfy 31 >= msb >= lsb")
+    return lsb, msb - lsb + 1
+
+
+# Fields that share bits on purpose (one word read two ways).
+ALIASES = {("GP_ENTRY0", "OPERAND"), ("GP_ENTRY1", "OPCODE"), ("METHOD_HEADER", "IMMD_DATA")}
+
+
+def load_fields(owner, fields, enums):
+    out = []
+    used = 0
+    for name, f in (fields or {}).items():
+        where = f"{owner}.{name}"
+        if not isinstance(f, dict) or "bits" not in f:
+            raise SpecError(f"{where}: a field needs 'bits'")
+        lsb, width = parse_bits(f["bits"], where)
+        mask = ((1 << width) - 1) << lsb
+        if (owner.split(".")[-1], name) not in ALIASES:
+            if used & mask:
+                raise SpecError(f"{where}: bits {f['bits']} overlap another field")
+            used |= mask
+        values = dict(f.get("values", {}) or {})
+        enum = f.get("enum")
+        if enum:
+            if enum not in enums:
+                raise SpecError(f"{where}: unknown enum {enum}")
+            values = {k: v["value"] for k, v in enums[enum]["values"].items()}
+        for vname, v in values.items():
+            if not 0 <= int(v) < (1 << width):
+                raise SpecError(f"{where}: value {vname}={v} does not fit in {width} bits")
+        out.append(dict(name=name, lsb=lsb, width=width, doc=f.get("doc", ""), values=values,
+                        enum=enum, access=f.get("access")))
+    return out
+
+
+def load(path):
+    with open(path) as fh:
+        raw = yaml.safe_load(fh)
+    spec = dict(id=raw["id"], version=raw["version"])
+    spec["params"] = {k: (v["value"], v.get("doc", "")) for k, v in raw["params"].items()}
+    spec["memory_map"] = raw["memory_map"]
+    enums = raw["enums"]
+    spec["enums"] = enums
+    blocks = []
+    for bname, b in raw["registers"].items():
+        regs = []
+        offsets = {}
+        for rname, r in b["regs"].items():
+            off = r["offset"]
+            if off % 4:
+                raise SpecError(f"{bname}.{rname}: offset {off:#x} is not 4-byte aligned")
+            if off in offsets:
+                raise SpecError(f"{bname}.{rname}: offset {off:#x} also used by {offsets[off]}")
+            offsets[off] = rname
+            if b.get("stride") and off >= b["stride"]:
+                raise SpecError(f"{bname}.{rname}: offset {off:#x} is past the block stride")
+            regs.append(dict(name=rname, offset=off, access=r["access"], doc=r.get("doc", ""),
+                             fields=load_fields(f"{bname}.{rname}", r.get("fields"), enums)))
+        count = b.get("count")
+        if isinstance(count, str):
+            count = spec["params"][count][0]
+        blocks.append(dict(name=bname, base=b["base"], stride=b.get("stride"), count=count,
+                           doc=b.get("doc", ""), regs=regs))
+    spec["blocks"] = blocks
+    spec["formats"] = [dict(name=n, doc=f.get("doc", ""), fields=load_fields(n, f["fields"], enums))
+                       for n, f in raw["formats"].items()]
+    classes = []
+    for cname, c in raw["classes"].items():
+        methods = []
+        seen = {}
+        for mname, m in c["methods"].items():
+            off = m["offset"]
+            if off % 4 or off >= 0x4000:
+                raise SpecError(f"{cname}.{mname}: offset {off:#x} must be 4-aligned and below 0x4000")
+            if off in seen:
+                raise SpecError(f"{cname}.{mname}: offset {off:#x} also used by {seen[off]}")
+            seen[off] = mname
+            methods.append(dict(name=mname, offset=off, doc=m.get("doc", ""),
+                                fields=load_fields(f"{cname}.{mname}", m.get("fields"), enums)))
+        classes.append(dict(name=cname, id=c["id"], doc=c.get("doc", ""), methods=methods))
+    spec["classes"] = classes
+    return spec
+
+
+def enum_width(spec, ename):
+    widths = {f["width"] for b in spec["blocks"] for r in b["regs"] for f in r["fields"] if f["enum"] == ename}
+    if not widths:
+        top = max(v["value"] for v in spec["enums"][ename]["values"].values())
+        return max(1, top.bit_length())
+    return max(widths)
+
+
+# --------------------------------------------------------------------------------------------- C
+def gen_c(spec):
+    L = [f"/* {BANNER} */", "#ifndef GPUCOSIM_SPEC_H", "#define GPUCOSIM_SPEC_H", "",
+         "#include <stdint.h>", ""]
+    L.append(f"#define GC_ID 0x{spec['id']:08X}u")
+    L.append(f"#define GC_VERSION 0x{spec['version']:08X}u")
+    L.append("")
+    L.append("/* Parameters */")
+    for k, (v, doc) in spec["params"].items():
+        L.append(f"#define GC_{k} {v}u /* {doc} */")
+    L.append("")
+    L.append("/* Memory map */")
+    for k, w in spec["memory_map"].items():
+        L.append(f"#define GC_{k}_BASE 0x{w['base']:010X}ull /* {w['doc']} */")
+        L.append(f"#define GC_{k}_SIZE 0x{w['size']:X}ull")
+    L.append("")
+
+    def field_macros(prefix, fields):
+        for f in fields:
+            p = f"{prefix}_{f['name']}"
+            mask = (1 << f["width"]) - 1
+            L.append(f"#define {p}_SHIFT {f['lsb']}u")
+            L.append(f"#define {p}_WIDTH {f['width']}u")
+            L.append(f"#define {p}_MASK 0x{mask:X}u")
+            L.append(f"#define {p}(v) ((((uint32_t)(v)) & 0x{mask:X}u) << {f['lsb']}u)")
+            L.append(f"#define {p}_GET(w) ((((uint32_t)(w)) >> {f['lsb']}u) & 0x{mask:X}u)")
+            if not f["enum"]:
+                for vname, v in f["values"].items():
+                    L.append(f"#define {p}_{vname} {v}u")
+
+    L.append("/* Enumerations */")
+    for ename, e in spec["enums"].items():
+        for vname, v in e["values"].items():
+            L.append(f"#define GC_{ename}_{vname} {v['value']}u /* {v.get('doc', '')} */")
+        n = max(v["value"] for v in e["values"].values()) + 1
+        names = ["\"?\""] * n
+        docs = ["\"?\""] * n
+        for vname, v in e["values"].items():
+            names[v["value"]] = f"\"{vname}\""
+            docs[v["value"]] = '"' + v.get("doc", "").replace('"', "'") + '"'
+        low = ename.lower()
+        L.append(f"static inline const char *gc_{low}_name(uint32_t v) {{")
+        L.append(f"    static const char *const names[{n}] = {{{', '.join(names)}}};")
+        L.append(f"    return v < {n}u ? names[v] : \"?\";")
+        L.append("}")
+        L.append(f"static inline const char *gc_{low}_doc(uint32_t v) {{")
+        L.append(f"    static const char *const docs[{n}] = {{{', '.join(docs)}}};")
+        L.append(f"    return v < {n}u ? docs[v] : \"unknown\";")
+        L.append("}")
+    L.append("")
+
+    L.append("/* Registers (BAR0 byte offsets) */")
+    for b in spec["blocks"]:
+        if b["stride"]:
+            L.append(f"#define GC_REG_{b['name']}_BASE 0x{b['base']:04X}u")
+            L.append(f"#define GC_REG_{b['name']}_STRIDE 0x{b['stride']:X}u")
+            L.append(f"#define GC_REG_{b['name']}_COUNT {b['count']}u")
+        for r in b["regs"]:
+            if b["stride"]:
+                L.append(f"#define GC_REG_{b['name']}_{r['name']}(n) "
+                         f"(0x{b['base']:04X}u + (uint32_t)(n) * 0x{b['stride']:X}u + 0x{r['offset']:02X}u)")
+            else:
+                L.append(f"#define GC_REG_{b['name']}_{r['name']} 0x{b['base'] + r['offset']:04X}u")
+            field_macros(f"GC_{b['name']}_{r['name']}", r["fields"])
+    L.append("")
+
+    L.append("/* Memory formats */")
+    for fm in spec["formats"]:
+        field_macros(f"GC_{fm['name']}", fm["fields"])
+    L.append("")
+
+    L.append("/* Method classes (byte offsets) */")
+    for c in spec["classes"]:
+        L.append(f"#define GC_CLASS_{c['name']} 0x{c['id']:04X}u")
+        for m in c["methods"]:
+            L.append(f"#define GC_{c['name']}_{m['name']} 0x{m['offset']:04X}u")
+            field_macros(f"GC_{c['name']}_{m['name']}", m["fields"])
+    L.append("")
+    L.append("/* Method name of a class's byte offset, or NULL. */")
+    L.append("static inline const char *gc_method_name(uint32_t class_id, uint32_t offset) {")
+    host = next(c for c in spec["classes"] if c["name"] == "HOST")
+    L.append("    switch (offset) {")
+    for m in host["methods"]:
+        L.append(f"    case 0x{m['offset']:04X}u: return \"{m['name']}\";")
+    L.append("    default: break;")
+    L.append("    }")
+    for c in spec["classes"]:
+        if c is host:
+            continue
+        L.append(f"    if (class_id == 0x{c['id']:04X}u) {{")
+        L.append("        switch (offset) {")
+        for m in c["methods"]:
+            L.append(f"        case 0x{m['offset']:04X}u: return \"{m['name']}\";")
+        L.append("        default: break;")
+        L.append("        }")
+        L.append("    }")
+    L.append("    return 0;")
+    L.append("}")
+    L.append("")
+    L.append("/* Method-header and GPFIFO-entry encoders, built from the format fields above. */")
+    L.append("static inline uint32_t gc_method_header(uint32_t sec_op, uint32_t subch, uint32_t mthd_byte, uint32_t count) {")
+    L.append("    return GC_METHOD_HEADER_SEC_OP(sec_op) | GC_METHOD_HEADER_COUNT(count) |")
+    L.append("           GC_METHOD_HEADER_SUBCHANNEL(subch) | GC_METHOD_HEADER_ADDRESS(mthd_byte >> 2);")
+    L.append("}")
+    for fn, op in [("incr", "INC_METHOD"), ("nonincr", "NON_INC_METHOD"), ("oneincr", "ONE_INC")]:
+        L.append(f"static inline uint32_t gc_mh_{fn}(uint32_t subch, uint32_t mthd_byte, uint32_t count) {{")
+        L.append(f"    return gc_method_header(GC_METHOD_HEADER_SEC_OP_{op}, subch, mthd_byte, count);")
+        L.append("}")
+    L.append("static inline uint32_t gc_mh_immd(uint32_t subch, uint32_t mthd_byte, uint32_t data13) {")
+    L.append("    return GC_METHOD_HEADER_SEC_OP(GC_METHOD_HEADER_SEC_OP_IMMD_DATA_METHOD) | GC_METHOD_HEADER_IMMD_DATA(data13) |")
+    L.append("           GC_METHOD_HEADER_SUBCHANNEL(subch) | GC_METHOD_HEADER_ADDRESS(mthd_byte >> 2);")
+    L.append("}")
+    L.append("static inline uint32_t gc_mh_end_segment(void) {")
+    L.append("    return GC_METHOD_HEADER_SEC_OP(GC_METHOD_HEADER_SEC_OP_END_PB_SEGMENT);")
+    L.append("}")
+    L.append("static inline uint32_t gc_gp_entry0(uint64_t pb_addr) {")
+    L.append("    return GC_GP_ENTRY0_GET((uint32_t)pb_addr >> 2);")
+    L.append("}")
+    L.append("static inline uint32_t gc_gp_entry1(uint64_t pb_addr, uint32_t length_dwords, uint32_t level, uint32_t sync) {")
+    L.append("    return GC_GP_ENTRY1_GET_HI((uint32_t)(pb_addr >> 32)) | GC_GP_ENTRY1_LEVEL(level) |")
+    L.append("           GC_GP_ENTRY1_LENGTH(length_dwords) | GC_GP_ENTRY1_SYNC(sync);")
+    L.append("}")
+    L.append("")
+    L.append("#endif")
+    return "\n".join(L) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------- SV
+def gen_sv(spec):
+    L = [f"// {BANNER}", "package gpucosim_pkg;", ""]
+    L.append(f"  localparam logic [31:0] GC_ID = 32'h{spec['id']:08X};")
+    L.append(f"  localparam logic [31:0] GC_VERSION = 32'h{spec['version']:08X};")
+    for k, (v, doc) in spec["params"].items():
+        L.append(f"  localparam int unsigned GC_{k} = {v};  // {doc}")
+    for k, w in spec["memory_map"].items():
+        L.append(f"  localparam logic [63:0] GC_{k}_BASE = 64'h{w['base']:016X};")
+        L.append(f"  localparam logic [63:0] GC_{k}_SIZE = 64'h{w['size']:016X};")
+    L.append("")
+    for ename, e in spec["enums"].items():
+        w = enum_width(spec, ename)
+        items = [f"    {ename}_{vname} = {w}'d{v['value']}" for vname, v in e["values"].items()]
+        L.append(f"  // {e.get('doc', '')}")
+        L.append("  typedef enum logic [%d:0] {\n%s\n  } %s_e;" % (w - 1, ",\n".join(items), ename.lower()))
+    L.append("")
+
+    def field_params(prefix, fields):
+        for f in fields:
+            p = f"{prefix}_{f['name']}"
+            L.append(f"  localparam int unsigned {p}_LSB = {f['lsb']};")
+            L.append(f"  localparam int unsigned {p}_W = {f['width']};")
+            if not f["enum"]:
+                for vname, v in f["values"].items():
+                    L.append(f"  localparam logic [{f['width'] - 1}:0] {p}_{vname} = {f['width']}'d{v};")
+
+    for b in spec["blocks"]:
+        if b["stride"]:
+            L.append(f"  localparam logic [15:0] GC_REG_{b['name']}_BASE = 16'h{b['base']:04X};")
+            L.append(f"  localparam logic [15:0] GC_REG_{b['name']}_STRIDE = 16'h{b['stride']:04X};")
+        for r in b["regs"]:
+            if b["stride"]:
+                L.append(f"  localparam logic [15:0] GC_REG_{b['name']}_{r['name']} = 16'h{r['offset']:04X};  // within block")
+            else:
+                L.append(f"  localparam logic [15:0] GC_REG_{b['name']}_{r['name']} = 16'h{b['base'] + r['offset']:04X};")
+            field_params(f"GC_{b['name']}_{r['name']}", r["fields"])
+    L.append("")
+    for fm in spec["formats"]:
+        field_params(f"GC_{fm['name']}", fm["fields"])
+    L.append("")
+    for c in spec["classes"]:
+        L.append(f"  localparam logic [15:0] GC_CLASS_{c['name']} = 16'h{c['id']:04X};")
+        for m in c["methods"]:
+            L.append(f"  localparam logic [11:0] GC_{c['name']}_{m['name']}_DW = 12'h{m['offset'] >> 2:03X};"
+                     f"  // byte offset 0x{m['offset']:04X}")
+            field_params(f"GC_{c['name']}_{m['name']}", m["fields"])
+    L.append("")
+    L.append("endpackage")
+    return "\n".join(L) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------- MD
+def gen_md(spec):
+    L = [f"<!-- {BANNER} -->", "# gpucosim specification", "",
+         f"Device id `0x{spec['id']:08X}`, spec version `0x{spec['version']:08X}`.", "",
+         "## Parameters", "", "| name | value | meaning |", "|---|---|---|"]
+    for k, (v, doc) in spec["params"].items():
+        L.append(f"| {k} | {v} | {doc} |")
+    L += ["", "## Memory map", "", "| window | base | size | meaning |", "|---|---|---|---|"]
+    for k, w in spec["memory_map"].items():
+        L.append(f"| {k} | `0x{w['base']:010X}` | `0x{w['size']:X}` | {w['doc']} |")
+
+    def fields_table(fields):
+        if not fields:
+            return
+        L.extend(["", "| field | bits | values | meaning |", "|---|---|---|---|"])
+        for f in fields:
+            msb = f["lsb"] + f["width"] - 1
+            bits = f"{msb}:{f['lsb']}" if f["width"] > 1 else f"{f['lsb']}"
+            vals = f"enum {f['enum']}" if f["enum"] else ", ".join(f"{k}={v}" for k, v in f["values"].items())
+            L.append(f"| {f['name']} | {bits} | {vals} | {f['doc']} |")
+
+    L += ["", "## Enumerations"]
+    for ename, e in spec["enums"].items():
+        L += ["", f"### {ename}", "", e.get("doc", ""), "", "| name | value | meaning |", "|---|---|---|"]
+        for vname, v in e["values"].items():
+            L.append(f"| {vname} | {v['value']} | {v.get('doc', '')} |")
+    L += ["", "## Registers (BAR0)"]
+    for b in spec["blocks"]:
+        L += ["", f"### {b['name']}", "", b["doc"]]
+        if b["stride"]:
+            L.append(f"Instance n at `0x{b['base']:04X} + n * 0x{b['stride']:X}`, n < {b['count']}.")
+        for r in b["regs"]:
+            L += ["", f"#### {b['name']}.{r['name']} (`+0x{r['offset']:03X}`, {r['access']})", "", r["doc"]]
+            fields_table(r["fields"])
+    L += ["", "## Memory formats"]
+    for fm in spec["formats"]:
+        L += ["", f"### {fm['name']}", "", fm["doc"]]
+        fields_table(fm["fields"])
+    L += ["", "## Method classes", "",
+          "Methods below 0x100 are host methods on every subchannel; the others go to the class bound "
+          "to the subchannel by SET_OBJECT."]
+    for c in spec["classes"]:
+        L += ["", f"### {c['name']} (class `0x{c['id']:04X}`)", "", c["doc"]]
+        for m in c["methods"]:
+            L += ["", f"#### {m['name']} (`0x{m['offset']:04X}`)", "", m["doc"]]
+            fields_table(m["fields"])
+    return "\n".join(L) + "\n"
+
+
+def write_if_changed(path, text):
+    if os.path.exists(path):
+        with open(path) as fh:
+            if fh.read() == text:
+                return False
+    tmp = path + ".tmp"
+    with open(tmp, "w") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--spec", default="spec/gpucosim.yaml", help="the YAML spec (default: %(default)s)")
+    ap.add_argument("--out", default="build/gen", help="output directory (default: %(default)s)")
+    ap.add_argument("--check", action="store_true", help="only validate the spec")
+    args = ap.parse_args()
+    try:
+        spec = load(args.spec)
+    except (SpecError, KeyError, yaml.YAMLError) as e:
+        print(f"gen_spec: {args.spec}: {e}", file=sys.stderr)
+        return 1
+    if args.check:
+        return 0
+    os.makedirs(args.out, exist_ok=True)
+    for name, fn in [("gpucosim_pkg.sv", gen_sv), ("gpucosim_spec.h", gen_c), ("spec.md", gen_md)]:
+        write_if_changed(os.path.join(args.out, name), fn(spec))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+/* cosim_util.h: helpers shared by the end-to-end tests (header only, one test binary each). */
+#ifndef GPUCOSIM_COSIM_UTIL_H
+#define GPUCOSIM_COSIM_UTIL_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpucosim/hostdrv.h"
+#include "gpucosim_spec.h"
+
+/* Open a quiet device on the default backend; `tweak` may adjust the config first. */
+static inline gc_device_t *util_open(void (*tweak)(gc_device_config_t *)) {
+    gc_device_config_t cfg;
+    gc_device_config_init(&cfg);
+    cfg.quiet = true;
+    cfg.wait_cycles = 500000;
+    if (tweak) tweak(&cfg);
+    gc_device_t *dev = NULL;
+    gc_status_t st = gc_device_open(&cfg, &dev);
+    if (st != GC_OK) fprintf(stderr, "gc_device_open: %s\n", gc_status_str(st));
+    else fprintf(stderr, "device seed %llu\n", (unsigned long long)gc_device_seed(dev));
+    return dev;
+}
+
+static inline void util_fill(uint8_t *p, size_t n, uint64_t seed) {
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        p[i] = (uint8_t)x;
+    }
+}
+
+/* Bytes of `got` that differ from `want`; prints the first few. */
+static inline size_t util_diff(const char *what, const uint8_t *want, const uint8_t *got, size_t n) {
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (want[i] != got[i]) {
+            if (bad < 4) fprintf(stderr, "%s: byte %zu is 0x%02x, expected 0x%02x\n", what, i, got[i], want[i]);
+            bad++;
+        }
+    }
+    if (bad) fprintf(stderr, "%s: %zu of %zu bytes differ\n", what, bad, n);
+    return bad;
+}
+
+typedef struct roundtrip {
+    gc_status_t status; /* of the submit / wait calls */
+    size_t vid_bad;     /* bytes of the vidmem copy that differ */
+    size_t dst_bad;     /* bytes of the final sysmem copy that differ */
+    uint32_t ce_sem;    /* the copy engine's release (expect 1) */
+    uint64_t host_sem;  /* the host's 64-bit release (expect 0x1122334455667788) */
+    uint64_t cycles;    /* from submit to the host release being seen */
+} roundtrip_t;
+
+#define RT_HOST_PAYLOAD 0x1122334455667788ull
+
+/* sysmem -> vidmem -> sysmem through the copy engine, with a copy-engine release after the first
+ * copy and a host 64-bit release (with WFI) at the end, all in one pushbuffer. */
+static inline roundtrip_t util_roundtrip(gc_device_t *dev, gc_channel_t *ch, uint32_t bytes, uint32_t src_off,
+                                         uint32_t dst_off, uint64_t seed) {
+    roundtrip_t r;
+    memset(&r, 0, sizeof r);
+    gc_buf_t src, vid, dst, sem;
+    uint8_t *want = malloc(bytes + 1), *got = malloc(bytes + 1);
+    if (!want || !got) {
+        r.status = GC_ERR_NO_MEMORY;
+        free(want);
+        free(got);
+        return r;
+    }
+    if ((r.status = gc_mem_alloc(dev, GC_MEM_SYSMEM, bytes + 64, 64, &src)) ||
+        (r.status = gc_mem_alloc(dev, GC_MEM_VIDMEM, bytes + 64, 64, &vid)) ||
+        (r.status = gc_mem_alloc(dev, GC_MEM_SYSMEM, bytes + 64, 64, &dst)) ||
+        (r.status = gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &sem))) {
+        free(want);
+        free(got);
+        return r;
+    }
+    util_fill(want, bytes, seed);
+    uint8_t zero[64] = {0};
+    gc_mem_write(dev, src.addr + src_off, want, bytes);
+    gc_mem_write(dev, sem.addr, zero, 64);
+    uint32_t words[64];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 64);
+    gc_pb_copy(&pb, 4, vid.addr + dst_off, src.addr + src_off, bytes, true, sem.addr, 1);
+    gc_pb_copy(&pb, 4, dst.addr + dst_off, vid.addr + dst_off, bytes, false, 0, 0);
+    gc_pb_sem_release(&pb, sem.addr + 8, RT_HOST_PAYLOAD, true, true);
+    uint64_t t0 = gc_device_cycles(dev);
+    if ((r.status = gc_channel_submit(ch, &pb)) == GC_OK &&
+        (r.status = gc_sem_wait(dev, sem.addr + 8, (uint32_t)RT_HOST_PAYLOAD, &r.cycles)) == GC_OK)
+        r.status = gc_channel_wait_idle(ch);
+    r.cycles -= t0;
+    gc_mem_read(dev, vid.addr + dst_off, got, bytes);
+    r.vid_bad = util_diff("vidmem copy", want, got, bytes);
+    gc_mem_read(dev, dst.addr + dst_off, got, bytes);
+    r.dst_bad = util_diff("sysmem copy", want, got, bytes);
+    gc_mem_read(dev, sem.addr, &r.ce_sem, 4);
+    gc_mem_read(dev, sem.addr + 8, &r.host_sem, 8);
+    gc_mem_free(dev, &src);
+    gc_mem_free(dev, &vid);
+    gc_mem_free(dev, &dst);
+    gc_mem_free(dev, &sem);
+    free(want);
+    free(got);
+    return r;
+}
+
+#endif

@@ -1,0 +1,800 @@
+// Block testbench for gc_copy_engine (tests/rtl/ce_tb_top.sv = the engine alone).
+//
+// Build (from the repository root, after `python3 scripts/gen_spec.py`):
+//   verilator --cc --exe --build -j 2 -O2 -CFLAGS -fpermissive -Ibuild/gen build/gen/gpucosim_pkg.sv rtl/gc_copy_engine.sv tests/rtl/ce_tb_top.sv $PWD/tests/rtl/ce_tb.cpp --top-module ce_tb_top -Mdir build/rtl_ce
+// Run:
+//   build/rtl_ce/Vce_tb_top [+seed=N | N] [+copies=N]
+// ($PWD: Verilator 5.006 runs make inside -Mdir, so the C++ file needs an absolute path;
+//  -fpermissive: build/gen/gpucosim_spec.h has one `return (void *)0;` that C++ rejects.)
+//
+// What it does
+//   * A C++ AXI memory model on the engine's client memory port: a byte array (4 MiB at a
+//     40-bit base address), configurable read latency, one beat per cycle, random ready/valid
+//     stalls from the seeded RNG, an optional address range that answers SLVERR, DECERR outside
+//     the array.  It checks the AXI rules the engine must keep: 8-byte aligned bursts of at most
+//     AXI_MAX_BURST beats that do not cross 4 KiB, valid/payload held until ready, W never
+//     before its AW was accepted, wlast on the right beat, the semaphore write issued only after
+//     every copy write got its B, rd_out_o equal to the read bursts really in flight, and no
+//     transaction left outstanding at done_o.
+//   * (a) random copies: sizes 0..5000 bytes per line (biased small and odd), random src/dst
+//     byte alignments (some next to 4 KiB boundaries), 1D and 2D shapes (line_count 1..8,
+//     pitches >= line_len), cmd_copy 0 / line_len 0 / line_count 0 cases, random semaphore and
+//     interrupt, random latency and stalls.  After each copy the whole memory is compared with a
+//     shadow copy: every destination byte, the guard bytes around and between lines (in fact
+//     every other byte of memory) and the semaphore word.
+//   * (b) a 64 KiB copy with no stalls and read latency 40: efficiency = bytes/cycle / 8,
+//     asserted >= 0.9 (aligned and misaligned src/dst); a few more shapes are printed.
+//   * (c) bus errors (SLVERR on a read, on a write, on the semaphore write; DECERR outside
+//     memory) -> done_err_o, no semaphore write, bus drained; then a normal copy still works.
+//   Exit status is non-zero on any failure; the last line is "N passed, M failed".
+#include <verilated.h>
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "Vce_tb_top.h"
+#include "../../build/gen/gpucosim_spec.h"
+
+namespace {
+
+constexpr uint64_t MEM_BASE = 0xA540000000ull;  // bit 39 set: exercises the upper address bits
+constexpr uint64_t MEM_SIZE = 4ull << 20;
+constexpr uint64_t SRC_OFF = 0x000000, SRC_SPAN = 0x180000;
+constexpr uint64_t DST_OFF = 0x200000, DST_SPAN = 0x180000;
+constexpr uint64_t SEM_OFF = 0x3F0000, SEM_SPAN = 0x10000;
+constexpr unsigned RD_OUT_MAX = 12;  // ce_tb_top default parameter
+constexpr unsigned BEAT = GC_AXI_DATA_W / 8;
+constexpr uint8_t RESP_OKAY = 0, RESP_SLVERR = 2, RESP_DECERR = 3;
+
+uint64_t g_cycle = 0;
+std::mt19937_64 g_rng;
+
+uint64_t rnd(uint64_t n) { return n ? g_rng() % n : 0; }  // [0, n)
+bool chance(double p) { return p > 0 && (double)(g_rng() >> 11) * (1.0 / 9007199254740992.0) < p; }
+
+struct MemCfg {
+  unsigned rd_lat = 20;  // AR accepted in cycle t -> first R beat may show in cycle t + rd_lat
+  unsigned b_lat = 4;    // last W beat in cycle t -> B may show in cycle t + b_lat
+  double p_ar = 0, p_aw = 0, p_w = 0;  // probability that a ready is low in a cycle
+  double p_r = 0, p_b = 0;             // probability that an available R/B is held back a cycle
+};
+
+class AxiMem {
+ public:
+  explicit AxiMem(Vce_tb_top* top) : top_(top), m(MEM_SIZE) {}
+
+  Vce_tb_top* top_;
+  std::vector<uint8_t> m;
+  MemCfg cfg;
+  uint64_t err_lo = 0, err_hi = 0;  // [lo, hi) answers SLVERR
+  bool allow_outside = false;        // DECERR outside the array is expected (error test)
+  uint64_t sem_aligned = ~0ull;      // AW to this 8-byte address = the semaphore write
+  std::vector<std::string> viol;     // protocol violations seen
+  unsigned max_rd_out = 0;
+  uint64_t n_sem_aw = 0, n_ar = 0, n_aw = 0;  // per command
+
+  struct Rd { uint64_t addr; unsigned len; uint64_t ready; unsigned beat; uint8_t resp; };
+  struct Wr { uint64_t addr; unsigned len; unsigned beat; uint8_t resp; };
+  struct B { uint64_t ready; uint8_t resp; };
+  std::deque<Rd> rq;
+  std::deque<Wr> wq;
+  std::deque<B> bq;
+
+  bool idle() const { return rq.empty() && wq.empty() && bq.empty() && !rvalid && !bvalid; }
+
+  void violation(const char* fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char line[600];
+    snprintf(line, sizeof line, "cycle %" PRIu64 ": %s", g_cycle, buf);
+    if (viol.size() < 20) viol.push_back(line);
+  }
+
+  bool in_mem(uint64_t a, uint64_t n) const { return a >= MEM_BASE && a + n <= MEM_BASE + MEM_SIZE; }
+  bool in_err(uint64_t a, uint64_t n) const { return a < err_hi && a + n > err_lo; }
+
+  uint8_t burst_resp(uint64_t addr, unsigned len, const char* what) {
+    uint64_t n = (uint64_t)(len + 1) * BEAT;
+    if (!in_mem(addr, n)) {
+      if (!allow_outside) violation("%s burst 0x%010" PRIx64 " len %u outside the memory", what, addr, len);
+      return RESP_DECERR;
+    }
+    return in_err(addr, n) ? RESP_SLVERR : RESP_OKAY;
+  }
+
+  void check_burst(uint64_t addr, unsigned len, const char* what) {
+    if (addr % BEAT) violation("%s address 0x%010" PRIx64 " not 8-byte aligned", what, addr);
+    if (len + 1 > GC_AXI_MAX_BURST) violation("%s len %u > AXI_MAX_BURST-1", what, len);
+    if ((addr & 0xFFF) + (uint64_t)(len + 1) * BEAT > 4096)
+      violation("%s 0x%010" PRIx64 " len %u crosses 4 KiB", what, addr, len);
+  }
+
+  // ---- outputs of the memory for this cycle (called with clk low, before eval)
+  bool rvalid = false, bvalid = false;
+  uint64_t rdata = 0;
+  uint8_t rresp = 0, bresp_v = 0;
+  bool rlast = false;
+
+  void drive() {
+    top_->m_arready_i = !chance(cfg.p_ar);
+    top_->m_awready_i = !chance(cfg.p_aw);
+    top_->m_wready_i = !chance(cfg.p_w);
+    if (!rvalid && !rq.empty() && rq.front().ready <= g_cycle && !chance(cfg.p_r)) {
+      Rd& r = rq.front();
+      uint64_t a = r.addr + (uint64_t)r.beat * BEAT;
+      rdata = 0;
+      if (in_mem(a, BEAT))
+        for (unsigned b = 0; b < BEAT; b++) rdata |= (uint64_t)m[a - MEM_BASE + b] << (8 * b);
+      else
+        rdata = 0xDEADBEEFDEADBEEFull;
+      rresp = r.resp;
+      rlast = (r.beat == r.len);
+      rvalid = true;
+    }
+    if (!bvalid && !bq.empty() && bq.front().ready <= g_cycle && !chance(cfg.p_b)) {
+      bresp_v = bq.front().resp;
+      bvalid = true;
+    }
+    top_->m_rvalid_i = rvalid;
+    top_->m_rdata_i = rvalid ? rdata : 0x5A5A5A5A5A5A5A5Aull;  // junk when not valid
+    top_->m_rresp_i = rvalid ? rresp : 3;
+    top_->m_rlast_i = rvalid ? rlast : (g_cycle & 1);
+    top_->m_bvalid_i = bvalid;
+    top_->m_bresp_i = bvalid ? bresp_v : 3;
+  }
+
+  // ---- handshakes of this cycle (called after eval, before the clock edge)
+  bool ar_hs = false, r_hs = false, aw_hs = false, w_hs = false, b_hs = false;
+  uint64_t ar_addr = 0, aw_addr = 0, w_data = 0;
+  unsigned ar_len = 0, aw_len = 0, w_strb = 0;
+  bool w_last = false;
+  bool ar_pend = false, aw_pend = false, w_pend = false;  // valid & !ready last cycle
+  uint64_t p_araddr = 0, p_awaddr = 0, p_wdata = 0;
+  unsigned p_arlen = 0, p_awlen = 0, p_wstrb = 0;
+  bool p_wlast = false;
+
+  void sample() {
+    Vce_tb_top* t = top_;
+    // rd_out_o must count the read bursts in flight
+    if (t->rd_out_o != rq.size()) violation("rd_out_o %u but %zu read bursts in flight", t->rd_out_o, rq.size());
+    if (t->rd_out_o > RD_OUT_MAX) violation("rd_out_o %u > RD_OUT_MAX", t->rd_out_o);
+    // stability of valid/payload while not ready
+    if (ar_pend && (!t->m_arvalid_o || t->m_araddr_o != p_araddr || t->m_arlen_o != p_arlen))
+      violation("AR valid/payload changed before arready");
+    if (aw_pend && (!t->m_awvalid_o || t->m_awaddr_o != p_awaddr || t->m_awlen_o != p_awlen))
+      violation("AW valid/payload changed before awready");
+    if (w_pend && (!t->m_wvalid_o || t->m_wdata_o != p_wdata || t->m_wstrb_o != p_wstrb || t->m_wlast_o != p_wlast))
+      violation("W valid/payload changed before wready");
+    ar_pend = t->m_arvalid_o && !t->m_arready_i;
+    p_araddr = t->m_araddr_o; p_arlen = t->m_arlen_o;
+    aw_pend = t->m_awvalid_o && !t->m_awready_i;
+    p_awaddr = t->m_awaddr_o; p_awlen = t->m_awlen_o;
+    w_pend = t->m_wvalid_o && !t->m_wready_i;
+    p_wdata = t->m_wdata_o; p_wstrb = t->m_wstrb_o; p_wlast = t->m_wlast_o;
+
+    if (t->m_wvalid_o && wq.empty()) violation("wvalid with no accepted AW waiting for data");
+
+    ar_hs = t->m_arvalid_o && t->m_arready_i;
+    ar_addr = t->m_araddr_o; ar_len = t->m_arlen_o;
+    aw_hs = t->m_awvalid_o && t->m_awready_i;
+    aw_addr = t->m_awaddr_o; aw_len = t->m_awlen_o;
+    w_hs = t->m_wvalid_o && t->m_wready_i;
+    w_data = t->m_wdata_o; w_strb = t->m_wstrb_o; w_last = t->m_wlast_o;
+    r_hs = rvalid && t->m_rready_o;
+    b_hs = bvalid && t->m_bready_o;
+  }
+
+  // ---- state update at the clock edge
+  void update() {
+    if (r_hs) {
+      Rd& r = rq.front();
+      if (++r.beat > r.len) rq.pop_front();
+      rvalid = false;
+    }
+    if (b_hs) {
+      bq.pop_front();
+      bvalid = false;
+    }
+    if (w_hs && !wq.empty()) {
+      Wr& w = wq.front();
+      uint64_t a = w.addr + (uint64_t)w.beat * BEAT;
+      if (w.resp == RESP_OKAY)
+        for (unsigned b = 0; b < BEAT; b++)
+          if (w_strb >> b & 1) m[a - MEM_BASE + b] = (uint8_t)(w_data >> (8 * b));
+      bool last = (w.beat == w.len);
+      if (w_last != last) violation("wlast %d on beat %u of a %u-beat burst at 0x%010" PRIx64, w_last, w.beat, w.len + 1, w.addr);
+      w.beat++;
+      if (w_last || w.beat > w.len) {
+        bq.push_back({g_cycle + cfg.b_lat, w.resp});
+        wq.pop_front();
+      }
+    }
+    if (ar_hs) {
+      check_burst(ar_addr, ar_len, "AR");
+      n_ar++;
+      rq.push_back({ar_addr, ar_len, g_cycle + (cfg.rd_lat ? cfg.rd_lat : 1), 0, burst_resp(ar_addr, ar_len, "read")});
+      if (rq.size() > max_rd_out) max_rd_out = (unsigned)rq.size();
+    }
+    if (aw_hs) {
+      check_burst(aw_addr, aw_len, "AW");
+      n_aw++;
+      if (aw_addr == sem_aligned) {
+        n_sem_aw++;
+        if (aw_len != 0) violation("semaphore write with awlen %u", aw_len);
+        if (!wq.empty() || !bq.empty() || bvalid)
+          violation("semaphore AW while %zu copy write bursts still wait for W/B", wq.size() + bq.size());
+      }
+      wq.push_back({aw_addr, aw_len, 0, burst_resp(aw_addr, aw_len, "write")});
+    }
+  }
+};
+
+std::unique_ptr<VerilatedContext> g_ctx;
+std::unique_ptr<Vce_tb_top> g_top;
+std::unique_ptr<AxiMem> g_mem;
+
+struct Tick { bool cmd_hs, done, done_err, intr; unsigned state; };
+
+Tick tick() {
+  Vce_tb_top* t = g_top.get();
+  t->clk_i = 0;
+  g_mem->drive();
+  t->eval();
+  g_mem->sample();
+  Tick k{t->cmd_valid_i && t->cmd_ready_o, (bool)t->done_o, (bool)t->done_err_o, (bool)t->intr_o, t->state_o};
+  if (!t->done_o && (t->done_err_o || t->intr_o)) g_mem->violation("done_err_o/intr_o without done_o");
+  if (t->cmd_ready_o != (t->state_o == GC_CE_STATE_IDLE)) g_mem->violation("cmd_ready_o %d in state %u", t->cmd_ready_o, t->state_o);
+  t->clk_i = 1;
+  t->eval();
+  g_mem->update();
+  g_cycle++;
+  g_ctx->timeInc(1);
+  return k;
+}
+
+struct Cmd {
+  uint64_t src = 0, dst = 0;
+  uint32_t len = 0, count = 1, pin = 0, pout = 0;
+  bool copy = true, sem = false, intr = false;
+  uint64_t sem_addr = 0;
+  uint32_t payload = 0;
+  uint8_t ch = 0;
+};
+
+struct Result {
+  bool done = false, err = false, intr = false, timeout = false;
+  uint64_t cycles = 0;     // cycle after the command handshake .. done cycle, inclusive
+  uint32_t bytes = 0;      // bytes_o delta
+  uint32_t busy = 0;       // busy_cycles_o delta
+  uint64_t not_idle = 0;   // cycles the bench saw state_o != IDLE
+  std::vector<std::string> problems;
+};
+
+void junk_cmd_inputs() {
+  Vce_tb_top* t = g_top.get();
+  t->cmd_ch_i = rnd(256);
+  t->cmd_src_i = g_rng() & 0xFFFFFFFFFFull;
+  t->cmd_dst_i = g_rng() & 0xFFFFFFFFFFull;
+  t->cmd_line_len_i = g_rng();
+  t->cmd_line_count_i = g_rng();
+  t->cmd_pitch_in_i = g_rng();
+  t->cmd_pitch_out_i = g_rng();
+  t->cmd_copy_i = rnd(2);
+  t->cmd_sem_i = rnd(2);
+  t->cmd_sem_addr_i = g_rng() & 0xFFFFFFFFFFull;
+  t->cmd_sem_payload_i = g_rng();
+  t->cmd_intr_i = rnd(2);
+}
+
+Result run_cmd(const Cmd& c, uint64_t timeout = 400000) {
+  Vce_tb_top* t = g_top.get();
+  Result res;
+  g_mem->viol.clear();
+  g_mem->sem_aligned = c.sem ? (c.sem_addr & ~7ull) : ~0ull;
+  g_mem->n_sem_aw = g_mem->n_ar = g_mem->n_aw = 0;
+  uint32_t bytes0 = t->bytes_o, busy0 = t->busy_cycles_o;
+  // a few idle cycles with junk on the command bus (cmd_valid low)
+  unsigned gap = (unsigned)rnd(4);
+  for (unsigned i = 0; i < gap; i++) {
+    t->cmd_valid_i = 0;
+    junk_cmd_inputs();
+    tick();
+  }
+  t->cmd_valid_i = 1;
+  t->cmd_ch_i = c.ch;
+  t->cmd_src_i = c.src;
+  t->cmd_dst_i = c.dst;
+  t->cmd_line_len_i = c.len;
+  t->cmd_line_count_i = c.count;
+  t->cmd_pitch_in_i = c.pin;
+  t->cmd_pitch_out_i = c.pout;
+  t->cmd_copy_i = c.copy;
+  t->cmd_sem_i = c.sem;
+  t->cmd_sem_addr_i = c.sem_addr;
+  t->cmd_sem_payload_i = c.payload;
+  t->cmd_intr_i = c.intr;
+  uint64_t n = 0;
+  while (!tick().cmd_hs) {
+    if (++n > 100) { res.timeout = true; res.problems.push_back("cmd_ready_o never came"); return res; }
+  }
+  t->cmd_valid_i = 0;
+  junk_cmd_inputs();  // the engine must have latched everything
+  uint64_t start = g_cycle;
+  for (;;) {
+    if (g_cycle - start > timeout) {
+      res.timeout = true;
+      char b[200];
+      snprintf(b, sizeof b, "timeout: no done_o after %" PRIu64 " cycles (state %u, rd_out %u)", timeout, t->state_o, t->rd_out_o);
+      res.problems.push_back(b);
+      return res;
+    }
+    if (t->ch_o != c.ch) g_mem->violation("ch_o %u, expected %u", t->ch_o, c.ch);
+    Tick k = tick();
+    if (k.state != GC_CE_STATE_IDLE) res.not_idle++;
+    if (k.done) {
+      res.done = true;
+      res.err = k.done_err;
+      res.intr = k.intr;
+      res.cycles = g_cycle - start;
+      if (k.state != GC_CE_STATE_DONE) g_mem->violation("done_o in state %u", k.state);
+      if (!g_mem->idle()) g_mem->violation("done_o with transactions outstanding (R %zu, W %zu, B %zu)", g_mem->rq.size(), g_mem->wq.size(), g_mem->bq.size());
+      break;
+    }
+  }
+  // after done: back to IDLE, no second pulse, no bus activity
+  for (int i = 0; i < 3; i++) {
+    Tick k = tick();
+    if (k.done) g_mem->violation("second done_o pulse");
+    if (k.state != GC_CE_STATE_IDLE) g_mem->violation("state %u after done, expected IDLE", k.state);
+    if (!g_mem->idle() || t->m_arvalid_o || t->m_awvalid_o || t->m_wvalid_o) g_mem->violation("bus activity after done_o");
+  }
+  res.bytes = t->bytes_o - bytes0;
+  res.busy = t->busy_cycles_o - busy0;
+  if (c.sem && !res.err && g_mem->n_sem_aw != 1) g_mem->violation("%" PRIu64 " semaphore writes, expected 1", g_mem->n_sem_aw);
+  for (auto& v : g_mem->viol) res.problems.push_back("AXI/protocol: " + v);
+  return res;
+}
+
+void reset_dut() {
+  Vce_tb_top* t = g_top.get();
+  t->rst_ni = 0;
+  t->cmd_valid_i = 0;
+  junk_cmd_inputs();
+  for (int i = 0; i < 5; i++) tick();
+  t->rst_ni = 1;
+  for (int i = 0; i < 2; i++) tick();
+}
+
+// ------------------------------------------------------------------ checking
+int g_pass = 0, g_fail = 0;
+
+void check(bool ok, const std::string& name, const std::vector<std::string>& why = {}) {
+  if (ok) {
+    g_pass++;
+    return;
+  }
+  g_fail++;
+  printf("FAIL: %s\n", name.c_str());
+  for (auto& w : why) printf("    %s\n", w.c_str());
+  fflush(stdout);
+}
+
+std::vector<uint8_t> g_shadow;  // expected memory contents
+
+void fill_random(uint64_t off, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
+    uint8_t v = (uint8_t)g_rng();
+    g_mem->m[off + i] = v;
+    g_shadow[off + i] = v;
+  }
+}
+
+uint64_t copy_extent(uint32_t len, uint32_t count, uint32_t pitch) {
+  if (!len || !count) return 0;
+  return (uint64_t)(count - 1) * pitch + len;
+}
+
+// Where a byte of memory sits relative to the copy, for messages.
+std::string where(const Cmd& c, uint64_t off) {
+  uint64_t a = MEM_BASE + off;
+  char b[200];
+  if (c.sem && a >= c.sem_addr && a < c.sem_addr + 4) {
+    snprintf(b, sizeof b, "semaphore byte %" PRIu64, a - c.sem_addr);
+    return b;
+  }
+  if (c.copy && c.len && c.count && a >= c.dst) {
+    uint64_t rel = a - c.dst;
+    uint64_t k = c.pout ? rel / c.pout : 0;
+    if (k >= c.count) k = c.count - 1;
+    uint64_t j = rel - k * c.pout;
+    if (j < c.len) {
+      snprintf(b, sizeof b, "dst line %" PRIu64 " byte %" PRIu64, k, j);
+      return b;
+    }
+    if (j - c.len < 256) {
+      snprintf(b, sizeof b, "guard: %" PRIu64 " bytes after dst line %" PRIu64, j - c.len + 1, k);
+      return b;
+    }
+  }
+  if (c.copy && c.len && c.count && a < c.dst && a + 256 >= c.dst) {
+    snprintf(b, sizeof b, "guard: %" PRIu64 " bytes before dst line 0", c.dst - a);
+    return b;
+  }
+  return "outside the copy";
+}
+
+// Compare memory with the shadow; lenient_dst: destination bytes may hold old or new data.
+std::vector<std::string> compare_mem(const Cmd& c, int copy_no, const std::vector<uint8_t>* old_dst = nullptr) {
+  std::vector<std::string> out;
+  if (old_dst) {
+    // after a bus error: each destination byte is either untouched or correctly copied
+    for (uint32_t k = 0; k < c.count; k++)
+      for (uint32_t j = 0; j < c.len; j++) {
+        uint64_t off = c.dst - MEM_BASE + (uint64_t)k * c.pout + j;
+        uint8_t got = g_mem->m[off];
+        if (got != g_shadow[off] && got != (*old_dst)[off]) {
+          if (out.size() < 8) {
+            char b[300];
+            snprintf(b, sizeof b, "copy %d: addr 0x%010" PRIx64 " (%s): expected 0x%02x (or old 0x%02x), got 0x%02x",
+                     copy_no, MEM_BASE + off, where(c, off).c_str(), g_shadow[off], (*old_dst)[off], got);
+            out.push_back(b);
+          }
+        }
+        g_shadow[off] = got;
+      }
+  }
+  if (memcmp(g_mem->m.data(), g_shadow.data(), MEM_SIZE) == 0) return out;
+  uint64_t nbad = 0;
+  for (uint64_t off = 0; off < MEM_SIZE; off++) {
+    if (g_mem->m[off] == g_shadow[off]) continue;
+    if (++nbad <= 8) {
+      char b[300];
+      snprintf(b, sizeof b, "copy %d: addr 0x%010" PRIx64 " (%s): expected 0x%02x, got 0x%02x", copy_no,
+               MEM_BASE + off, where(c, off).c_str(), g_shadow[off], g_mem->m[off]);
+      out.push_back(b);
+    }
+    g_shadow[off] = g_mem->m[off];  // resync so one failure does not cascade
+  }
+  char b[100];
+  snprintf(b, sizeof b, "copy %d: %" PRIu64 " bytes differ in total", copy_no, nbad);
+  out.push_back(b);
+  return out;
+}
+
+std::string describe(const Cmd& c) {
+  char b[400];
+  snprintf(b, sizeof b,
+           "src 0x%010" PRIx64 " dst 0x%010" PRIx64 " len %u count %u pitch_in %u pitch_out %u copy %d sem %d "
+           "(0x%010" PRIx64 ") intr %d ch %u",
+           c.src, c.dst, c.len, c.count, c.pin, c.pout, c.copy, c.sem, c.sem_addr, c.intr, c.ch);
+  return b;
+}
+
+std::string describe(const MemCfg& m) {
+  char b[200];
+  snprintf(b, sizeof b, "rd_lat %u b_lat %u stall ar %.2f aw %.2f w %.2f r %.2f b %.2f", m.rd_lat, m.b_lat, m.p_ar,
+           m.p_aw, m.p_w, m.p_r, m.p_b);
+  return b;
+}
+
+// Prepare memory for a copy, run it, apply the expected effect to the shadow, compare.
+// expect_err: the copy must end with done_err_o (then the destination may be partly written
+// and the semaphore must stay untouched).
+bool do_copy(const Cmd& c, int copy_no, const char* tag, bool expect_err = false, Result* out = nullptr) {
+  uint64_t ext_in = copy_extent(c.len, c.count, c.pin);
+  uint64_t ext_out = copy_extent(c.len, c.count, c.pout);
+  if (ext_in && c.src >= MEM_BASE && c.src + ext_in <= MEM_BASE + MEM_SIZE) fill_random(c.src - MEM_BASE, ext_in);
+  if (c.dst >= MEM_BASE && c.dst + ext_out + 64 <= MEM_BASE + MEM_SIZE && c.dst >= MEM_BASE + 64)
+    fill_random(c.dst - MEM_BASE - 64, ext_out + 128);
+  if (c.sem) fill_random((c.sem_addr & ~7ull) - MEM_BASE, 8);
+  std::vector<uint8_t> before;
+  if (expect_err) before = g_shadow;
+  // expected result
+  if (c.copy && !expect_err)
+    for (uint32_t k = 0; k < c.count; k++)
+      for (uint32_t j = 0; j < c.len; j++)
+        g_shadow[c.dst - MEM_BASE + (uint64_t)k * c.pout + j] = g_shadow[c.src - MEM_BASE + (uint64_t)k * c.pin + j];
+  if (c.copy && expect_err && c.src >= MEM_BASE && c.src + ext_in <= MEM_BASE + MEM_SIZE)
+    for (uint32_t k = 0; k < c.count; k++)
+      for (uint32_t j = 0; j < c.len; j++)
+        g_shadow[c.dst - MEM_BASE + (uint64_t)k * c.pout + j] = g_shadow[c.src - MEM_BASE + (uint64_t)k * c.pin + j];
+  if (c.sem && !expect_err)
+    for (int i = 0; i < 4; i++) g_shadow[c.sem_addr - MEM_BASE + i] = (uint8_t)(c.payload >> (8 * i));
+
+  Result r = run_cmd(c);
+  if (out) *out = r;
+  std::vector<std::string> why = r.problems;
+  uint64_t moved = c.copy ? (uint64_t)c.len * c.count : 0;
+  if (r.done) {
+    if (r.err != expect_err) why.push_back(std::string("done_err_o ") + (r.err ? "1" : "0") + ", expected " + (expect_err ? "1" : "0"));
+    if (r.intr != c.intr) why.push_back(std::string("intr_o ") + (r.intr ? "1" : "0") + " with done_o, expected " + (c.intr ? "1" : "0"));
+    if (!expect_err && r.bytes != (uint32_t)moved) why.push_back("bytes_o advanced by " + std::to_string(r.bytes) + ", expected " + std::to_string((uint32_t)moved));
+    if (r.busy != (uint32_t)r.not_idle) why.push_back("busy_cycles_o advanced by " + std::to_string(r.busy) + ", bench counted " + std::to_string(r.not_idle) + " non-IDLE cycles");
+    if (!moved && (g_mem->n_ar != 0 || g_mem->n_aw != (c.sem ? 1u : 0u)))
+      why.push_back("no-data command issued " + std::to_string(g_mem->n_ar) + " reads and " +
+                    std::to_string(g_mem->n_aw) + " writes");
+  }
+  if (!r.timeout) {
+    auto diff = compare_mem(c, copy_no, expect_err && c.copy && c.dst >= MEM_BASE ? &before : nullptr);
+    why.insert(why.end(), diff.begin(), diff.end());
+  }
+  bool ok = why.empty();
+  if (!ok) {
+    why.insert(why.begin(), std::string("memory: ") + describe(g_mem->cfg));
+    why.insert(why.begin(), std::string("command: ") + describe(c));
+  }
+  check(ok, std::string(tag) + " copy " + std::to_string(copy_no), why);
+  if (r.timeout) {
+    printf("DUT hung; giving up\n");
+    printf("%d passed, %d failed\n", g_pass, g_fail + 1);
+    exit(1);
+  }
+  return ok;
+}
+
+MemCfg random_cfg() {
+  static const double ps[] = {0, 0, 0, 0.05, 0.2, 0.5, 0.8};
+  MemCfg m;
+  m.rd_lat = 1 + (unsigned)rnd(100);
+  m.b_lat = (unsigned)rnd(30);
+  unsigned mode = (unsigned)rnd(4);
+  if (mode == 0) return m;  // no stalls
+  m.p_ar = ps[rnd(7)];
+  m.p_aw = ps[rnd(7)];
+  m.p_w = ps[rnd(7)];
+  m.p_r = ps[rnd(7)];
+  m.p_b = ps[rnd(7)];
+  return m;
+}
+
+uint32_t random_len() {
+  unsigned r = (unsigned)rnd(100);
+  uint32_t len;
+  if (r < 4) len = 0;
+  else if (r < 30) len = 1 + (uint32_t)rnd(16);
+  else if (r < 55) len = 1 + (uint32_t)rnd(200);
+  else if (r < 75) len = 1 + (uint32_t)rnd(1024);
+  else len = (uint32_t)rnd(5001);
+  if (len && rnd(3) == 0) len |= 1;  // odd
+  return len;
+}
+
+uint64_t place(uint64_t region_off, uint64_t span, uint64_t extent) {
+  uint64_t room = span - extent - 512;
+  uint64_t off;
+  if (rnd(4) == 0) {  // just below a 4 KiB boundary
+    uint64_t page = 1 + rnd(room / 4096 - 1);
+    off = page * 4096 - 1 - rnd(40);
+  } else {
+    off = 256 + rnd(room);
+  }
+  return MEM_BASE + region_off + off;
+}
+
+Cmd random_cmd() {
+  Cmd c;
+  c.len = random_len();
+  unsigned r = (unsigned)rnd(100);
+  c.count = r < 3 ? 0 : (r < 50 ? 1 : 1 + (uint32_t)rnd(8));
+  c.pin = c.len + (rnd(3) == 0 ? 0 : (uint32_t)rnd(300));
+  c.pout = c.len + (rnd(3) == 0 ? 0 : (uint32_t)rnd(300));
+  c.copy = rnd(20) != 0;
+  c.src = place(SRC_OFF, SRC_SPAN, copy_extent(c.len, c.count, c.pin));
+  c.dst = place(DST_OFF, DST_SPAN, copy_extent(c.len, c.count, c.pout));
+  c.sem = rnd(2);
+  c.sem_addr = MEM_BASE + SEM_OFF + 4 * rnd(SEM_SPAN / 4);
+  c.payload = (uint32_t)g_rng();
+  c.intr = rnd(2);
+  c.ch = (uint8_t)rnd(GC_NUM_CHANNELS);
+  return c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  uint64_t seed = 1;
+  int copies = 400;
+  for (int i = 1; i < argc; i++) {
+    const char* a = argv[i];
+    if (!strncmp(a, "+seed=", 6)) seed = strtoull(a + 6, nullptr, 0);
+    else if (!strncmp(a, "+copies=", 8)) copies = atoi(a + 8);
+    else if (a[0] >= '0' && a[0] <= '9') seed = strtoull(a, nullptr, 0);
+  }
+  printf("ce_tb: seed %" PRIu64 " (rerun with +seed=%" PRIu64 "), %d random copies\n", seed, seed, copies);
+  g_rng.seed(seed);
+  g_ctx = std::make_unique<VerilatedContext>();
+  g_ctx->commandArgs(argc, argv);
+  g_top = std::make_unique<Vce_tb_top>(g_ctx.get());
+  g_mem = std::make_unique<AxiMem>(g_top.get());
+  g_shadow.assign(MEM_SIZE, 0);
+  fill_random(0, MEM_SIZE);
+  reset_dut();
+
+  // ---------------------------------------------------------------- directed small cases
+  {
+    g_mem->cfg = MemCfg{};
+    int n = 0;
+    // every src/dst alignment pair with lengths 1..17 next to a 4 KiB boundary
+    for (uint32_t len : {1u, 2u, 3u, 5u, 7u, 8u, 9u, 15u, 16u, 17u})
+      for (unsigned sa = 0; sa < 8; sa++)
+        for (unsigned da = 0; da < 8; da++) {
+          Cmd c;
+          c.len = len;
+          c.count = 1;
+          c.pin = c.pout = len;
+          c.src = MEM_BASE + SRC_OFF + 0x3000 + 4096 - 8 + sa;  // may straddle the page end
+          c.dst = MEM_BASE + DST_OFF + 0x5000 + 4096 - 8 + da;
+          c.sem = (n % 3) == 0;
+          c.sem_addr = MEM_BASE + SEM_OFF + 4 * (n % 64);
+          c.payload = 0x11111111u * (n % 16);
+          c.intr = n & 1;
+          c.ch = n % 16;
+          do_copy(c, n++, "directed");
+        }
+    // no data: cmd_copy 0, line_len 0, line_count 0, with and without the semaphore
+    for (int v = 0; v < 6; v++) {
+      Cmd c;
+      c.len = v < 2 ? 100 : (v < 4 ? 0 : 100);
+      c.count = v >= 4 ? 0 : 3;
+      c.copy = v >= 2;
+      c.pin = c.pout = 200;
+      c.src = MEM_BASE + SRC_OFF + 0x100;
+      c.dst = MEM_BASE + DST_OFF + 0x100;
+      c.sem = v & 1;
+      c.sem_addr = MEM_BASE + SEM_OFF + 0x44;
+      c.payload = 0xCAFEF00Du + v;
+      c.intr = !(v & 1);
+      do_copy(c, n++, "no-data");
+    }
+    printf("directed: %d copies done\n", n);
+  }
+
+  // ---------------------------------------------------------------- (a) random copies
+  {
+    uint64_t total = 0;
+    int n_done = 0;
+    for (int i = 0; i < copies; i++) {
+      g_mem->cfg = random_cfg();
+      Cmd c = random_cmd();
+      do_copy(c, i, "random");
+      n_done++;
+      if (c.copy) total += (uint64_t)c.len * c.count;
+      if (g_fail > 20) break;
+    }
+    printf("random: %d copies checked, %" PRIu64 " bytes copied, max read bursts in flight %u\n", n_done, total,
+           g_mem->max_rd_out);
+  }
+
+  // ---------------------------------------------------------------- (b) throughput
+  {
+    struct P { const char* name; uint32_t len, count, pin, pout; unsigned sa, da, lat; bool assert_it; };
+    const P perf[] = {
+        {"64 KiB aligned, latency 40", 65536, 1, 65536, 65536, 0, 0, 40, true},
+        {"64 KiB src+3 dst+5, latency 40", 65536, 1, 65536, 65536, 3, 5, 40, true},
+        {"64 KiB src+7 dst+0, latency 100", 65536, 1, 65536, 65536, 7, 0, 100, false},
+        {"64 x 1 KiB 2D, pitches 1100/1300, latency 40", 1024, 64, 1100, 1300, 1, 2, 40, false},
+        {"1024 x 64 B 2D, latency 40", 64, 1024, 64, 96, 0, 0, 40, false},
+    };
+    int n = 0;
+    for (const P& p : perf) {
+      g_mem->cfg = MemCfg{};
+      g_mem->cfg.rd_lat = p.lat;
+      g_mem->cfg.b_lat = 10;
+      g_mem->max_rd_out = 0;
+      Cmd c;
+      c.len = p.len;
+      c.count = p.count;
+      c.pin = p.pin;
+      c.pout = p.pout;
+      c.src = MEM_BASE + SRC_OFF + 0x10000 + p.sa;
+      c.dst = MEM_BASE + DST_OFF + 0x10000 + p.da;
+      c.sem = true;
+      c.sem_addr = MEM_BASE + SEM_OFF + 0x100;
+      c.payload = 0x600D0000u + n;
+      Result r;
+      do_copy(c, n++, "perf", false, &r);
+      double bytes = (double)p.len * p.count;
+      double eff = bytes / (double)r.cycles / BEAT;
+      printf("perf: %-46s %8.0f bytes in %7" PRIu64 " cycles: %.3f bytes/cycle, efficiency %.3f, max reads in flight %u\n",
+             p.name, bytes, r.cycles, bytes / r.cycles, eff, g_mem->max_rd_out);
+      if (p.assert_it) {
+        check(eff >= 0.9, std::string("perf efficiency >= 0.9: ") + p.name,
+              {"efficiency " + std::to_string(eff)});
+        check(g_mem->max_rd_out >= 4, std::string("perf >= 4 read bursts in flight: ") + p.name,
+              {"max in flight " + std::to_string(g_mem->max_rd_out)});
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- (c) bus errors
+  {
+    int n = 0;
+    struct E { const char* name; int where; double stall; };  // where: 0 src, 1 dst, 2 sem, 3 outside
+    const E errs[] = {{"SLVERR on a source read", 0, 0.0},  {"SLVERR on a destination write", 1, 0.0},
+                      {"SLVERR on the semaphore write", 2, 0.0}, {"DECERR: source outside memory", 3, 0.0},
+                      {"SLVERR on a read, with stalls", 0, 0.3}, {"SLVERR on a write, with stalls", 1, 0.3}};
+    for (const E& e : errs) {
+      g_mem->cfg = MemCfg{};
+      g_mem->cfg.rd_lat = 30;
+      g_mem->cfg.p_ar = g_mem->cfg.p_aw = g_mem->cfg.p_w = g_mem->cfg.p_r = g_mem->cfg.p_b = e.stall;
+      Cmd c;
+      c.len = 3000;
+      c.count = 3;
+      c.pin = 3100;
+      c.pout = 3200;
+      c.src = MEM_BASE + SRC_OFF + 0x20000 + 3;
+      c.dst = MEM_BASE + DST_OFF + 0x20000 + 6;
+      c.sem = true;
+      c.sem_addr = MEM_BASE + SEM_OFF + 0x204;
+      c.payload = 0xE0E0E0E0u;
+      c.intr = true;
+      if (e.where == 0) { g_mem->err_lo = c.src + 3100 + 1000; g_mem->err_hi = g_mem->err_lo + 16; }
+      if (e.where == 1) { g_mem->err_lo = c.dst + 3200 + 1500; g_mem->err_hi = g_mem->err_lo + 1; }
+      if (e.where == 2) { g_mem->err_lo = c.sem_addr; g_mem->err_hi = c.sem_addr + 4; }
+      if (e.where == 3) { c.src = 0x0012340000ull; g_mem->allow_outside = true; }
+      Result r;
+      // e.where == 2: the data is copied, only the release fails (and so is never written)
+      do_copy(c, n++, (std::string("error: ") + e.name).c_str(), true, &r);
+      check(g_mem->n_sem_aw == (e.where == 2 ? 1u : 0u),
+            std::string("no semaphore release after the error: ") + e.name,
+            {std::to_string(g_mem->n_sem_aw) + " semaphore writes"});
+      check(r.done && r.err, std::string("done_err_o for ") + e.name);
+      g_mem->err_lo = g_mem->err_hi = 0;
+      g_mem->allow_outside = false;
+      // a normal copy still works afterwards
+      g_mem->cfg = random_cfg();
+      Cmd ok = random_cmd();
+      ok.copy = true;
+      if (!ok.len) ok.len = 77;
+      if (!ok.count) ok.count = 2;
+      if (ok.pin < ok.len) ok.pin = ok.len;
+      if (ok.pout < ok.len) ok.pout = ok.len;
+      ok.sem = true;
+      do_copy(ok, n++, (std::string("after error: ") + e.name).c_str());
+    }
+  }
+
+  // ---------------------------------------------------------------- (c) random bus errors
+  {
+    int n_err = 0;
+    for (int i = 0; i < 60; i++) {
+      g_mem->cfg = random_cfg();
+      if (i % 3 == 0) g_mem->cfg.p_ar = g_mem->cfg.p_aw = 0.8;  // AR/AW often pending at the error
+      Cmd c = random_cmd();
+      c.copy = true;
+      if (c.len < 16) c.len = 16 + (uint32_t)rnd(2000);
+      if (!c.count) c.count = 1;
+      if (c.pin < c.len) c.pin = c.len;
+      if (c.pout < c.len) c.pout = c.len;
+      c.src = place(SRC_OFF, SRC_SPAN, copy_extent(c.len, c.count, c.pin));
+      c.dst = place(DST_OFF, DST_SPAN, copy_extent(c.len, c.count, c.pout));
+      bool on_src = rnd(2);
+      uint64_t k = rnd(c.count), j = rnd(c.len);
+      g_mem->err_lo = on_src ? c.src + k * c.pin + j : c.dst + k * c.pout + j;
+      g_mem->err_hi = g_mem->err_lo + 1 + rnd(16);
+      Result r;
+      do_copy(c, i, on_src ? "random read error" : "random write error", true, &r);
+      check(g_mem->n_sem_aw == 0, "no semaphore release after random error " + std::to_string(i),
+            {std::to_string(g_mem->n_sem_aw) + " semaphore writes"});
+      g_mem->err_lo = g_mem->err_hi = 0;
+      n_err++;
+    }
+    printf("errors: %d random bus-error copies checked\n", n_err);
+  }
+
+  printf("simulated %" PRIu64 " cycles\n", g_cycle);
+  printf("%d passed, %d failed\n", g_pass, g_fail);
+  g_top->final();
+  return g_fail ? 1 : 0;
+}

@@ -1,0 +1,72 @@
+// ce_tb_top: block-test wrapper for gc_copy_engine (the engine alone, its client memory port
+// exposed for the C++ AXI memory model of tests/rtl/ce_tb.cpp).
+module ce_tb_top
+  import gpucosim_pkg::*;
+#(
+  parameter int unsigned RING_BYTES = 2048,
+  parameter int unsigned RD_OUT_MAX = 12
+) (
+  input  logic                                  clk_i,
+  input  logic                                  rst_ni,
+  input  logic                                  cmd_valid_i,
+  output logic                                  cmd_ready_o,
+  input  logic [GC_GLOBAL_DBG_CE_CHANNEL_W-1:0] cmd_ch_i,
+  input  logic [GC_AXI_ADDR_W-1:0]              cmd_src_i,
+  input  logic [GC_AXI_ADDR_W-1:0]              cmd_dst_i,
+  input  logic [31:0]                           cmd_line_len_i,
+  input  logic [31:0]                           cmd_line_count_i,
+  input  logic [31:0]                           cmd_pitch_in_i,
+  input  logic [31:0]                           cmd_pitch_out_i,
+  input  logic                                  cmd_copy_i,
+  input  logic                                  cmd_sem_i,
+  input  logic [GC_AXI_ADDR_W-1:0]              cmd_sem_addr_i,
+  input  logic [31:0]                           cmd_sem_payload_i,
+  input  logic                                  cmd_intr_i,
+  output logic                                  done_o,
+  output logic                                  done_err_o,
+  output logic                                  intr_o,
+  output logic [GC_GLOBAL_DBG_CE_STATE_W-1:0]   state_o,
+  output logic [GC_GLOBAL_DBG_CE_RD_OUT_W-1:0]  rd_out_o,
+  output logic [GC_GLOBAL_DBG_CE_CHANNEL_W-1:0] ch_o,
+  output logic [31:0]                           bytes_o,
+  output logic [31:0]                           busy_cycles_o,
+  output logic                                  m_arvalid_o,
+  input  logic                                  m_arready_i,
+  output logic [GC_AXI_ADDR_W-1:0]              m_araddr_o,
+  output logic [7:0]                            m_arlen_o,
+  input  logic                                  m_rvalid_i,
+  output logic                                  m_rready_o,
+  input  logic [GC_AXI_DATA_W-1:0]              m_rdata_i,
+  input  logic [1:0]                            m_rresp_i,
+  input  logic                                  m_rlast_i,
+  output logic                                  m_awvalid_o,
+  input  logic                                  m_awready_i,
+  output logic [GC_AXI_ADDR_W-1:0]              m_awaddr_o,
+  output logic [7:0]                            m_awlen_o,
+  output logic                                  m_wvalid_o,
+  input  logic                                  m_wready_i,
+  output logic [GC_AXI_DATA_W-1:0]              m_wdata_o,
+  output logic [GC_AXI_DATA_W/8-1:0]            m_wstrb_o,
+  output logic                                  m_wlast_o,
+  input  logic                                  m_bvalid_i,
+  output logic                                  m_bready_o,
+  input  logic [1:0]                            m_bresp_i
+);
+
+  gc_copy_engine #(
+    .RING_BYTES (RING_BYTES),
+    .RD_OUT_MAX (RD_OUT_MAX)
+  ) u_ce (
+    .clk_i, .rst_ni,
+    .cmd_valid_i, .cmd_ready_o, .cmd_ch_i, .cmd_src_i, .cmd_dst_i,
+    .cmd_line_len_i, .cmd_line_count_i, .cmd_pitch_in_i, .cmd_pitch_out_i,
+    .cmd_copy_i, .cmd_sem_i, .cmd_sem_addr_i, .cmd_sem_payload_i, .cmd_intr_i,
+    .done_o, .done_err_o, .intr_o, .state_o, .rd_out_o, .ch_o, .bytes_o, .busy_cycles_o,
+    .m_arvalid_o, .m_arready_i, .m_araddr_o, .m_arlen_o,
+    .m_rvalid_i, .m_rready_o, .m_rdata_i, .m_rresp_i, .m_rlast_i,
+    .m_awvalid_o, .m_awready_i, .m_awaddr_o, .m_awlen_o,
+    .m_wvalid_o, .m_wready_i, .m_wdata_o, .m_wstrb_o, .m_wlast_o,
+    .m_bvalid_i, .m_bready_o, .m_bresp_i
+  );
+
+endmodule

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Tests of scripts/gen_spec.py: it refuses broken specs with a clear message, and the real spec
+generates the same text twice (so the build stays incremental).  Same interface as the C tests:
+--list, or case names."""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+GEN = os.path.join(ROOT, "scripts", "gen_spec.py")
+SPEC = os.path.join(ROOT, "spec", "gpucosim.yaml")
+
+
+def gen(spec_text=None, check=False, out=None):
+    with tempfile.TemporaryDirectory() as d:
+        path = SPEC
+        if spec_text is not None:
+            path = os.path.join(d, "spec.yaml")
+            with open(path, "w") as fh:
+                fh.write(spec_text)
+        argv = [sys.executable, GEN, "--spec", path, "--out", out or os.path.join(d, "gen")]
+        if check:
+            argv.append("--check")
+        return subprocess.run(argv, capture_output=True, text=True)
+
+
+def mutate(old, new):
+    with open(SPEC) as fh:
+        text = fh.read()
+    assert old in text, f"spec no longer contains {old!r}"
+    return text.replace(old, new, 1)
+
+
+def expect_error(text, *needles):
+    p = gen(text, check=True)
+    assert p.returncode != 0, "a broken spec was accepted"
+    for n in needles:
+        assert n in p.stderr, f"error message {p.stderr.strip()!r} lacks {n!r}"
+
+
+def case_real_spec_is_stable():
+    with tempfile.TemporaryDirectory() as d:
+        assert gen(out=d).returncode == 0
+        first = {f: open(os.path.join(d, f)).read() for f in os.listdir(d)}
+        stamp = {f: os.stat(os.path.join(d, f)).st_mtime_ns for f in first}
+        assert gen(out=d).returncode == 0
+        assert sorted(first) == ["gpucosim_pkg.sv", "gpucosim_spec.h", "spec.md"]
+        for f, text in first.items():
+            assert open(os.path.join(d, f)).read() == text
+            assert os.stat(os.path.join(d, f)).st_mtime_ns == stamp[f], f"{f} rewritten unchanged"
+            assert "DO NOT EDIT" in text.splitlines()[0]
+
+
+def case_overlapping_fields():
+    expect_error(mutate('ENGINE:  {bits: "20:16"}', 'ENGINE:  {bits: "15:12"}'), "SET_OBJECT.ENGINE", "overlap")
+
+
+def case_duplicate_register_offset():
+    expect_error(mutate("GP_GET:   {offset: 0x10,", "GP_GET:   {offset: 0x0C,"), "CHANNEL.GP_GET", "also used by GP_PUT")
+
+
+def case_bad_bits():
+    expect_error(mutate('LOG2: {bits: "4:0"}', 'LOG2: {bits: "0:4"}'), "GPFIFO_SIZE.LOG2", "msb")
+
+
+def case_value_too_wide():
+    expect_error(mutate("OPERATION:\n            bits: \"2:0\"", "OPERATION:\n            bits: \"1:0\""),
+                 "SEM_EXECUTE.OPERATION", "does not fit")
+
+
+def case_duplicate_method():
+    expect_error(mutate("NOP:                 {offset: 0x0008", "NOP:                 {offset: 0x0020"),
+                 "also used by")
+
+
+CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--list"]:
+        print("\n".join("gen_spec_" + k for k in CASES))
+        sys.exit(0)
+    names = [a.removeprefix("gen_spec_") for a in sys.argv[1:]] or list(CASES)
+    passed = failed = 0
+    for n in names:
+        try:
+            CASES[n]()
+            print(f"PASS: gen_spec_{n}")
+            passed += 1
+        except (AssertionError, KeyError) as e:
+            print(f"FAIL: gen_spec_{n}: {e!r}")
+            failed += 1
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,102 @@
+/* The pushbuffer builder: exact words, sticky errors, argument checks. */
+#include "gpucosim/hostdrv.h"
+#include "gpucosim_spec.h"
+#include "tcase.h"
+
+static void t_copy_words(void) {
+    uint32_t w[32];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 32);
+    gc_pb_copy(&pb, 4, 0x0100001000ull, 0x0000002004ull, 4096, true, 0x0000003000ull, 7);
+    REQUIRE_EQ(pb.status, GC_OK);
+    REQUIRE_EQ(pb.len, 5 + 2 + 4 + 2);
+    CHECK_EQ(w[0], 0x20048100u); /* INCR OFFSET_IN_UPPER x4, subch 4 */
+    CHECK_EQ(w[1], 0x0u);        /* OFFSET_IN_UPPER */
+    CHECK_EQ(w[2], 0x2004u);
+    CHECK_EQ(w[3], 0x1u);        /* OFFSET_OUT_UPPER */
+    CHECK_EQ(w[4], 0x1000u);
+    CHECK_EQ(w[5], 0x20018106u); /* LINE_LENGTH_IN */
+    CHECK_EQ(w[6], 4096u);
+    CHECK_EQ(w[7], 0x20038090u); /* SET_SEMAPHORE_A x3 */
+    CHECK_EQ(w[8], 0u);
+    CHECK_EQ(w[9], 0x3000u);
+    CHECK_EQ(w[10], 7u);
+    CHECK_EQ(w[11], 0x200180C0u); /* LAUNCH_DMA */
+    CHECK_EQ(w[12], 0x18Eu);
+}
+
+static void t_sem_release_words(void) {
+    uint32_t w[8];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 8);
+    gc_pb_sem_release(&pb, 0x0123456788ull, 0x1122334455667788ull, true, true);
+    REQUIRE_EQ(pb.len, 6);
+    CHECK_EQ(w[0], 0x20050017u);
+    CHECK_EQ(w[1], 0x23456788u);
+    CHECK_EQ(w[2], 0x01u);
+    CHECK_EQ(w[3], 0x55667788u);
+    CHECK_EQ(w[4], 0x11223344u);
+    CHECK_EQ(w[5], 0x01100001u);
+}
+
+static void t_overflow_sticky(void) {
+    uint32_t w[4];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 4);
+    gc_pb_method(&pb, 0, GC_HOST_NOP, 0);
+    CHECK_EQ(pb.status, GC_OK);
+    gc_pb_sem_release(&pb, 0x1000, 1, false, false); /* 6 words do not fit in the 2 left */
+    CHECK_EQ(pb.status, GC_ERR_FULL);
+    CHECK_EQ(pb.len, 2);
+    gc_pb_end_segment(&pb); /* would fit, but the error is sticky */
+    CHECK_EQ(pb.len, 2);
+    gc_pb_reset(&pb);
+    CHECK_EQ(pb.status, GC_OK);
+    CHECK_EQ(pb.len, 0);
+}
+
+static void t_bad_args(void) {
+    uint32_t w[16], d[1] = {0};
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 16);
+    gc_pb_incr(&pb, 8, 0x100, d, 1); /* subchannel 8 */
+    CHECK_EQ(pb.status, GC_ERR_INVALID_ARG);
+    gc_pb_reset(&pb);
+    gc_pb_incr(&pb, 0, 0x102, d, 1); /* unaligned method */
+    CHECK_EQ(pb.status, GC_ERR_INVALID_ARG);
+    gc_pb_reset(&pb);
+    gc_pb_incr(&pb, 0, 0x4000, d, 1); /* beyond ADDRESS 11:0 */
+    CHECK_EQ(pb.status, GC_ERR_INVALID_ARG);
+    gc_pb_reset(&pb);
+    gc_pb_immd(&pb, 0, 0x8, 8192); /* 14-bit immediate */
+    CHECK_EQ(pb.status, GC_ERR_INVALID_ARG);
+    gc_pb_reset(&pb);
+    gc_pb_incr(&pb, 0, 0x8, NULL, 2);
+    CHECK_EQ(pb.status, GC_ERR_INVALID_ARG);
+    CHECK_EQ(pb.len, 0);
+}
+
+static void t_forms(void) {
+    uint32_t w[16], d[3] = {1, 2, 3};
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 16);
+    gc_pb_nonincr(&pb, 1, 0x200, d, 3);
+    gc_pb_oneincr(&pb, 2, 0x400, d, 2);
+    gc_pb_immd(&pb, 3, 0x8, 5);
+    gc_pb_end_segment(&pb);
+    REQUIRE_EQ(pb.len, 4 + 3 + 1 + 1);
+    CHECK_EQ(GC_METHOD_HEADER_SEC_OP_GET(w[0]), GC_METHOD_HEADER_SEC_OP_NON_INC_METHOD);
+    CHECK_EQ(GC_METHOD_HEADER_COUNT_GET(w[0]), 3);
+    CHECK_EQ(GC_METHOD_HEADER_SUBCHANNEL_GET(w[0]), 1);
+    CHECK_EQ(GC_METHOD_HEADER_SEC_OP_GET(w[4]), GC_METHOD_HEADER_SEC_OP_ONE_INC);
+    CHECK_EQ(GC_METHOD_HEADER_ADDRESS_GET(w[4]), 0x100);
+    CHECK_EQ(GC_METHOD_HEADER_IMMD_DATA_GET(w[7]), 5);
+    CHECK_EQ(w[8], 0xE0000000u);
+}
+
+static const tcase_t cases[] = {
+    {"pushbuf_copy_words", t_copy_words}, {"pushbuf_sem_release_words", t_sem_release_words},
+    {"pushbuf_overflow_sticky", t_overflow_sticky}, {"pushbuf_bad_args", t_bad_args},
+    {"pushbuf_forms", t_forms},
+};
+TCASE_MAIN(cases)
