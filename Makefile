@@ -21,13 +21,14 @@ APT_PACKAGES := make g++ python3 python3-venv zlib1g-dev verilator libsystemc-de
 # ---------------------------------------------------------------- sources
 SPEC      := spec/gpucosim.yaml
 GEN_FILES := $(GEN)/gpucosim_pkg.sv $(GEN)/gpucosim_spec.h $(GEN)/spec.md
-RTL       := rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_mmio_regs.sv rtl/gc_pbdma.sv rtl/gpu_top.sv
+RTL       := rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
+             rtl/gc_pbdma.sv rtl/gpu_top.sv
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
              hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
              hostdrv/src/backend_rtl.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem
-COSIM_TESTS := test_copy test_faults test_mutation
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend
 
 WARN     := -Wall -Wextra -Werror
 INCS     := -Ihostdrv/include -I$(GEN) -Icosim -Itests/common
@@ -123,19 +124,23 @@ $(BUILD)/tests/%: $(BUILD)/san/obj/tests/cosim/%.c.o $(BUILD)/san/libgpucosim.a 
 	$(CXX) $(SAN) -o $@ $< $(BUILD)/san/libgpucosim.a $(VL_LIB) $(LDLIBS)
 
 # ---------------------------------------------------------------- RTL block benches
-CE_TB := $(BUILD)/rtl_ce/Vce_tb_top
-$(CE_TB): rtl/gc_copy_engine.sv tests/rtl/ce_tb_top.sv tests/rtl/ce_tb.cpp $(GEN)/gpucosim_pkg.sv | check-tools
-	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt \
-	  rtl/gc_copy_engine.sv tests/rtl/ce_tb_top.sv $(abspath tests/rtl/ce_tb.cpp) --top-module ce_tb_top \
-	  -Mdir $(BUILD)/rtl_ce >$(BUILD)/rtl_ce.log 2>&1 || { cat $(BUILD)/rtl_ce.log; exit 1; }
-XBAR_TB := $(BUILD)/rtl_xbar/Vxbar_tb_top
-$(XBAR_TB): rtl/gc_mem_xbar.sv tests/rtl/xbar_tb_top.sv tests/rtl/xbar_tb.cpp $(GEN)/gpucosim_pkg.sv | check-tools
-	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt \
-	  rtl/gc_mem_xbar.sv tests/rtl/xbar_tb_top.sv $(abspath tests/rtl/xbar_tb.cpp) --top-module xbar_tb_top \
-	  -Mdir $(BUILD)/rtl_xbar >$(BUILD)/rtl_xbar.log 2>&1 || { cat $(BUILD)/rtl_xbar.log; exit 1; }
+# $(call rtl_bench,NAME,RTL files): tests/rtl/NAME_tb_top.sv + tests/rtl/NAME_tb.cpp -> build/rtl_NAME/VNAME_tb_top
+define rtl_bench
+$(BUILD)/rtl_$(1)/V$(1)_tb_top: $(2) tests/rtl/$(1)_tb_top.sv tests/rtl/$(1)_tb.cpp $(GEN)/gpucosim_pkg.sv \
+    $(GEN)/gpucosim_spec.h rtl/lint.vlt | check-tools
+	@mkdir -p $(BUILD)
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) -CFLAGS -I$(CURDIR)/$(GEN) \
+	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(2) tests/rtl/$(1)_tb_top.sv $(CURDIR)/tests/rtl/$(1)_tb.cpp \
+	  --top-module $(1)_tb_top -Mdir $(BUILD)/rtl_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || { cat $(BUILD)/rtl_$(1).log; exit 1; }
+endef
+RTL_BENCHES := ce xbar atomic pbdma
+$(eval $(call rtl_bench,ce,rtl/gc_copy_engine.sv))
+$(eval $(call rtl_bench,xbar,rtl/gc_mem_xbar.sv))
+$(eval $(call rtl_bench,atomic,rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv))
+$(eval $(call rtl_bench,pbdma,$(RTL)))
+RTL_TBS := $(foreach b,$(RTL_BENCHES),$(BUILD)/rtl_$(b)/V$(b)_tb_top)
 
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS) $(COSIM_TESTS))
-RTL_TBS   := $(CE_TB) $(XBAR_TB)
 
 all: check-tools $(GEN_FILES) $(BUILD)/bin/gpucosim $(TEST_BINS) $(RTL_TBS)
 
@@ -151,7 +156,7 @@ test: all
 	$(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
 	  $(if $(TESTS),--filter $(TESTS)) $(TEST_BINS) $(RTL_TBS) tests/tools/test_gen_spec.py
 
-bench: $(BUILD)/bin/gpucosim
+bench: $(BUILD)/bin/gpucosim $(RTL_TBS)
 	$(PY) scripts/bench.py --bin $(BUILD)/bin/gpucosim --out $(BUILD)/bench/results.json
 
 waves:

@@ -1,5 +1,6 @@
 // gc_copy_engine: pipelined DMA copy engine (1D and 2D pitch copies, any byte alignment,
-// completion semaphore, non-stall interrupt).
+// memset through REMAP, completion semaphore release through the atomic unit, non-stall
+// interrupt).
 //
 // ================================================================================ design notes
 //
@@ -56,19 +57,44 @@
 // flight the engine sustains one R and one W beat per cycle for memory latencies up to ~100
 // cycles.
 //
+// Memset (REMAP)
+// --------------
+// With cmd_remap_i (and cmd_copy_i) nothing is read: the write side runs alone and its data
+// comes from a pattern instead of the ring.  An element is NUM_DST_COMPONENTS+1 components of
+// COMPONENT_SIZE+1 bytes (E = 1..16 bytes); component k (X, Y, Z, W) is the low bytes of
+// CONST_A or CONST_B (little endian) or NO_WRITE (wstrb 0 for its bytes; SRC_x, which the PBDMA
+// never lets through, is treated as NO_WRITE).  A line is LINE_LENGTH_IN elements = len*E bytes
+// (up to 36 bits, so the write walker's byte counters are LLW = 36 bits wide); line k starts at
+// dst + k*pitch_out with element byte 0.
+// At command accept the pattern is unrolled into a 32-entry table ext_q (byte + write enable):
+// ext[i] = element byte (i mod E).  The pattern is also periodic with period P = the smallest
+// multiple of E that is >= 8 (8, 9, 12 or 16), so a beat whose first useful byte has phase p
+// (0 <= p < P, phase = line byte offset mod P) takes its lanes from ext[p .. p+7] (realigned to
+// the first lane lo' as on the copy path), and the next phase is p + cnt, minus P if >= P (one
+// subtraction, as cnt <= 8 <= P).  Each write burst lies within one line; its FIFO entry carries
+// a line-start flag and the W generator restarts at phase 0 on a line-start burst and carries
+// the phase from beat to beat otherwise.  AW is not held back by ring data, so the write side
+// streams one W beat per cycle.
+//
 // Completion, semaphore, errors
 // -----------------------------
 // COPY ends when every burst is issued, every R beat and every B response has come back and
-// the W queue is empty.  Then, if the command asked for it and no error happened, SEM writes
-// the 4-byte payload as one beat (awlen 0, 8-byte aligned address, wstrb 0x0F or 0xF0, payload
-// in the matching half of wdata) and waits for its B.  DONE lasts one cycle: done_o, plus
-// intr_o if requested, plus done_err_o after a bus error.  An RRESP/BRESP of SLVERR/DECERR sets
-// err_q: no new AR/AW is issued (an AR/AW already presented stays valid until accepted, as AXI
-// requires), W data owed to accepted AWs is still sent (it is already in the ring), all R and B
-// responses in flight are drained, the semaphore is skipped and done_o comes with done_err_o.
+// the W queue is empty.  Then, if the command asked for it and no error happened, SEM sends the
+// release to the atomic unit as one WRITE request on the aq_* port (held until aq_ready_i):
+// size 0 (4 bytes, payload in wdata[31:0]) or, with cmd_sem_four_i, size 2 (16 bytes: wdata =
+// {32'h0, payload} at +0, the atomic unit appends its timestamp at +8), and waits for the
+// response pulse as_valid_i (as_err_i: the release hit a bus error).  The release therefore
+// never overtakes the copy's data: every data write got its B before the request goes out.
+// DONE lasts one cycle: done_o, plus intr_o if requested, plus done_err_o after a bus error.
+// An RRESP/BRESP of SLVERR/DECERR sets err_q: no new AR/AW is issued (an AR/AW already
+// presented stays valid until accepted, as AXI requires), W data owed to accepted AWs is still
+// sent (it is already in the ring, or comes from the pattern), all R and B responses in flight
+// are drained, the release is skipped and done_o comes with done_err_o.  as_err_i on the
+// release also gives done_err_o.
 //
-// Counters: bytes_o counts copy data bytes written (W beat bytes with wstrb set, semaphore not
-// included; wraps); busy_cycles_o counts cycles with state_q != IDLE (saturates).
+// Counters: bytes_o counts data bytes written (W beat bytes with wstrb set: copy bytes and
+// memset bytes, NO_WRITE bytes and the release not included; wraps); busy_cycles_o counts
+// cycles with state_q != IDLE (saturates).
 module gc_copy_engine
   import gpucosim_pkg::*;
 #(
@@ -81,7 +107,7 @@ module gc_copy_engine
   // ---- command from the PBDMA ----
   input  logic                               cmd_valid_i,
   output logic                               cmd_ready_o,
-  input  logic [GC_GLOBAL_DBG_CE_CHANNEL_W-1:0] cmd_ch_i,
+  input  logic [GC_ENGINE_DBG_CHANNEL_W-1:0] cmd_ch_i,
   input  logic [GC_AXI_ADDR_W-1:0]           cmd_src_i,
   input  logic [GC_AXI_ADDR_W-1:0]           cmd_dst_i,
   input  logic [31:0]                        cmd_line_len_i,
@@ -89,20 +115,38 @@ module gc_copy_engine
   input  logic [31:0]                        cmd_pitch_in_i,
   input  logic [31:0]                        cmd_pitch_out_i,
   input  logic                               cmd_copy_i,
+  input  logic                               cmd_remap_i,       // REMAP_ENABLE: memset
+  input  logic [31:0]                        cmd_const_a_i,     // SET_REMAP_CONST_A
+  input  logic [31:0]                        cmd_const_b_i,     // SET_REMAP_CONST_B
+  input  logic [31:0]                        cmd_components_i,  // SET_REMAP_COMPONENTS word
   input  logic                               cmd_sem_i,
+  input  logic                               cmd_sem_four_i,    // RELEASE_FOUR_WORD_SEMAPHORE
   input  logic [GC_AXI_ADDR_W-1:0]           cmd_sem_addr_i,
   input  logic [31:0]                        cmd_sem_payload_i,
   input  logic                               cmd_intr_i,
   output logic                               done_o,
   output logic                               done_err_o,
   output logic                               intr_o,
-  output logic [GC_GLOBAL_DBG_CE_STATE_W-1:0]   state_o,
-  output logic [GC_GLOBAL_DBG_CE_RD_OUT_W-1:0]  rd_out_o,
-  output logic [GC_GLOBAL_DBG_CE_CHANNEL_W-1:0] ch_o,
+  output logic [GC_ENGINE_DBG_STATE_W-1:0]   state_o,
+  output logic [GC_ENGINE_DBG_RD_OUT_W-1:0]  rd_out_o,
+  output logic [GC_ENGINE_DBG_CHANNEL_W-1:0] ch_o,
   output logic [31:0]                        bytes_o,
   output logic [31:0]                        busy_cycles_o,
 
-  // ---- client memory port (to gc_mem_xbar) ----
+  // ---- atomic-unit request port (completion release) ----
+  output logic                               aq_valid_o,
+  input  logic                               aq_ready_i,
+  output logic [1:0]                         aq_op_o,
+  output logic [3:0]                         aq_red_o,
+  output logic                               aq_signed_o,
+  output logic [1:0]                         aq_size_o,
+  output logic [GC_AXI_ADDR_W-1:0]           aq_addr_o,
+  output logic [GC_AXI_DATA_W-1:0]           aq_wdata_o,
+  input  logic                               as_valid_i,
+  input  logic [GC_AXI_DATA_W-1:0]           as_rdata_i,
+  input  logic                               as_err_i,
+
+  // ---- client memory port (to gc_mem_xbar): copy / memset data only ----
   output logic                               m_arvalid_o,
   input  logic                               m_arready_i,
   output logic [GC_AXI_ADDR_W-1:0]           m_araddr_o,
@@ -141,7 +185,16 @@ module gc_copy_engine
   localparam int unsigned WQ_DEPTH  = 4;                      // write bursts AW'd, W pending
   localparam int unsigned WQ_PW     = $clog2(WQ_DEPTH);
   localparam int unsigned WO_W      = 8;                      // writes awaiting B (counter)
-  localparam int unsigned RO_W      = GC_GLOBAL_DBG_CE_RD_OUT_W;
+  localparam int unsigned RO_W      = GC_ENGINE_DBG_RD_OUT_W;
+  localparam int unsigned LLW       = 36;                     // write line bytes: len * E <= 16*len
+  localparam int unsigned EXT       = 32;                     // memset pattern table entries
+  localparam int unsigned PHW       = $clog2(EXT);            // pattern phase / table index (5)
+  // atomic-unit request encodings (rtl/README.md, "Atomic unit"; not in the spec; the same values
+  // as gc_sem_pkg::SEM_AOP_WRITE / SEM_ASIZE_4 / SEM_ASIZE_16, kept local so this module builds
+  // with gpucosim_pkg alone)
+  localparam logic [1:0]  AQ_OP_WRITE = 2'd1;
+  localparam logic [1:0]  AQ_SIZE_4   = 2'd0;                 // 4 bytes
+  localparam logic [1:0]  AQ_SIZE_16  = 2'd2;                 // 16 bytes: wdata at +0, timestamp at +8
 
   if (RING_BYTES < 2 * BB || (RING_BYTES & (RING_BYTES - 1)) != 0) begin : g_bad_ring
     $error("gc_copy_engine: RING_BYTES must be a power of two >= 2 bursts");
@@ -155,10 +208,15 @@ module gc_copy_engine
 
   // command
   logic [31:0]       len_q, pitch_in_q, pitch_out_q;
-  logic              sem_q, intr_q, err_q;
+  logic              sem_q, four_q, intr_q, err_q;
+  logic              remap_q;                   // memset: no reads, data from the pattern
+  logic [LLW-1:0]    wlen_q;                    // write-side line length in bytes
+  logic [7:0]        ext_q [EXT];               // memset pattern: ext[i] = element byte i mod E
+  logic [EXT-1:0]    ext_we_q;                  // ... and whether that byte is written
+  logic [PHW-1:0]    per_q;                     // pattern period P (multiple of E, 8..16)
   logic [AW-1:2]     sem_addr_q;
   logic [31:0]       sem_data_q;
-  logic [GC_GLOBAL_DBG_CE_CHANNEL_W-1:0] ch_q;
+  logic [GC_ENGINE_DBG_CHANNEL_W-1:0] ch_q;
 
   // read walker
   logic              rd_busy_q;                 // read bursts left to issue
@@ -167,7 +225,9 @@ module gc_copy_engine
   // write walker
   logic              wr_busy_q;
   logic [AW-1:0]     wr_line_q, wr_addr_q;
-  logic [31:0]       wr_left_q, wr_lines_q;
+  logic [LLW-1:0]    wr_left_q;                 // bytes left in the line
+  logic [31:0]       wr_lines_q;
+  logic              wr_ls_q;                   // next write burst starts a line
 
   // stream pointers (see the notes above)
   logic [PW-1:0]     rd_resv_q, rd_fill_q, wr_resv_q, wr_cons_q;
@@ -183,14 +243,16 @@ module gc_copy_engine
   // write bursts accepted on AW, W not finished
   logic [LW-1:0]     wq_lo_q [WQ_DEPTH];
   logic [NW-1:0]     wq_n_q  [WQ_DEPTH];
+  logic              wq_ls_q [WQ_DEPTH];        // burst starts a line (memset phase restart)
   logic [WQ_PW-1:0]  wq_wptr_q, wq_rptr_q;
   logic [WQ_PW:0]    wq_cnt_q;
   logic              w_first_q;
   logic [NW-1:0]     w_rem_q;
+  logic [PHW-1:0]    w_ph_q;                    // memset pattern phase of the next W byte
   logic [WO_W-1:0]   wr_out_q;                  // AW accepted, B not yet received
 
-  // semaphore progress
-  logic              sem_aw_done_q, sem_w_done_q;
+  // release progress: the atomic-unit request was accepted
+  logic              sem_req_done_q;
 
   // AXI valid hold: a valid that was not accepted stays up (even after an error)
   logic              ar_hold_q, aw_hold_q;
@@ -266,11 +328,12 @@ module gc_copy_engine
   always_comb begin
     wr_lo        = wr_addr_q[LW-1:0];
     wr_room      = NW'(BB) - NW'(wr_addr_q[BBW-1:0]);
-    wr_n         = (wr_left_q < 32'(wr_room)) ? NW'(wr_left_q) : wr_room;
+    wr_n         = (wr_left_q < LLW'(wr_room)) ? NW'(wr_left_q) : wr_room;
     wr_len       = 8'((NW'(wr_lo) + wr_n - NW'(1)) >> LW);
     wr_fill_diff = rd_fill_q - wr_resv_q - PW'(wr_n);
-    wr_data_ok   = !wr_fill_diff[PW-1];         // every byte of the burst is in the ring
-    wr_line_end  = (wr_left_q == 32'(wr_n));
+    // every byte of the burst is in the ring (a memset needs no ring data)
+    wr_data_ok   = remap_q || !wr_fill_diff[PW-1];
+    wr_line_end  = (wr_left_q == LLW'(wr_n));
     aw_want      = (state_q == CE_STATE_COPY) && wr_busy_q && !err_q && wr_data_ok &&
                    (wq_cnt_q != (WQ_PW+1)'(WQ_DEPTH)) && (wr_out_q != '1);
   end
@@ -278,57 +341,122 @@ module gc_copy_engine
   // ------------------------------------------------------------------ write data side
   logic [LW-1:0]     wq_lo, w_lo;
   logic [NW-1:0]     wq_n, w_rem;
+  logic              wq_ls;
   logic [CW-1:0]     w_cnt;
   logic [PW-1:0]     w_base;
+  logic [PHW-1:0]    w_ph, w_ph_sum, w_ph_next, w_idx;
   logic              w_last, w_copy_valid, w_hs, w_copy_hs, w_pop;
-  logic [DB-1:0]     w_strb;
+  logic [DB-1:0]     w_lanes, w_strb;
   logic [GC_AXI_DATA_W-1:0] w_data;
 
   always_comb begin
     wq_lo  = wq_lo_q[wq_rptr_q];
     wq_n   = wq_n_q[wq_rptr_q];
+    wq_ls  = wq_ls_q[wq_rptr_q];
     w_lo   = w_first_q ? wq_lo : '0;
     w_rem  = w_first_q ? wq_n : w_rem_q;
     w_cnt  = (NW'(DB) - NW'(w_lo) < w_rem) ? CW'(DB - 32'(w_lo)) : CW'(w_rem);
     w_last = (NW'(w_cnt) == w_rem);
     w_base = wr_cons_q - PW'(w_lo);           // stream position of lane 0 of this beat
+    // memset pattern phase of this beat's first useful byte, and of the next beat's
+    w_ph      = (w_first_q && wq_ls) ? '0 : w_ph_q;
+    w_ph_sum  = w_ph + PHW'(w_cnt);
+    w_ph_next = (w_ph_sum >= per_q) ? w_ph_sum - per_q : w_ph_sum;
+    w_idx     = '0;
     for (int unsigned b = 0; b < DB; b++) begin
-      w_strb[b]        = (CW'(b) >= CW'(w_lo)) && (CW'(b) < CW'(w_lo) + w_cnt);
-      w_data[8*b +: 8] = w_strb[b] ? ring_q[RW'(w_base + PW'(b))] : 8'h00;
+      w_lanes[b] = (CW'(b) >= CW'(w_lo)) && (CW'(b) < CW'(w_lo) + w_cnt);
+      if (remap_q) begin
+        w_idx            = w_ph + PHW'(b) - PHW'(w_lo);   // used only for lanes >= w_lo
+        w_strb[b]        = w_lanes[b] && ext_we_q[w_idx];
+        w_data[8*b +: 8] = w_strb[b] ? ext_q[w_idx] : 8'h00;
+      end else begin
+        w_strb[b]        = w_lanes[b];
+        w_data[8*b +: 8] = w_lanes[b] ? ring_q[RW'(w_base + PW'(b))] : 8'h00;
+      end
     end
     w_copy_valid = (state_q == CE_STATE_COPY) && (wq_cnt_q != '0);
   end
 
-  // ------------------------------------------------------------------ AW / W muxing (copy, sem)
-  always_comb begin
-    if (state_q == CE_STATE_SEM) begin
-      m_awvalid_o = !sem_aw_done_q;
-      m_awaddr_o  = {sem_addr_q[AW-1:LW], LW'(0)};
-      m_awlen_o   = '0;
-      m_wvalid_o  = sem_aw_done_q && !sem_w_done_q;
-      m_wdata_o   = sem_addr_q[2] ? {sem_data_q, 32'h0} : {32'h0, sem_data_q};
-      m_wstrb_o   = sem_addr_q[2] ? 8'hF0 : 8'h0F;
-      m_wlast_o   = 1'b1;
-    end else begin
-      m_awvalid_o = aw_hold_q || aw_want;
-      m_awaddr_o  = {wr_addr_q[AW-1:LW], LW'(0)};
-      m_awlen_o   = wr_len;
-      m_wvalid_o  = w_copy_valid;
-      m_wdata_o   = w_data;
-      m_wstrb_o   = w_strb;
-      m_wlast_o   = w_last;
-    end
-  end
+  // ------------------------------------------------------------------ memory AW / W (data only)
+  assign m_awvalid_o = aw_hold_q || aw_want;
+  assign m_awaddr_o  = {wr_addr_q[AW-1:LW], LW'(0)};
+  assign m_awlen_o   = wr_len;
+  assign m_wvalid_o  = w_copy_valid;
+  assign m_wdata_o   = w_data;
+  assign m_wstrb_o   = w_strb;
+  assign m_wlast_o   = w_last;
 
   assign aw_hs      = m_awvalid_o && m_awready_i;
-  assign aw_copy_hs = aw_hs && (state_q == CE_STATE_COPY);
+  assign aw_copy_hs = aw_hs;                  // AW only carries copy / memset bursts
   assign w_hs       = m_wvalid_o && m_wready_i;
-  assign w_copy_hs  = w_hs && (state_q == CE_STATE_COPY);
+  assign w_copy_hs  = w_hs;
   assign w_pop      = w_copy_hs && w_last;
   assign m_bready_o = 1'b1;
 
+  // ------------------------------------------------------------------ release (atomic unit)
+  logic aq_hs, sem_finished;
+
+  assign aq_valid_o  = (state_q == CE_STATE_SEM) && !sem_req_done_q;   // held until accepted
+  assign aq_op_o     = AQ_OP_WRITE;
+  assign aq_red_o    = '0;
+  assign aq_signed_o = 1'b0;
+  assign aq_size_o   = four_q ? AQ_SIZE_16 : AQ_SIZE_4;
+  assign aq_addr_o   = {sem_addr_q, 2'b00};
+  assign aq_wdata_o  = {32'h0, sem_data_q};
+  assign aq_hs       = aq_valid_o && aq_ready_i;
+  // the response pulse, for our accepted request (the atomic unit answers after accepting)
+  assign sem_finished = (state_q == CE_STATE_SEM) && (sem_req_done_q || aq_hs) && as_valid_i;
+
+  // ------------------------------------------------------------------ memset pattern table
+  // Built from the command inputs, registered at command accept.  E = element bytes (1..16),
+  // per = smallest multiple of E >= 8.  All loops are over constants: in hardware each table
+  // entry is a small mux over the 16 (COMPONENT_SIZE, NUM_DST_COMPONENTS) shapes.
+  logic [7:0]        ext_d [EXT];
+  logic [EXT-1:0]    ext_we_d;
+  logic [PHW-1:0]    per_d;
+  logic [LLW-1:0]    wlen_d;
+
+  always_comb begin
+    int unsigned csz, ncomp, elem, j, comp;
+    logic [1:0]  byt;                         // byte within the component (0..3)
+    logic [2:0]  sel;
+    csz   = 32'(cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_COMPONENT_SIZE_LSB +:
+                                 GC_COPY_SET_REMAP_COMPONENTS_COMPONENT_SIZE_W]) + 1;
+    ncomp = 32'(cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS_LSB +:
+                                 GC_COPY_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS_W]) + 1;
+    elem  = csz * ncomp;
+    per_d = PHW'(((DB + elem - 1) / elem) * elem);
+    for (int unsigned i = 0; i < EXT; i++) begin
+      j    = i % elem;
+      comp = j / csz;
+      byt  = 2'(j % csz);
+      unique case (comp)
+        0:       sel = cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_DST_X_LSB +:
+                                        GC_COPY_SET_REMAP_COMPONENTS_DST_X_W];
+        1:       sel = cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_DST_Y_LSB +:
+                                        GC_COPY_SET_REMAP_COMPONENTS_DST_Y_W];
+        2:       sel = cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_DST_Z_LSB +:
+                                        GC_COPY_SET_REMAP_COMPONENTS_DST_Z_W];
+        default: sel = cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_DST_W_LSB +:
+                                        GC_COPY_SET_REMAP_COMPONENTS_DST_W_W];
+      endcase
+      // the four DST_k fields share one encoding; SRC_x (refused by the PBDMA) = NO_WRITE
+      if (sel == GC_COPY_SET_REMAP_COMPONENTS_DST_X_CONST_A) begin
+        ext_d[i]    = cmd_const_a_i[{byt, 3'b000} +: 8];
+        ext_we_d[i] = 1'b1;
+      end else if (sel == GC_COPY_SET_REMAP_COMPONENTS_DST_X_CONST_B) begin
+        ext_d[i]    = cmd_const_b_i[{byt, 3'b000} +: 8];
+        ext_we_d[i] = 1'b1;
+      end else begin
+        ext_d[i]    = 8'h00;
+        ext_we_d[i] = 1'b0;
+      end
+    end
+    wlen_d = cmd_remap_i ? LLW'(cmd_line_len_i) * LLW'(elem) : LLW'(cmd_line_len_i);
+  end
+
   // ------------------------------------------------------------------ control
-  logic cmd_hs, cmd_moves, copy_drained, sem_finished, b_hs, b_err;
+  logic cmd_hs, cmd_moves, copy_drained, b_hs, b_err;
 
   assign cmd_ready_o  = (state_q == CE_STATE_IDLE);
   assign cmd_hs       = cmd_valid_i && cmd_ready_o;
@@ -338,7 +466,6 @@ module gc_copy_engine
   assign copy_drained = (!rd_busy_q || err_q) && (!wr_busy_q || err_q) &&
                         !ar_hold_q && !aw_hold_q && (rd_out_q == '0) &&
                         (wq_cnt_q == '0) && (wr_out_q == '0);
-  assign sem_finished = sem_aw_done_q && sem_w_done_q && (wr_out_q == '0);
 
   always_comb begin
     state_d = state_q;
@@ -362,6 +489,11 @@ module gc_copy_engine
       pitch_in_q    <= '0;
       pitch_out_q   <= '0;
       sem_q         <= 1'b0;
+      four_q        <= 1'b0;
+      remap_q       <= 1'b0;
+      wlen_q        <= '0;
+      ext_we_q      <= '0;
+      per_q         <= PHW'(DB);
       intr_q        <= 1'b0;
       err_q         <= 1'b0;
       sem_addr_q    <= '0;
@@ -377,6 +509,7 @@ module gc_copy_engine
       wr_addr_q     <= '0;
       wr_left_q     <= '0;
       wr_lines_q    <= '0;
+      wr_ls_q       <= 1'b1;
       rd_resv_q     <= '0;
       rd_fill_q     <= '0;
       wr_resv_q     <= '0;
@@ -391,9 +524,9 @@ module gc_copy_engine
       wq_cnt_q      <= '0;
       w_first_q     <= 1'b1;
       w_rem_q       <= '0;
+      w_ph_q        <= '0;
       wr_out_q      <= '0;
-      sem_aw_done_q <= 1'b0;
-      sem_w_done_q  <= 1'b0;
+      sem_req_done_q <= 1'b0;
       ar_hold_q     <= 1'b0;
       aw_hold_q     <= 1'b0;
       bytes_q       <= '0;
@@ -401,7 +534,7 @@ module gc_copy_engine
     end else begin
       state_q   <= state_d;
       ar_hold_q <= m_arvalid_o && !m_arready_i;
-      aw_hold_q <= m_awvalid_o && !m_awready_i && (state_q == CE_STATE_COPY);
+      aw_hold_q <= m_awvalid_o && !m_awready_i;
 
       // ---- command accept
       if (cmd_hs) begin
@@ -409,12 +542,17 @@ module gc_copy_engine
         pitch_in_q    <= cmd_pitch_in_i;
         pitch_out_q   <= cmd_pitch_out_i;
         sem_q         <= cmd_sem_i;
+        four_q        <= cmd_sem_four_i;
+        remap_q       <= cmd_remap_i;
+        wlen_q        <= wlen_d;
+        ext_we_q      <= ext_we_d;
+        per_q         <= per_d;
         intr_q        <= cmd_intr_i;
         err_q         <= 1'b0;
         sem_addr_q    <= cmd_sem_addr_i[AW-1:2];
         sem_data_q    <= cmd_sem_payload_i;
         ch_q          <= cmd_ch_i;
-        rd_busy_q     <= cmd_moves;
+        rd_busy_q     <= cmd_moves && !cmd_remap_i;
         rd_line_q     <= cmd_src_i;
         rd_addr_q     <= cmd_src_i;
         rd_left_q     <= cmd_line_len_i;
@@ -422,20 +560,20 @@ module gc_copy_engine
         wr_busy_q     <= cmd_moves;
         wr_line_q     <= cmd_dst_i;
         wr_addr_q     <= cmd_dst_i;
-        wr_left_q     <= cmd_line_len_i;
+        wr_left_q     <= wlen_d;
         wr_lines_q    <= cmd_line_count_i;
+        wr_ls_q       <= 1'b1;
         rd_resv_q     <= '0;
         rd_fill_q     <= '0;
         wr_resv_q     <= '0;
         wr_cons_q     <= '0;
         r_first_q     <= 1'b1;
         w_first_q     <= 1'b1;
-        sem_aw_done_q <= 1'b0;
-        sem_w_done_q  <= 1'b0;
+        sem_req_done_q <= 1'b0;
       end
 
       // ---- bus errors
-      if ((r_hs && r_err) || (b_hs && b_err)) err_q <= 1'b1;
+      if ((r_hs && r_err) || (b_hs && b_err) || (sem_finished && as_err_i)) err_q <= 1'b1;
 
       // ---- read walker: advance on AR accept
       if (ar_hs) begin
@@ -469,38 +607,37 @@ module gc_copy_engine
       if (aw_copy_hs) begin
         wq_wptr_q <= wq_wptr_q + 1'b1;
         wr_resv_q <= wr_resv_q + PW'(wr_n);
+        wr_ls_q   <= wr_line_end;
         if (wr_line_end) begin
           if (wr_lines_q == 32'd1) begin
             wr_busy_q <= 1'b0;
           end else begin
             wr_line_q  <= wr_line_q + AW'(pitch_out_q);
             wr_addr_q  <= wr_line_q + AW'(pitch_out_q);
-            wr_left_q  <= len_q;
+            wr_left_q  <= wlen_q;
             wr_lines_q <= wr_lines_q - 32'd1;
           end
         end else begin
           wr_addr_q <= wr_addr_q + AW'(wr_n);
-          wr_left_q <= wr_left_q - 32'(wr_n);
+          wr_left_q <= wr_left_q - LLW'(wr_n);
         end
       end
       wq_cnt_q <= wq_cnt_q + (WQ_PW+1)'(aw_copy_hs) - (WQ_PW+1)'(w_pop);
 
-      // ---- W beats (copy data)
+      // ---- W beats (copy / memset data)
       if (w_copy_hs) begin
         wr_cons_q <= wr_cons_q + PW'(w_cnt);
         w_rem_q   <= w_rem - NW'(w_cnt);
         w_first_q <= w_last;
-        bytes_q   <= bytes_q + 32'(w_cnt);
+        w_ph_q    <= w_ph_next;
+        bytes_q   <= bytes_q + 32'($countones(w_strb));
       end
       if (w_pop) wq_rptr_q <= wq_rptr_q + 1'b1;
 
-      // ---- semaphore write progress
-      if (state_q == CE_STATE_SEM) begin
-        if (aw_hs) sem_aw_done_q <= 1'b1;
-        if (w_hs)  sem_w_done_q  <= 1'b1;
-      end
+      // ---- release request accepted by the atomic unit
+      if (aq_hs) sem_req_done_q <= 1'b1;
 
-      // ---- writes awaiting B (copy bursts and the semaphore)
+      // ---- writes awaiting B
       wr_out_q <= wr_out_q + WO_W'(aw_hs) - WO_W'(b_hs);
 
       // ---- busy cycles (saturating)
@@ -517,6 +654,10 @@ module gc_copy_engine
     if (aw_copy_hs) begin
       wq_lo_q[wq_wptr_q] <= wr_lo;
       wq_n_q[wq_wptr_q]  <= wr_n;
+      wq_ls_q[wq_wptr_q] <= wr_ls_q;
+    end
+    if (cmd_hs) begin
+      for (int unsigned i = 0; i < EXT; i++) ext_q[i] <= ext_d[i];
     end
   end
 
@@ -531,8 +672,14 @@ module gc_copy_engine
   assign busy_cycles_o = busy_q;
 
   // Bits the design does not need: the semaphore address is 4-byte aligned (checked by the
-  // PBDMA), and RESP bit 0 only tells SLVERR from DECERR / OKAY from EXOKAY.
+  // PBDMA), RESP bit 0 only tells SLVERR from DECERR / OKAY from EXOKAY, a WRITE to the atomic
+  // unit returns no data, and of SET_REMAP_COMPONENTS only DST_X..W, COMPONENT_SIZE and
+  // NUM_DST_COMPONENTS matter for a memset (NUM_SRC_COMPONENTS and the bits no field names
+  // do not).
   logic unused_ok;
-  assign unused_ok = ^{cmd_sem_addr_i[1:0], m_rresp_i[0], m_bresp_i[0]};
+  assign unused_ok = ^{cmd_sem_addr_i[1:0], m_rresp_i[0], m_bresp_i[0], as_rdata_i,
+                       cmd_components_i[31:26], cmd_components_i[23:18],
+                       cmd_components_i[15], cmd_components_i[11], cmd_components_i[7],
+                       cmd_components_i[3]};
 
 endmodule

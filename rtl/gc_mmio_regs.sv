@@ -1,5 +1,5 @@
-// gc_mmio_regs: AXI4-Lite slave and the BAR0 registers of gpucosim (GLOBAL and CHANNEL blocks of
-// spec/gpucosim.yaml).
+// gc_mmio_regs: AXI4-Lite slave and the BAR0 registers of gpucosim (GLOBAL, RUNLIST, ENGINE and
+// CHANNEL blocks of spec/gpucosim.yaml).
 //
 // AXI4-Lite: AW and W are accepted independently (one of each buffered); the write is performed
 // once both are held and no B response is pending. One read is outstanding at a time. Offsets
@@ -11,15 +11,26 @@
 // non-stall interrupt pulse. Faults: first error wins (a fault is recorded only while the
 // channel's ERROR.CAUSE is NONE). A CTRL.RESET write clears the channel's error record, GP_GET,
 // GP_PUT and ENABLE and pulses ch_reset_o[ch] to the PBDMA; the reset takes priority over any
-// PBDMA update of the same channel in the same cycle. METHODS is a free-running counter and is not
-// cleared by a reset.
+// PBDMA update of the same channel in the same cycle. METHODS and the scheduler counters
+// (CYCLES_RESIDENT, SWITCH_*, ACQ_BLOCKED_CYCLES, RUNLIST.SWITCHES) are free-running 32-bit
+// counters (they wrap) and are not cleared by a reset; TIMESLICE, INTERLEAVE, ACQ_TIMEOUT and
+// RUNLIST keep their values across a reset too (configuration, like GPFIFO_BASE).
+//
+// One PBDMA per runlist: the PBDMA-side ports are arrays indexed by runlist. A channel is served
+// by one runlist at a time, so updates of the same channel from two runlists in one cycle cannot
+// normally happen; if they do (RUNLIST.ID changed under a running channel), the lower runlist
+// index wins for faults and GP_GET, and counter increments of both are taken.
 module gc_mmio_regs
   import gpucosim_pkg::*;
 #(
   localparam int unsigned NCH  = GC_NUM_CHANNELS,
   localparam int unsigned CH_W = $clog2(NCH),
   localparam int unsigned AW   = GC_MMIO_ADDR_W,
-  localparam int unsigned LW   = GC_CHANNEL_GPFIFO_SIZE_LOG2_W
+  localparam int unsigned LW   = GC_CHANNEL_GPFIFO_SIZE_LOG2_W,
+  localparam int unsigned NRL  = GC_NUM_RUNLISTS,
+  localparam int unsigned NCE  = GC_NUM_CE,
+  localparam int unsigned RLW  = GC_CHANNEL_RUNLIST_ID_W,
+  localparam int unsigned ILW  = GC_CHANNEL_INTERLEAVE_LEVEL_W
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -53,30 +64,43 @@ module gc_mmio_regs
   output logic [NCH-1:0][31:0]              ch_gp_put_o,
   output logic [NCH-1:0][31:0]              ch_gp_get_o,
   output logic [NCH-1:0]                    ch_reset_o,       // 1-cycle pulse per CTRL.RESET
+  output logic [NCH-1:0][RLW-1:0]           ch_runlist_o,
+  output logic [NCH-1:0][31:0]              ch_timeslice_o,
+  output logic [NCH-1:0][ILW-1:0]           ch_interleave_o,
+  output logic [NCH-1:0][31:0]              ch_acq_timeout_o,
+  output logic [31:0]                       acq_retry_o,      // GLOBAL.ACQ_RETRY_INTERVAL
+  output logic [63:0]                       cycle_o,          // free-running cycle counter
 
-  // From the PBDMA
-  input  logic                 gp_get_we_i,
-  input  logic [CH_W-1:0]      gp_get_ch_i,
-  input  logic [31:0]          gp_get_val_i,
-  input  logic                 fault_valid_i,
-  input  logic [CH_W-1:0]      fault_ch_i,
-  input  error_cause_e         fault_cause_i,
-  input  logic [31:0]          fault_gp_get_i,
-  input  logic [31:0]          fault_method_i,   // ERROR_METHOD layout
-  input  logic [31:0]          fault_data_i,
-  input  logic                 mthd_inc_i,
-  input  logic [CH_W-1:0]      mthd_ch_i,
-  input  logic                 nonstall_i,       // sets INTR_STATUS.NON_STALL
+  // From the PBDMAs (one per runlist)
+  input  logic [NRL-1:0]                 gp_get_we_i,
+  input  logic [NRL-1:0][CH_W-1:0]       gp_get_ch_i,
+  input  logic [NRL-1:0][31:0]           gp_get_val_i,
+  input  logic [NRL-1:0]                 fault_valid_i,
+  input  logic [NRL-1:0][CH_W-1:0]       fault_ch_i,
+  input  error_cause_e                   fault_cause_i [NRL],
+  input  logic [NRL-1:0][31:0]           fault_gp_get_i,
+  input  logic [NRL-1:0][31:0]           fault_method_i,   // ERROR_METHOD layout
+  input  logic [NRL-1:0][31:0]           fault_data_i,
+  input  logic [NRL-1:0]                 mthd_inc_i,
+  input  logic [NRL-1:0][CH_W-1:0]       mthd_ch_i,
+  input  logic                           nonstall_i,       // sets INTR_STATUS.NON_STALL
+  input  logic [NRL-1:0]                 sw_valid_i,       // a channel switched away
+  input  logic [NRL-1:0][CH_W-1:0]       sw_ch_i,
+  input  logic [NRL-1:0][3:0]            sw_cause_i,       // one-hot, see SW_* below
+  input  logic [NCH-1:0]                 ch_resident_i,    // STATUS.RESIDENT, CYCLES_RESIDENT
+  input  logic [NCH-1:0]                 ch_acq_blk_i,     // STATUS.ACQ_BLOCKED, ACQ_BLOCKED_CYCLES
+  input  logic [NCH-1:0]                 ch_eng_busy_i,    // STATUS.ENGINE_BUSY
+  input  logic [NCH-1:0]                 ch_in_entry_i,    // STATUS.PENDING (with GP_GET != GP_PUT)
 
   // Debug / status inputs
-  input  pbdma_state_e                              dbg_pbdma_state_i,
-  input  logic [GC_GLOBAL_DBG_PBDMA_CHANNEL_W-1:0]  dbg_pbdma_ch_i,
-  input  logic [GC_GLOBAL_DBG_PBDMA_PB_LEFT_W-1:0]  dbg_pbdma_pb_left_i,
-  input  ce_state_e                                 dbg_ce_state_i,
-  input  logic [GC_GLOBAL_DBG_CE_RD_OUT_W-1:0]      dbg_ce_rd_out_i,
-  input  logic [GC_GLOBAL_DBG_CE_CHANNEL_W-1:0]     dbg_ce_ch_i,
-  input  logic [31:0]                               ce_bytes_i,
-  input  logic [31:0]                               ce_busy_cycles_i
+  input  pbdma_state_e                              dbg_pbdma_state_i [NRL],
+  input  logic [NRL-1:0][GC_RUNLIST_DBG_CHANNEL_W-1:0] dbg_pbdma_ch_i,
+  input  logic [NRL-1:0][GC_RUNLIST_DBG_PB_LEFT_W-1:0] dbg_pbdma_pb_left_i,
+  input  logic [NCE-1:0][GC_ENGINE_DBG_STATE_W-1:0]    dbg_ce_state_i,
+  input  logic [NCE-1:0][GC_ENGINE_DBG_RD_OUT_W-1:0]   dbg_ce_rd_out_i,
+  input  logic [NCE-1:0][GC_ENGINE_DBG_CHANNEL_W-1:0]  dbg_ce_ch_i,
+  input  logic [NCE-1:0][31:0]                         ce_bytes_i,
+  input  logic [NCE-1:0][31:0]                         ce_busy_cycles_i
 );
 
   // AXI response codes (AXI4 protocol constants, not device encodings)
@@ -89,6 +113,17 @@ module gc_mmio_regs
   localparam logic [31:0] INTR_CF = 32'(1) << GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT_LSB;
   localparam logic [31:0] INTR_NS = 32'(1) << GC_GLOBAL_INTR_STATUS_NON_STALL_LSB;
   localparam logic [31:0] INTR_MASK = INTR_CF | INTR_NS;
+
+  // Reset values of the scheduler configuration (spec/gpucosim.yaml register docs)
+  localparam int unsigned RL_IW = (NRL > 1) ? $clog2(NRL) : 1;  // runlist index width
+  localparam logic [31:0] TIMESLICE_RESET = 32'd1024;
+  localparam logic [31:0] ACQ_RETRY_RESET = 32'd64;
+
+  // sw_cause_i bits (project-internal, as in gc_pbdma)
+  localparam int unsigned SW_TIMESLICE = 0;
+  localparam int unsigned SW_ACQUIRE   = 1;
+  localparam int unsigned SW_ENGINE    = 2;
+  localparam int unsigned SW_EMPTY     = 3;
 
   // ------------------------------------------------------------------------------------------
   // State
@@ -105,6 +140,12 @@ module gc_mmio_regs
   logic [NCH-1:0][31:0]          err_method_q;
   logic [NCH-1:0][31:0]          err_data_q;
   logic [NCH-1:0][31:0]          methods_q;
+  logic [NCH-1:0][31:0]          timeslice_q, acq_timeout_q;
+  logic [NCH-1:0][ILW-1:0]       interleave_q;
+  logic [NCH-1:0][31:0]          resident_cyc_q, acq_blk_cyc_q;
+  logic [NCH-1:0][31:0]          sw_ts_q, sw_acq_q, sw_eng_q, sw_empty_q;
+  logic [NRL-1:0][31:0]          rl_switches_q;
+  logic [31:0]                   acq_retry_q;
 
   logic [31:0] intr_status_q, intr_enable_q;
   logic [63:0] cycle_q;
@@ -121,10 +162,17 @@ module gc_mmio_regs
   // ------------------------------------------------------------------------------------------
   // Address decode and read mux
   // ------------------------------------------------------------------------------------------
+  typedef enum logic [1:0] {
+    BLK_GLOBAL  = 2'd0,
+    BLK_RUNLIST = 2'd1,
+    BLK_ENGINE  = 2'd2,
+    BLK_CHANNEL = 2'd3
+  } blk_e;
+
   typedef struct packed {
     logic            hit;     // a register of the map
-    logic            is_ch;   // in the CHANNEL block
-    logic [CH_W-1:0] ch;
+    blk_e            blk;
+    logic [CH_W-1:0] ch;      // channel, runlist or engine index
     logic [15:0]     off;     // offset within the block (GLOBAL: the absolute offset)
   } dec_t;
 
@@ -134,19 +182,39 @@ module gc_mmio_regs
     d = '0;
     a = 16'(addr);
     a[1:0] = 2'b00;
-    if (a < GC_REG_CHANNEL_BASE) begin
+    if (a >= GC_REG_RUNLIST_BASE &&
+        32'(a) < 32'(GC_REG_RUNLIST_BASE) + NRL * 32'(GC_REG_RUNLIST_STRIDE)) begin
+      rel = a - GC_REG_RUNLIST_BASE;
+      d.blk = BLK_RUNLIST;
+      d.off = rel % GC_REG_RUNLIST_STRIDE;
+      d.ch  = CH_W'(rel / GC_REG_RUNLIST_STRIDE);
+      unique case (d.off)
+        GC_REG_RUNLIST_DBG, GC_REG_RUNLIST_SWITCHES: d.hit = 1'b1;
+        default: d.hit = 1'b0;
+      endcase
+    end else if (a >= GC_REG_ENGINE_BASE &&
+                 32'(a) < 32'(GC_REG_ENGINE_BASE) + NCE * 32'(GC_REG_ENGINE_STRIDE)) begin
+      rel = a - GC_REG_ENGINE_BASE;
+      d.blk = BLK_ENGINE;
+      d.off = rel % GC_REG_ENGINE_STRIDE;
+      d.ch  = CH_W'(rel / GC_REG_ENGINE_STRIDE);
+      unique case (d.off)
+        GC_REG_ENGINE_DBG, GC_REG_ENGINE_BYTES, GC_REG_ENGINE_BUSY_CYCLES: d.hit = 1'b1;
+        default: d.hit = 1'b0;
+      endcase
+    end else if (a < GC_REG_CHANNEL_BASE) begin
+      d.blk = BLK_GLOBAL;
       d.off = a;
       unique case (a)
         GC_REG_GLOBAL_ID, GC_REG_GLOBAL_VERSION, GC_REG_GLOBAL_CONFIG, GC_REG_GLOBAL_INTR_STATUS,
         GC_REG_GLOBAL_INTR_ENABLE, GC_REG_GLOBAL_CYCLE_LO, GC_REG_GLOBAL_CYCLE_HI,
-        GC_REG_GLOBAL_FAULT_CHANNELS, GC_REG_GLOBAL_DBG_PBDMA, GC_REG_GLOBAL_DBG_CE,
-        GC_REG_GLOBAL_CE_BYTES_LO, GC_REG_GLOBAL_CE_BUSY_CYCLES: d.hit = 1'b1;
+        GC_REG_GLOBAL_FAULT_CHANNELS, GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: d.hit = 1'b1;
         default: d.hit = 1'b0;
       endcase
     end else begin
+      d.blk = BLK_CHANNEL;
       rel = a - GC_REG_CHANNEL_BASE;
       idx = rel / GC_REG_CHANNEL_STRIDE;
-      d.is_ch = 1'b1;
       d.off = rel % GC_REG_CHANNEL_STRIDE;
       d.ch = CH_W'(idx);
       if (32'(idx) < NCH) begin
@@ -154,7 +222,11 @@ module gc_mmio_regs
           GC_REG_CHANNEL_GPFIFO_BASE_LO, GC_REG_CHANNEL_GPFIFO_BASE_HI, GC_REG_CHANNEL_GPFIFO_SIZE,
           GC_REG_CHANNEL_GP_PUT, GC_REG_CHANNEL_GP_GET, GC_REG_CHANNEL_CTRL, GC_REG_CHANNEL_RUNLIST,
           GC_REG_CHANNEL_ERROR, GC_REG_CHANNEL_ERROR_GP_GET, GC_REG_CHANNEL_ERROR_METHOD,
-          GC_REG_CHANNEL_ERROR_DATA, GC_REG_CHANNEL_METHODS: d.hit = 1'b1;
+          GC_REG_CHANNEL_ERROR_DATA, GC_REG_CHANNEL_METHODS, GC_REG_CHANNEL_TIMESLICE,
+          GC_REG_CHANNEL_INTERLEAVE, GC_REG_CHANNEL_ACQ_TIMEOUT, GC_REG_CHANNEL_CYCLES_RESIDENT,
+          GC_REG_CHANNEL_SWITCH_TIMESLICE, GC_REG_CHANNEL_SWITCH_ACQUIRE,
+          GC_REG_CHANNEL_SWITCH_ENGINE, GC_REG_CHANNEL_SWITCH_EMPTY,
+          GC_REG_CHANNEL_ACQ_BLOCKED_CYCLES, GC_REG_CHANNEL_STATUS: d.hit = 1'b1;
           default: d.hit = 1'b0;
         endcase
       end
@@ -170,8 +242,31 @@ module gc_mmio_regs
   // Value a register reads as (0 when not mapped).
   function automatic logic [31:0] reg_value(input dec_t d);
     logic [31:0] v;
-    v = '0;
-    if (d.hit && !d.is_ch) begin
+    logic [RL_IW-1:0] ri;
+    v  = '0;
+    ri = RL_IW'(d.ch);
+    if (d.hit && d.blk == BLK_RUNLIST) begin
+      unique case (d.off)
+        GC_REG_RUNLIST_DBG: begin
+          v[GC_RUNLIST_DBG_STATE_LSB +: GC_RUNLIST_DBG_STATE_W]     = dbg_pbdma_state_i[ri];
+          v[GC_RUNLIST_DBG_CHANNEL_LSB +: GC_RUNLIST_DBG_CHANNEL_W] = dbg_pbdma_ch_i[d.ch];
+          v[GC_RUNLIST_DBG_PB_LEFT_LSB +: GC_RUNLIST_DBG_PB_LEFT_W] = dbg_pbdma_pb_left_i[d.ch];
+        end
+        GC_REG_RUNLIST_SWITCHES: v = rl_switches_q[d.ch];
+        default: v = '0;
+      endcase
+    end else if (d.hit && d.blk == BLK_ENGINE) begin
+      unique case (d.off)
+        GC_REG_ENGINE_DBG: begin
+          v[GC_ENGINE_DBG_STATE_LSB +: GC_ENGINE_DBG_STATE_W]     = dbg_ce_state_i[d.ch];
+          v[GC_ENGINE_DBG_RD_OUT_LSB +: GC_ENGINE_DBG_RD_OUT_W]   = dbg_ce_rd_out_i[d.ch];
+          v[GC_ENGINE_DBG_CHANNEL_LSB +: GC_ENGINE_DBG_CHANNEL_W] = dbg_ce_ch_i[d.ch];
+        end
+        GC_REG_ENGINE_BYTES:       v = ce_bytes_i[d.ch];
+        GC_REG_ENGINE_BUSY_CYCLES: v = ce_busy_cycles_i[d.ch];
+        default: v = '0;
+      endcase
+    end else if (d.hit && d.blk == BLK_GLOBAL) begin
       unique case (d.off)
         GC_REG_GLOBAL_ID:      v = GC_ID;
         GC_REG_GLOBAL_VERSION: v = GC_VERSION;
@@ -190,18 +285,7 @@ module gc_mmio_regs
         GC_REG_GLOBAL_CYCLE_LO:       v = cycle_q[31:0];
         GC_REG_GLOBAL_CYCLE_HI:       v = cycle_hi_q;
         GC_REG_GLOBAL_FAULT_CHANNELS: v = 32'(fault_map);
-        GC_REG_GLOBAL_DBG_PBDMA: begin
-          v[GC_GLOBAL_DBG_PBDMA_STATE_LSB +: GC_GLOBAL_DBG_PBDMA_STATE_W]     = dbg_pbdma_state_i;
-          v[GC_GLOBAL_DBG_PBDMA_CHANNEL_LSB +: GC_GLOBAL_DBG_PBDMA_CHANNEL_W] = dbg_pbdma_ch_i;
-          v[GC_GLOBAL_DBG_PBDMA_PB_LEFT_LSB +: GC_GLOBAL_DBG_PBDMA_PB_LEFT_W] = dbg_pbdma_pb_left_i;
-        end
-        GC_REG_GLOBAL_DBG_CE: begin
-          v[GC_GLOBAL_DBG_CE_STATE_LSB +: GC_GLOBAL_DBG_CE_STATE_W]     = dbg_ce_state_i;
-          v[GC_GLOBAL_DBG_CE_RD_OUT_LSB +: GC_GLOBAL_DBG_CE_RD_OUT_W]   = dbg_ce_rd_out_i;
-          v[GC_GLOBAL_DBG_CE_CHANNEL_LSB +: GC_GLOBAL_DBG_CE_CHANNEL_W] = dbg_ce_ch_i;
-        end
-        GC_REG_GLOBAL_CE_BYTES_LO:    v = ce_bytes_i;
-        GC_REG_GLOBAL_CE_BUSY_CYCLES: v = ce_busy_cycles_i;
+        GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: v = acq_retry_q;
         default: v = '0;
       endcase
     end else if (d.hit) begin
@@ -223,6 +307,56 @@ module gc_mmio_regs
         GC_REG_CHANNEL_ERROR_METHOD: v = err_method_q[d.ch];
         GC_REG_CHANNEL_ERROR_DATA:   v = err_data_q[d.ch];
         GC_REG_CHANNEL_METHODS:      v = methods_q[d.ch];
+        GC_REG_CHANNEL_TIMESLICE:    v = timeslice_q[d.ch];
+        GC_REG_CHANNEL_INTERLEAVE:
+          v[GC_CHANNEL_INTERLEAVE_LEVEL_LSB +: GC_CHANNEL_INTERLEAVE_LEVEL_W] = interleave_q[d.ch];
+        GC_REG_CHANNEL_ACQ_TIMEOUT:        v = acq_timeout_q[d.ch];
+        GC_REG_CHANNEL_CYCLES_RESIDENT:    v = resident_cyc_q[d.ch];
+        GC_REG_CHANNEL_SWITCH_TIMESLICE:   v = sw_ts_q[d.ch];
+        GC_REG_CHANNEL_SWITCH_ACQUIRE:     v = sw_acq_q[d.ch];
+        GC_REG_CHANNEL_SWITCH_ENGINE:      v = sw_eng_q[d.ch];
+        GC_REG_CHANNEL_SWITCH_EMPTY:       v = sw_empty_q[d.ch];
+        GC_REG_CHANNEL_ACQ_BLOCKED_CYCLES: v = acq_blk_cyc_q[d.ch];
+        GC_REG_CHANNEL_STATUS: begin
+          v[GC_CHANNEL_STATUS_PENDING_LSB] = (gp_get_q[d.ch] != gp_put_q[d.ch]) ||
+                                             ch_in_entry_i[d.ch];
+          v[GC_CHANNEL_STATUS_RESIDENT_LSB]    = ch_resident_i[d.ch];
+          v[GC_CHANNEL_STATUS_ENGINE_BUSY_LSB] = ch_eng_busy_i[d.ch];
+          v[GC_CHANNEL_STATUS_ACQ_BLOCKED_LSB] = ch_acq_blk_i[d.ch];
+        end
+        default: v = '0;
+      endcase
+    end
+    return v;
+  endfunction
+
+  // Current value of a writable register (for byte-strobe merging). Read-only registers (status,
+  // counters) are left out so that the write path does not depend on the PBDMAs' status.
+  function automatic logic [31:0] rw_value(input dec_t d);
+    logic [31:0] v;
+    v = '0;
+    if (d.hit && d.blk == BLK_GLOBAL) begin
+      unique case (d.off)
+        GC_REG_GLOBAL_INTR_ENABLE:        v = intr_enable_q;
+        GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: v = acq_retry_q;
+        default: v = '0;
+      endcase
+    end else if (d.hit && d.blk == BLK_CHANNEL) begin
+      unique case (d.off)
+        GC_REG_CHANNEL_GPFIFO_BASE_LO: v = {base_lo_q[d.ch], ENTRY_LSB'(0)};
+        GC_REG_CHANNEL_GPFIFO_BASE_HI:
+          v[GC_CHANNEL_GPFIFO_BASE_HI_HI_LSB +: GC_CHANNEL_GPFIFO_BASE_HI_HI_W] = base_hi_q[d.ch];
+        GC_REG_CHANNEL_GPFIFO_SIZE:
+          v[GC_CHANNEL_GPFIFO_SIZE_LOG2_LSB +: GC_CHANNEL_GPFIFO_SIZE_LOG2_W] = log2_q[d.ch];
+        GC_REG_CHANNEL_GP_PUT: v = gp_put_q[d.ch];
+        GC_REG_CHANNEL_CTRL:
+          v[GC_CHANNEL_CTRL_ENABLE_LSB +: GC_CHANNEL_CTRL_ENABLE_W] = enable_q[d.ch];
+        GC_REG_CHANNEL_RUNLIST:
+          v[GC_CHANNEL_RUNLIST_ID_LSB +: GC_CHANNEL_RUNLIST_ID_W] = runlist_q[d.ch];
+        GC_REG_CHANNEL_TIMESLICE:   v = timeslice_q[d.ch];
+        GC_REG_CHANNEL_INTERLEAVE:
+          v[GC_CHANNEL_INTERLEAVE_LEVEL_LSB +: GC_CHANNEL_INTERLEAVE_LEVEL_W] = interleave_q[d.ch];
+        GC_REG_CHANNEL_ACQ_TIMEOUT: v = acq_timeout_q[d.ch];
         default: v = '0;
       endcase
     end
@@ -245,14 +379,18 @@ module gc_mmio_regs
     for (int b = 0; b < 4; b++) wmask[8*b +: 8] = {8{w_strb_q[b]}};
   end
   // Register value after the write: unstrobed bytes keep the register's current value.
-  assign wval = (reg_value(wdec) & ~wmask) | (w_data_q & wmask);
+  assign wval = (rw_value(wdec) & ~wmask) | (w_data_q & wmask);
 
   // Per-register write strobes (channel registers for channel wdec.ch)
   logic wr_ch, wr_glob;
-  assign wr_ch   = do_write && wdec.hit && wdec.is_ch;
-  assign wr_glob = do_write && wdec.hit && !wdec.is_ch;
+  assign wr_ch   = do_write && wdec.hit && (wdec.blk == BLK_CHANNEL);
+  assign wr_glob = do_write && wdec.hit && (wdec.blk == BLK_GLOBAL);
 
   logic we_base_lo, we_base_hi, we_size, we_gp_put, we_ctrl, we_runlist;
+  logic we_timeslice, we_interleave, we_acq_timeout;
+  assign we_timeslice   = wr_ch && (wdec.off == GC_REG_CHANNEL_TIMESLICE);
+  assign we_interleave  = wr_ch && (wdec.off == GC_REG_CHANNEL_INTERLEAVE);
+  assign we_acq_timeout = wr_ch && (wdec.off == GC_REG_CHANNEL_ACQ_TIMEOUT);
   assign we_base_lo = wr_ch && (wdec.off == GC_REG_CHANNEL_GPFIFO_BASE_LO);
   assign we_base_hi = wr_ch && (wdec.off == GC_REG_CHANNEL_GPFIFO_BASE_HI);
   assign we_size    = wr_ch && (wdec.off == GC_REG_CHANNEL_GPFIFO_SIZE);
@@ -360,8 +498,14 @@ module gc_mmio_regs
     fault_recorded = 1'b0;
     for (int c = 0; c < NCH; c++) begin
       if (err_cause_q[c] == ERROR_CAUSE_NONE && !ch_reset_o[c] &&
-          ((fault_valid_i && 32'(fault_ch_i) == c) || (rf_valid && 32'(wdec.ch) == c))) begin
+          ((rf_valid && 32'(wdec.ch) == c))) begin
         fault_recorded = 1'b1;
+      end
+      for (int r = 0; r < NRL; r++) begin
+        if (err_cause_q[c] == ERROR_CAUSE_NONE && !ch_reset_o[c] &&
+            fault_valid_i[r] && 32'(fault_ch_i[r]) == c) begin
+          fault_recorded = 1'b1;
+        end
       end
     end
   end
@@ -372,9 +516,11 @@ module gc_mmio_regs
       intr_enable_q <= '0;
       cycle_q       <= '0;
       cycle_hi_q    <= '0;
+      acq_retry_q   <= ACQ_RETRY_RESET;
     end else begin
+      if (wr_glob && wdec.off == GC_REG_GLOBAL_ACQ_RETRY_INTERVAL) acq_retry_q <= wval;
       cycle_q <= cycle_q + 64'd1;
-      if (do_read && rdec.hit && !rdec.is_ch && rdec.off == GC_REG_GLOBAL_CYCLE_LO) begin
+      if (do_read && rdec.hit && rdec.blk == BLK_GLOBAL && rdec.off == GC_REG_GLOBAL_CYCLE_LO) begin
         cycle_hi_q <= cycle_q[63:32];
       end
       if (wr_glob && wdec.off == GC_REG_GLOBAL_INTR_ENABLE) intr_enable_q <= wval & INTR_MASK;
@@ -405,19 +551,64 @@ module gc_mmio_regs
       err_method_q <= '0;
       err_data_q   <= '0;
       methods_q    <= '0;
+      timeslice_q  <= {NCH{TIMESLICE_RESET}};
+      acq_timeout_q <= '0;
+      interleave_q <= '0;
+      resident_cyc_q <= '0;
+      acq_blk_cyc_q  <= '0;
+      sw_ts_q      <= '0;
+      sw_acq_q     <= '0;
+      sw_eng_q     <= '0;
+      sw_empty_q   <= '0;
+      rl_switches_q <= '0;
       for (int c = 0; c < NCH; c++) err_cause_q[c] <= ERROR_CAUSE_NONE;
     end else begin
+      for (int r = 0; r < NRL; r++) begin
+        if (sw_valid_i[r]) rl_switches_q[r] <= rl_switches_q[r] + 32'd1;
+      end
       for (int c = 0; c < NCH; c++) begin
-        // PBDMA updates
-        if (gp_get_we_i && 32'(gp_get_ch_i) == c) gp_get_q[c] <= gp_get_val_i;
-        if (mthd_inc_i && 32'(mthd_ch_i) == c)    methods_q[c] <= methods_q[c] + 32'd1;
+        logic        pf_valid;
+        logic [31:0] m_inc, s_ts, s_acq, s_eng, s_empty;
+        error_cause_e pf_cause;
+        logic [31:0] pf_gp_get, pf_method, pf_data;
+        // PBDMA updates (lowest runlist index wins for GP_GET and faults)
+        pf_valid  = 1'b0;
+        pf_cause  = ERROR_CAUSE_NONE;
+        pf_gp_get = '0;
+        pf_method = '0;
+        pf_data   = '0;
+        m_inc = '0; s_ts = '0; s_acq = '0; s_eng = '0; s_empty = '0;
+        for (int r = NRL - 1; r >= 0; r--) begin
+          if (gp_get_we_i[r] && 32'(gp_get_ch_i[r]) == c) gp_get_q[c] <= gp_get_val_i[r];
+          if (mthd_inc_i[r] && 32'(mthd_ch_i[r]) == c) m_inc = m_inc + 32'd1;
+          if (sw_valid_i[r] && 32'(sw_ch_i[r]) == c) begin
+            s_ts    = s_ts    + 32'(sw_cause_i[r][SW_TIMESLICE]);
+            s_acq   = s_acq   + 32'(sw_cause_i[r][SW_ACQUIRE]);
+            s_eng   = s_eng   + 32'(sw_cause_i[r][SW_ENGINE]);
+            s_empty = s_empty + 32'(sw_cause_i[r][SW_EMPTY]);
+          end
+          if (fault_valid_i[r] && 32'(fault_ch_i[r]) == c) begin
+            pf_valid  = 1'b1;
+            pf_cause  = fault_cause_i[r];
+            pf_gp_get = fault_gp_get_i[r];
+            pf_method = fault_method_i[r];
+            pf_data   = fault_data_i[r];
+          end
+        end
+        methods_q[c]  <= methods_q[c] + m_inc;
+        sw_ts_q[c]    <= sw_ts_q[c] + s_ts;
+        sw_acq_q[c]   <= sw_acq_q[c] + s_acq;
+        sw_eng_q[c]   <= sw_eng_q[c] + s_eng;
+        sw_empty_q[c] <= sw_empty_q[c] + s_empty;
+        if (ch_resident_i[c]) resident_cyc_q[c] <= resident_cyc_q[c] + 32'd1;
+        if (ch_acq_blk_i[c])  acq_blk_cyc_q[c]  <= acq_blk_cyc_q[c] + 32'd1;
         // Fault record: first error wins; the PBDMA's record wins over a register-block fault
         if (err_cause_q[c] == ERROR_CAUSE_NONE) begin
-          if (fault_valid_i && 32'(fault_ch_i) == c) begin
-            err_cause_q[c]  <= fault_cause_i;
-            err_gp_get_q[c] <= fault_gp_get_i;
-            err_method_q[c] <= fault_method_i;
-            err_data_q[c]   <= fault_data_i;
+          if (pf_valid) begin
+            err_cause_q[c]  <= pf_cause;
+            err_gp_get_q[c] <= pf_gp_get;
+            err_method_q[c] <= pf_method;
+            err_data_q[c]   <= pf_data;
           end else if (rf_valid && 32'(wdec.ch) == c) begin
             err_cause_q[c]  <= rf_cause;
             err_gp_get_q[c] <= gp_get_q[c];
@@ -435,6 +626,11 @@ module gc_mmio_regs
           if (we_gp_put && !w_put_bad) gp_put_q[c] <= wval;
           if (we_ctrl)    enable_q[c] <= w_enable;
           if (we_runlist) runlist_q[c] <= wval[GC_CHANNEL_RUNLIST_ID_LSB +: GC_CHANNEL_RUNLIST_ID_W];
+          if (we_timeslice)   timeslice_q[c]   <= wval;
+          if (we_acq_timeout) acq_timeout_q[c] <= wval;
+          if (we_interleave) begin
+            interleave_q[c] <= wval[GC_CHANNEL_INTERLEAVE_LEVEL_LSB +: GC_CHANNEL_INTERLEAVE_LEVEL_W];
+          end
         end
         // CTRL.RESET: last, so it wins over everything above
         if (ch_reset_o[c]) begin
@@ -463,5 +659,11 @@ module gc_mmio_regs
   assign ch_gpfifo_log2_o = log2_q;
   assign ch_gp_put_o      = gp_put_q;
   assign ch_gp_get_o      = gp_get_q;
+  assign ch_runlist_o     = runlist_q;
+  assign ch_timeslice_o   = timeslice_q;
+  assign ch_interleave_o  = interleave_q;
+  assign ch_acq_timeout_o = acq_timeout_q;
+  assign acq_retry_o      = acq_retry_q;
+  assign cycle_o          = cycle_q;
 
 endmodule

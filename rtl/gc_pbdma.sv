@@ -1,51 +1,89 @@
-// gc_pbdma: the push-buffer DMA. One PBDMA serves every channel.
+// gc_pbdma: the push-buffer DMA and host scheduler of one runlist (RL). gpu_top instantiates
+// NUM_RUNLISTS of them; each serves only the channels whose RUNLIST.ID == RL. Runlist 0 has no
+// engine; runlist RL >= 1 owns copy engine RL-1 (cmd_* / ce_done_*).
 //
-//   selection   round robin over runnable channels (enabled, ERROR.CAUSE NONE, GP_GET != GP_PUT,
-//               no copy of theirs outstanding); the PBDMA switches channel only between GPFIFO
-//               entries. All per-channel state (method decoder, subchannel bindings, host
-//               semaphore and copy-class method registers, copy-outstanding flag) lives in arrays
-//               indexed by channel, so a later per-runlist scheduler with time slices only has to
-//               replace the selection logic (see `runnable` / `sel_*`).
-//   GPFIFO      one 8-byte read (single beat) per entry at GPFIFO_BASE + GP_GET * 8.
-//   pushbuffer  LENGTH dwords fetched from {GET_HI, GET, 2'b00} in bursts of <= AXI_MAX_BURST
-//               beats that never cross 4 KiB, into a dword FIFO; a burst is issued only when the
-//               FIFO has room for all of its data, so up to PB_FIFO_DW / (2 * AXI_MAX_BURST)
-//               bursts are in flight. A beat's dwords outside the segment are skipped. A beat that
-//               returns a bus error is queued as poisoned dwords: the fault is raised when the
-//               decoder reaches them, so what executed before it does not depend on timing.
-//   decode      method headers per METHOD_HEADER; the decoder context (sec_op, address,
-//               subchannel, remaining count) is per channel and carries over segment boundaries.
-//   dispatch    byte offsets below HOST_METHODS_END are host methods, the rest go to the class
-//               bound to the subchannel by SET_OBJECT (only COPY exists).
-//   copy engine LAUNCH_DMA sends one command to the copy engine; the channel's next method (and
-//               the channel's next selection) waits until the copy's done_o.
-//   faults      a fault is recorded through the fault port, the channel's outstanding memory
-//               transactions drain (read data is discarded), the rest of the entry is dropped and
-//               the PBDMA goes back to selection. GP_GET is not advanced past a faulting entry.
-//               A channel that gets an error from elsewhere (register block, copy engine) or is
-//               reset while it is being served is abandoned the same way, without a record.
-//   counting    mthd_inc_o pulses once for every method that completed without a fault
-//               (LAUNCH_DMA counts when the copy engine accepts the command).
+//   scheduler   round robin over runnable channels (on this runlist, enabled, ERROR.CAUSE NONE,
+//               work pending, not blocked on an acquire unless due for a retry or woken, not
+//               waiting for a busy engine), with interleave levels: rounds r = 0, 1, 2 visit the
+//               channels in index order, a channel is eligible in round r when LEVEL >= r (LOW 1,
+//               MEDIUM 2, HIGH 3 turns per round). The selected channel becomes the *owner* of a
+//               time slice of TIMESLICE cycles (0 counts as 1). Switches happen only at a method
+//               boundary, never inside a method:
+//                 TIMESLICE  the slice expired and another channel is runnable (if none is, the
+//                            slice is renewed silently);
+//                 ACQUIRE    an acquire failed with ACQUIRE_SWITCH_TSG EN (with DIS the channel
+//                            stays resident in ACQ_RETRY, retrying, until its slice expires and
+//                            another channel is runnable);
+//                 ENGINE     the next method waits for the engine;
+//                 EMPTY      the ring is empty.
+//               Ownership: a channel whose next method waits for its own copy (every method after
+//               a LAUNCH_DMA waits for the copy to complete), or whose ring went empty with its
+//               copy in flight, keeps the slice ("hold") while other channels run as *guests*. A
+//               guest runs host methods and copy-class parameter methods; LAUNCH_DMA, WFI and
+//               RELEASE_WFI while the engine is busy stop it (switch cause ENGINE; the channel is
+//               not runnable again until the engine is idle). A guest also leaves when its own
+//               TIMESLICE of residency is used up and another guest is waiting, and it is
+//               preempted (counted as TIMESLICE) when the engine frees: the owner then resumes
+//               first if its slice has not expired, else round robin continues after the owner.
+//               A copy in flight is never cut.
+//   context     per channel: decoder context (sec_op, address, subchannel, count), subchannel
+//               bindings, host-semaphore and copy-class method registers, and for an entry left
+//               mid-way its next undecoded dword address, dwords left, GET (for fault data) and
+//               SYNC flag. A switch costs: one cycle in CTX_SAVE (context saved, FIFO flushed,
+//               fetch stopped), one in IDLE (selection), then the GPFIFO read or the refetch
+//               from the saved address. Reads still in flight are not waited for: their beats
+//               are counted (disc_q) and discarded as they arrive (R data is in order per
+//               client), so the next channel's first read can be issued at once.
+//   GPFIFO      one 8-byte read per entry at GPFIFO_BASE + GP_GET * 8; GP_GET advances when the
+//               entry completes. Control entries: OPCODE NOP is skipped, others fault. SYNC WAIT:
+//               the entry's pushbuffer is fetched only once the channel's copy has completed.
+//   pushbuffer  fetched in bursts of <= AXI_MAX_BURST beats (never across 4 KiB) into a dword
+//               FIFO; a burst is issued only when the FIFO has room for all of it. A beat with a
+//               bus error is queued as poisoned dwords and faults when the decoder reaches it.
+//   semaphores  SEM_EXECUTE goes to the atomic unit (aq_* / as_*): acquires are READs compared
+//               with gc_sem_pkg::sem_acquire_pass, RELEASE a WRITE (4, 8, or 16 bytes with
+//               RELEASE_TIMESTAMP), REDUCTION an RMW. The method is consumed only when the
+//               operation succeeded, so a failed acquire that switches out re-executes the same
+//               SEM_EXECUTE on resume. A failed acquire is retried every ACQ_RETRY_INTERVAL
+//               cycles (0 counts as 1) or at once when the atomic unit's snoop reports a write
+//               to the awaited 8-byte word. ACQ_TIMEOUT != 0: blocked more than that many
+//               cycles (resident or not) faults the channel with ACQUIRE_TIMEOUT.
+//   faults      recorded through the fault port: copy-engine errors (the channel that launched
+//               the copy) first, then the resident channel's record, then acquire timeouts of
+//               switched-out channels. GP_GET is not advanced past a faulting entry. A channel
+//               that gets an error from elsewhere or is reset while resident is abandoned.
+//   counting    mthd_inc_o pulses once for every method that completed (LAUNCH_DMA when the
+//               copy engine accepts the command, SEM_EXECUTE when the atomic unit answered and
+//               the acquire passed). sw_valid_o reports every switch away with its cause.
 module gc_pbdma
   import gpucosim_pkg::*;
+  import gc_sem_pkg::*;
 #(
+  parameter int unsigned RL         = 0,   // runlist served by this instance
   parameter int unsigned PB_FIFO_DW = 64,  // pushbuffer dword FIFO depth (power of 2, >= 2 bursts)
   localparam int unsigned NCH  = GC_NUM_CHANNELS,
   localparam int unsigned CH_W = $clog2(NCH),
   localparam int unsigned AW   = GC_AXI_ADDR_W,
-  localparam int unsigned LW   = GC_CHANNEL_GPFIFO_SIZE_LOG2_W
+  localparam int unsigned LW   = GC_CHANNEL_GPFIFO_SIZE_LOG2_W,
+  localparam int unsigned RLW  = GC_CHANNEL_RUNLIST_ID_W,
+  localparam int unsigned ILW  = GC_CHANNEL_INTERLEAVE_LEVEL_W
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
 
   // Channel configuration / status from the register block
-  input  logic [NCH-1:0]          ch_enable_i,
-  input  logic [NCH-1:0]          ch_err_i,
-  input  logic [NCH-1:0][AW-1:0]  ch_gpfifo_base_i,
-  input  logic [NCH-1:0][LW-1:0]  ch_gpfifo_log2_i,
-  input  logic [NCH-1:0][31:0]    ch_gp_put_i,
-  input  logic [NCH-1:0][31:0]    ch_gp_get_i,
-  input  logic [NCH-1:0]          ch_reset_i,
+  input  logic [NCH-1:0]           ch_enable_i,
+  input  logic [NCH-1:0]           ch_err_i,
+  input  logic [NCH-1:0][AW-1:0]   ch_gpfifo_base_i,
+  input  logic [NCH-1:0][LW-1:0]   ch_gpfifo_log2_i,
+  input  logic [NCH-1:0][31:0]     ch_gp_put_i,
+  input  logic [NCH-1:0][31:0]     ch_gp_get_i,
+  input  logic [NCH-1:0]           ch_reset_i,
+  input  logic [NCH-1:0][RLW-1:0]  ch_runlist_i,
+  input  logic [NCH-1:0][31:0]     ch_timeslice_i,
+  input  logic [NCH-1:0][ILW-1:0]  ch_interleave_i,
+  input  logic [NCH-1:0][31:0]     ch_acq_timeout_i,
+  input  logic [31:0]              acq_retry_i,      // GLOBAL.ACQ_RETRY_INTERVAL
 
   // To the register block
   output logic                 gp_get_we_o,
@@ -60,11 +98,18 @@ module gc_pbdma
   output logic                 mthd_inc_o,
   output logic [CH_W-1:0]      mthd_ch_o,
   output logic                 nonstall_o,
-  output pbdma_state_e                             dbg_state_o,
-  output logic [GC_GLOBAL_DBG_PBDMA_CHANNEL_W-1:0] dbg_ch_o,
-  output logic [GC_GLOBAL_DBG_PBDMA_PB_LEFT_W-1:0] dbg_pb_left_o,
+  output logic                 sw_valid_o,       // a channel switched away (1-cycle pulse)
+  output logic [CH_W-1:0]      sw_ch_o,
+  output logic [3:0]           sw_cause_o,       // one-hot: 0 TIMESLICE, 1 ACQUIRE, 2 ENGINE, 3 EMPTY
+  output logic [NCH-1:0]       ch_resident_o,    // the channel is resident on this PBDMA
+  output logic [NCH-1:0]       ch_acq_blk_o,     // blocked on an acquire
+  output logic [NCH-1:0]       ch_eng_busy_o,    // a copy it launched has not completed
+  output logic [NCH-1:0]       ch_in_entry_o,    // an entry is partly executed (context saved)
+  output pbdma_state_e                         dbg_state_o,
+  output logic [GC_RUNLIST_DBG_CHANNEL_W-1:0]  dbg_ch_o,
+  output logic [GC_RUNLIST_DBG_PB_LEFT_W-1:0]  dbg_pb_left_o,
 
-  // Copy engine command
+  // Copy engine command (unused on runlist 0)
   output logic                 cmd_valid_o,
   input  logic                 cmd_ready_i,
   output logic [7:0]           cmd_ch_o,
@@ -75,14 +120,34 @@ module gc_pbdma
   output logic [31:0]          cmd_pitch_in_o,
   output logic [31:0]          cmd_pitch_out_o,
   output logic                 cmd_copy_o,
+  output logic                 cmd_remap_o,
+  output logic [31:0]          cmd_const_a_o,
+  output logic [31:0]          cmd_const_b_o,
+  output logic [31:0]          cmd_components_o,
   output logic                 cmd_sem_o,
+  output logic                 cmd_sem_four_o,
   output logic [AW-1:0]        cmd_sem_addr_o,
   output logic [31:0]          cmd_sem_payload_o,
   output logic                 cmd_intr_o,
   input  logic                 ce_done_i,
   input  logic                 ce_done_err_i,
 
-  // Client memory port (crossbar client 0)
+  // Atomic unit request port
+  output logic                 aq_valid_o,
+  input  logic                 aq_ready_i,
+  output logic [1:0]           aq_op_o,
+  output logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red_o,
+  output logic                 aq_signed_o,
+  output logic [1:0]           aq_size_o,
+  output logic [AW-1:0]        aq_addr_o,
+  output logic [63:0]          aq_wdata_o,
+  input  logic                 as_valid_i,
+  input  logic [63:0]          as_rdata_i,
+  input  logic                 as_err_i,
+  input  logic                 snoop_valid_i,
+  input  logic [AW-1:0]        snoop_addr_i,
+
+  // Client memory port, reads only (GPFIFO entries and pushbuffer)
   output logic                 m_arvalid_o,
   input  logic                 m_arready_i,
   output logic [AW-1:0]        m_araddr_o,
@@ -91,24 +156,13 @@ module gc_pbdma
   output logic                 m_rready_o,
   input  logic [63:0]          m_rdata_i,
   input  logic [1:0]           m_rresp_i,
-  input  logic                 m_rlast_i,
-  output logic                 m_awvalid_o,
-  input  logic                 m_awready_i,
-  output logic [AW-1:0]        m_awaddr_o,
-  output logic [7:0]           m_awlen_o,
-  output logic                 m_wvalid_o,
-  input  logic                 m_wready_i,
-  output logic [63:0]          m_wdata_o,
-  output logic [7:0]           m_wstrb_o,
-  output logic                 m_wlast_o,
-  input  logic                 m_bvalid_i,
-  output logic                 m_bready_o,
-  input  logic [1:0]           m_bresp_i
+  input  logic                 m_rlast_i
 );
 
   // ------------------------------------------------------------------------------------------
   // Local constants (memory-bus and internal sizes, not device encodings)
   // ------------------------------------------------------------------------------------------
+  localparam bit          HAS_CE     = (RL >= 1) && (RL <= GC_NUM_CE);
   localparam int unsigned BEAT_B     = GC_AXI_DATA_W / 8;     // bytes per beat (8)
   localparam int unsigned BEAT_LSB   = $clog2(BEAT_B);        // 3
   localparam int unsigned PAGE_LSB   = 12;                    // AXI: bursts never cross 4 KiB
@@ -116,13 +170,20 @@ module gc_pbdma
   localparam int unsigned LEN_W      = GC_GP_ENTRY1_LENGTH_W; // segment length in dwords
   localparam int unsigned BEATS_W    = LEN_W + 1;
   localparam int unsigned FIFO_AW    = $clog2(PB_FIFO_DW);
-  localparam int unsigned RD_OUT_W   = FIFO_AW + 1;           // beats in flight <= PB_FIFO_DW / 2
+  localparam int unsigned RD_OUT_W   = FIFO_AW + 2;           // beats in flight (incl. discarded)
   localparam int unsigned MA_W       = GC_METHOD_HEADER_ADDRESS_W;
   localparam int unsigned SC_W       = GC_METHOD_HEADER_SUBCHANNEL_W;
   localparam int unsigned CNT_W      = GC_METHOD_HEADER_COUNT_W;
   localparam int unsigned NSUBCH     = 1 << SC_W;
   localparam int unsigned HI_W       = AW - 32;               // address bits above 31
+  localparam int unsigned NROUNDS    = 3;                     // interleave rounds (LOW..HIGH)
   localparam logic [MA_W-1:0] HOST_END_DW = MA_W'(GC_HOST_METHODS_END / 4);
+
+  // Switch causes (sw_cause_o bit index; project-internal, mirrored in gc_mmio_regs)
+  localparam int unsigned SW_TIMESLICE = 0;
+  localparam int unsigned SW_ACQUIRE   = 1;
+  localparam int unsigned SW_ENGINE    = 2;
+  localparam int unsigned SW_EMPTY     = 3;
 
   // Object bound to a subchannel by SET_OBJECT
   typedef enum logic [0:0] {
@@ -131,24 +192,27 @@ module gc_pbdma
   } obj_e;
 
   // Per-channel method-register file slots (host semaphore and copy-class state)
-  typedef enum logic [3:0] {
-    MR_SEM_ADDR_LO   = 4'd0,
-    MR_SEM_ADDR_HI   = 4'd1,
-    MR_SEM_PAY_LO    = 4'd2,
-    MR_SEM_PAY_HI    = 4'd3,
-    MR_OFS_IN_UPPER  = 4'd4,
-    MR_OFS_IN_LOWER  = 4'd5,
-    MR_OFS_OUT_UPPER = 4'd6,
-    MR_OFS_OUT_LOWER = 4'd7,
-    MR_PITCH_IN      = 4'd8,
-    MR_PITCH_OUT     = 4'd9,
-    MR_LINE_LEN      = 4'd10,
-    MR_LINE_COUNT    = 4'd11,
-    MR_CE_SEM_A      = 4'd12,
-    MR_CE_SEM_B      = 4'd13,
-    MR_CE_SEM_PAY    = 4'd14
+  typedef enum logic [4:0] {
+    MR_SEM_ADDR_LO   = 5'd0,
+    MR_SEM_ADDR_HI   = 5'd1,
+    MR_SEM_PAY_LO    = 5'd2,
+    MR_SEM_PAY_HI    = 5'd3,
+    MR_OFS_IN_UPPER  = 5'd4,
+    MR_OFS_IN_LOWER  = 5'd5,
+    MR_OFS_OUT_UPPER = 5'd6,
+    MR_OFS_OUT_LOWER = 5'd7,
+    MR_PITCH_IN      = 5'd8,
+    MR_PITCH_OUT     = 5'd9,
+    MR_LINE_LEN      = 5'd10,
+    MR_LINE_COUNT    = 5'd11,
+    MR_CE_SEM_A      = 5'd12,
+    MR_CE_SEM_B      = 5'd13,
+    MR_CE_SEM_PAY    = 5'd14,
+    MR_REMAP_A       = 5'd15,
+    MR_REMAP_B       = 5'd16,
+    MR_REMAP_COMP    = 5'd17
   } mreg_e;
-  localparam int unsigned NMREG = 15;
+  localparam int unsigned NMREG = 18;
 
   // Per-channel method decoder context
   typedef struct packed {
@@ -169,9 +233,19 @@ module gc_pbdma
     v[GC_CHANNEL_ERROR_METHOD_ADDRESS_LSB +: GC_CHANNEL_ERROR_METHOD_ADDRESS_W] = a;
     return v;
   endfunction
-  // AXI RRESP / BRESP: SLVERR (2) or DECERR (3) is a bus error
+  // AXI RRESP: SLVERR (2) or DECERR (3) is a bus error
   function automatic logic resp_err(input logic [1:0] r);
     return (r == 2'b10) || (r == 2'b11);
+  endfunction
+  // TIMESLICE / ACQ_RETRY_INTERVAL: 0 counts as 1
+  function automatic logic [31:0] at_least_1(input logic [31:0] v);
+    return (v == '0) ? 32'd1 : v;
+  endfunction
+  // A SET_REMAP_COMPONENTS destination component that a memset can do
+  function automatic logic remap_ok(input logic [2:0] c);
+    return (c == GC_COPY_SET_REMAP_COMPONENTS_DST_X_CONST_A) ||
+           (c == GC_COPY_SET_REMAP_COMPONENTS_DST_X_CONST_B) ||
+           (c == GC_COPY_SET_REMAP_COMPONENTS_DST_X_NO_WRITE);
   endfunction
 
   // ------------------------------------------------------------------------------------------
@@ -185,17 +259,44 @@ module gc_pbdma
   obj_e                 bind_q  [NCH][NSUBCH];
   logic [31:0]          mreg_q  [NCH][NMREG];
   logic [NCH-1:0]       ce_pend_q;           // a copy launched by the channel is not done yet
+  logic [NCH-1:0]       in_ent_q;            // saved mid-entry context valid
+  logic [AW-1:2]        ent_addr_q [NCH];    // next undecoded dword
+  logic [LEN_W-1:0]     ent_left_q [NCH];    // dwords left in the entry
+  logic [GC_GP_ENTRY0_GET_W-1:0] ent_get_q [NCH];
+  logic [NCH-1:0]       ent_sync_q;
+  logic [NCH-1:0]       eng_wait_q;          // switched out waiting for the engine
+
+  // Per-channel acquire state
+  logic [NCH-1:0]       acq_blk_q;           // an acquire failed and has not passed yet
+  logic [NCH-1:0]       acq_arm_q;           // snoop matching armed (acquire read issued)
+  logic [NCH-1:0]       acq_woke_q;          // a write to the awaited word landed since the try
+  logic [31:0]          acq_wait_q [NCH];    // cycles blocked (saturating)
+  logic [31:0]          acq_tmr_q  [NCH];    // cycles since the last failed try (saturating)
+  logic [AW-1:3]        acq_addr_q [NCH];
+  logic [SC_W-1:0]      acq_subch_q [NCH];
+  logic [31:0]          acq_data_q  [NCH];
+
+  // Scheduler
+  logic                 own_vld_q;           // a channel owns the time slice
+  logic [CH_W-1:0]      own_q;
+  logic                 hold_q;              // the owner waits for its engine; guests may run
+  logic [31:0]          slice_q;             // cycles since the owner's slice started
+  logic [31:0]          turn_q;              // cycles the resident channel has been resident
+  logic [CH_W-1:0]      rr_ptr_q;            // last channel selected by round robin
+  logic [1:0]           rr_rnd_q;            // its round
+  logic [CH_W-1:0]      g_ptr_q;             // last guest selected
 
   // Current segment
   logic [GC_GP_ENTRY0_GET_W-1:0] ent0_get_q; // GP_ENTRY0.GET of the entry being executed
   logic [LEN_W-1:0]     seg_left_q;          // dwords still to decode
   logic [LEN_W-1:0]     rx_left_q;           // dwords still to receive
   logic                 rx_skip_q;           // skip the low dword of the next beat
-  logic                 rx_en_q;             // R data belongs to the segment (else discarded)
+  logic                 rx_en_q;             // R data belongs to the segment
   logic                 fetch_en_q;          // more bursts may be issued
-  logic                 sync_q;              // SYNC WAIT: no fetch until the CE is idle for us
+  logic                 sync_q;              // SYNC WAIT: no fetch until the channel's copy is done
   logic [AW-1:BEAT_LSB] fetch_addr_q;        // next beat to request
   logic [BEATS_W-1:0]   fetch_beats_q;       // beats still to request
+  logic [AW-1:2]        dec_addr_q;          // dword address of the FIFO head
 
   // Pushbuffer dword FIFO (bit 32 = poisoned by a bus error)
   logic [32:0]          fifo_q [PB_FIFO_DW];
@@ -207,14 +308,21 @@ module gc_pbdma
   logic [AW-1:0]        ar_addr_q;
   logic [7:0]           ar_len_q;
   logic [RD_OUT_W-1:0]  rd_beats_q;          // beats requested (AR loaded) and not yet received
+  logic [RD_OUT_W-1:0]  disc_q;              // of those, the first disc_q are discarded
 
-  // Memory write (semaphore release)
-  logic                 aw_valid_q, w_valid_q, b_wait_q;
-  logic [AW-1:0]        wr_addr_q;
-  logic [63:0]          wr_data_q;
-  logic [7:0]           wr_strb_q;
+  // Atomic request
+  logic                 aq_valid_q, aq_busy_q;
+  logic [1:0]           aq_op_q, aq_size_q;
+  logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red_q;
+  logic                 aq_signed_q;
+  logic [AW-1:0]        aq_addr_q;
+  logic [63:0]          aq_wdata_q;
+  logic                 sem_acq_q, sem_is64_q, sem_sw_q;
+  logic [GC_HOST_SEM_EXECUTE_OPERATION_W-1:0] sem_op_q;
+  logic [63:0]          sem_pay_q;
+  dec_ctx_t             pend_ctx_q;          // decoder context after the SEM_EXECUTE
 
-  // Method being executed over several cycles (and the waveform strobe)
+  // Method being executed over several cycles
   logic [MA_W-1:0]      exe_addr_q;
   logic [SC_W-1:0]      exe_subch_q;
   logic [31:0]          exe_data_q;
@@ -228,8 +336,8 @@ module gc_pbdma
   logic                 cmd_valid_q;
   logic [AW-1:0]        cmd_src_q, cmd_dst_q, cmd_sem_addr_q;
   logic [31:0]          cmd_line_len_q, cmd_line_count_q, cmd_pitch_in_q, cmd_pitch_out_q;
-  logic [31:0]          cmd_sem_payload_q;
-  logic                 cmd_copy_q, cmd_sem_q, cmd_intr_q;
+  logic [31:0]          cmd_sem_payload_q, cmd_const_a_q, cmd_const_b_q, cmd_components_q;
+  logic                 cmd_copy_q, cmd_sem_q, cmd_sem_four_q, cmd_intr_q, cmd_remap_q;
   logic                 ce_busy_q;           // a command was accepted and is not done
   logic [CH_W-1:0]      ce_ch_q;
   logic                 ce_cancel_q;         // its channel was reset meanwhile: ignore its error
@@ -238,46 +346,96 @@ module gc_pbdma
   // ------------------------------------------------------------------------------------------
   // Current-channel views
   // ------------------------------------------------------------------------------------------
-  logic [31:0]   cur_gp_get, gp_mask;
-  logic [AW-1:0] gp_entry_addr;
+  logic [31:0]   cur_gp_get, gp_mask, nxt_gp_get;
   dec_ctx_t      cur_ctx;
+  logic          resident;
 
-  assign gp_mask       = ~(32'hFFFF_FFFF << ch_gpfifo_log2_i[cur_ch_q]);
-  assign cur_gp_get    = ch_gp_get_i[cur_ch_q];
-  assign cur_ctx       = ctx_q[cur_ch_q];
+  assign gp_mask    = ~(32'hFFFF_FFFF << ch_gpfifo_log2_i[cur_ch_q]);
+  assign cur_gp_get = ch_gp_get_i[cur_ch_q];
+  assign nxt_gp_get = (cur_gp_get + 32'd1) & gp_mask;
+  assign cur_ctx    = ctx_q[cur_ch_q];
+  assign resident   = (state_q != PBDMA_STATE_IDLE);
 
   // Abandon the channel being served: reset by the host, or an error recorded for it elsewhere.
   logic abort;
-  assign abort = (state_q != PBDMA_STATE_IDLE) && (state_q != PBDMA_STATE_FAULT) &&
+  assign abort = resident && (state_q != PBDMA_STATE_FAULT) &&
+                 (state_q != PBDMA_STATE_CTX_SAVE) &&
                  (ch_reset_i[cur_ch_q] || ch_err_i[cur_ch_q]);
 
   // ------------------------------------------------------------------------------------------
-  // Channel selection (round robin after the current channel)
+  // Scheduler: runnable channels and selection
   // ------------------------------------------------------------------------------------------
-  logic [NCH-1:0]  runnable;
-  logic            sel_found;
-  logic [CH_W-1:0] sel_ch;
+  logic [NCH-1:0] on_rl, runnable, guest_ok, acq_due, acq_to;
+  logic [NCH-1:0] cur_oh;
+  logic           other_run, guest_avail, is_guest, slice_exp, guest_exp;
+
+  always_comb begin
+    for (int c = 0; c < NCH; c++) cur_oh[c] = resident && (32'(cur_ch_q) == c);
+  end
 
   always_comb begin
     for (int c = 0; c < NCH; c++) begin
-      runnable[c] = ch_enable_i[c] && !ch_err_i[c] && !ch_reset_i[c] && !ce_pend_q[c] &&
-                    (ch_gp_get_i[c] != ch_gp_put_i[c]);
+      on_rl[c]   = (32'(ch_runlist_i[c]) == RL);
+      acq_due[c] = (acq_tmr_q[c] >= at_least_1(acq_retry_i));
+      acq_to[c]  = acq_blk_q[c] && (ch_acq_timeout_i[c] != '0) &&
+                   (acq_wait_q[c] > ch_acq_timeout_i[c]);
+      runnable[c] = on_rl[c] && ch_enable_i[c] && !ch_err_i[c] && !ch_reset_i[c] &&
+                    ((ch_gp_get_i[c] != ch_gp_put_i[c]) || in_ent_q[c]) &&
+                    (!acq_blk_q[c] || acq_due[c] || acq_woke_q[c]) &&
+                    (!eng_wait_q[c] || !ce_busy_q) && !ce_pend_q[c];
+      guest_ok[c] = runnable[c] && !(own_vld_q && 32'(own_q) == c);
     end
-    sel_found = 1'b0;
-    sel_ch    = cur_ch_q;
-    for (int i = 1; i <= NCH; i++) begin
-      if (!sel_found && runnable[(32'(cur_ch_q) + i) % NCH]) begin
-        sel_found = 1'b1;
-        sel_ch    = CH_W'((32'(cur_ch_q) + i) % NCH);
+    other_run   = |(runnable & ~cur_oh);
+    guest_avail = |(guest_ok & ~cur_oh);
+    is_guest    = own_vld_q && (own_q != cur_ch_q);
+    slice_exp   = own_vld_q && (slice_q >= at_least_1(ch_timeslice_i[own_q]));
+    guest_exp   = is_guest && (turn_q >= at_least_1(ch_timeslice_i[cur_ch_q]));
+  end
+
+  // Time-slice switch wanted at this method boundary. When round robin would pick the resident
+  // owner again (e.g. a HIGH channel's next turn), its slice is renewed in place instead.
+  logic sw_ts, self_next;
+  assign sw_ts = is_guest ? ((hold_q && !ce_busy_q) || (guest_exp && guest_avail))
+                          : (slice_exp && !ce_pend_q[cur_ch_q] && other_run && !self_next);
+
+  // Round robin with interleave rounds, from (rr_rnd_q, rr_ptr_q)
+  logic            rr_found;
+  logic [CH_W-1:0] rr_ch;
+  logic [1:0]      rr_rnd;
+  always_comb begin
+    rr_found = 1'b0;
+    rr_ch    = rr_ptr_q;
+    rr_rnd   = rr_rnd_q;
+    for (int k = 0; k <= NROUNDS; k++) begin
+      for (int i = 0; i < NCH; i++) begin
+        logic [1:0] r;
+        logic       pos_ok;
+        r      = 2'((32'(rr_rnd_q) + k) % NROUNDS);
+        pos_ok = (k == 0) ? (i > 32'(rr_ptr_q)) : ((k == NROUNDS) ? (i <= 32'(rr_ptr_q)) : 1'b1);
+        if (!rr_found && pos_ok && runnable[i] && (ch_interleave_i[i] >= r)) begin
+          rr_found = 1'b1;
+          rr_ch    = CH_W'(i);
+          rr_rnd   = r;
+        end
       end
     end
   end
 
-  // GPFIFO entry address of the selected channel
-  logic [31:0] sel_gp_mask;
-  assign sel_gp_mask   = ~(32'hFFFF_FFFF << ch_gpfifo_log2_i[sel_ch]);
-  assign gp_entry_addr = ch_gpfifo_base_i[sel_ch] +
-                         {(AW - 32 - BEAT_LSB)'(0), ch_gp_get_i[sel_ch] & sel_gp_mask, BEAT_LSB'(0)};
+  assign self_next = rr_found && (rr_ch == cur_ch_q);
+
+  // Guest pick: round robin after the last guest
+  logic            g_found;
+  logic [CH_W-1:0] g_ch;
+  always_comb begin
+    g_found = 1'b0;
+    g_ch    = g_ptr_q;
+    for (int i = 1; i <= NCH; i++) begin
+      if (!g_found && guest_ok[(32'(g_ptr_q) + i) % NCH]) begin
+        g_found = 1'b1;
+        g_ch    = CH_W'((32'(g_ptr_q) + i) % NCH);
+      end
+    end
+  end
 
   // ------------------------------------------------------------------------------------------
   // Pushbuffer fetch: burst sizing and credit
@@ -296,22 +454,25 @@ module gc_pbdma
 
   assign fetch_go = fetch_en_q && (fetch_beats_q != '0) && !ar_valid_q &&
                     !(sync_q && ce_pend_q[cur_ch_q]) &&
-                    (32'(fifo_cnt_q) + 2 * (32'(rd_beats_q) + 32'(burst_beats)) <= PB_FIFO_DW);
+                    (32'(fifo_cnt_q) + 2 * (32'(rd_beats_q) - 32'(disc_q) + 32'(burst_beats))
+                     <= PB_FIFO_DW);
 
   // ------------------------------------------------------------------------------------------
-  // R beat: split into the segment's dwords
+  // R beat: discard stale beats, split live ones into the segment's dwords
   // ------------------------------------------------------------------------------------------
-  logic rx_beat, rx_lo, rx_hi;
-  assign rx_beat = m_rvalid_i && rx_en_q;
+  logic rx_live, rx_beat, rx_lo, rx_hi, ar_free;
+  assign ar_free = !ar_valid_q || m_arready_i;   // a new AR may be loaded this cycle
+  assign rx_live = m_rvalid_i && (disc_q == '0);
+  assign rx_beat = rx_live && rx_en_q;
   assign rx_lo   = rx_beat && !rx_skip_q && (rx_left_q != '0);
   assign rx_hi   = rx_beat && ((rx_left_q - LEN_W'(rx_lo)) != '0);
 
   // ------------------------------------------------------------------------------------------
-  // Main FSM: decode and dispatch
+  // Main FSM: selection, decode, dispatch, switches
   // ------------------------------------------------------------------------------------------
   logic                 fifo_pop, fifo_flush;
   logic [32:0]          head;
-  logic                 seg_setup;
+  logic                 seg_setup, resume;
 
   // Decoded method (waveform strobe)
   logic                 mthd_valid;
@@ -326,14 +487,24 @@ module gc_pbdma
   mreg_e                mreg_sel;
   logic                 bind_we;
   logic                 ar_load_gp, ar_load_pb;
-  logic                 sem_start;
-  logic [AW-1:0]        sem_addr;
-  logic [63:0]          sem_data;
-  logic [7:0]           sem_strb;
+  logic [AW-1:0]        gp_rd_addr;
+  logic                 aq_start;
+  logic [1:0]           aq_op_d, aq_size_d;
+  logic [AW-1:0]        aq_addr_d;
+  logic [63:0]          aq_wdata_d;
   logic                 launch;
   logic                 exe_load;
   logic                 cmd_hs;
-  logic                 stop_seg;            // stop fetching and discard further R data
+  logic                 stop_seg;            // stop fetching, discard R data still in flight
+
+  // Scheduler actions
+  logic                 sel_rr, sel_guest, sel_own;
+  logic                 drop_own;            // the owner gives up its slice (IDLE)
+  logic                 leave, leave_save;
+  logic [3:0]           leave_cause;
+  logic                 acq_fail, acq_pass, acq_try;
+  logic                 to_send;             // fault port sends a switched-out channel's timeout
+  logic [CH_W-1:0]      to_ch;
 
   // Fault entry
   logic                 flt_set;
@@ -360,20 +531,60 @@ module gc_pbdma
     for (int r = 0; r < NMREG; r++) cur_mr[r] = mreg_q[cur_ch_q][r];
   end
 
+  // REMAP (memset): every DST component of SET_REMAP_COMPONENTS is CONST_A, CONST_B or NO_WRITE
+  // Only the NUM_DST_COMPONENTS components that exist must name a constant (or NO_WRITE); the
+  // selectors of the others are don't-care.
+  logic       remap_comp_ok;
+  logic [1:0] remap_ndst;
+  assign remap_ndst = cur_mr[MR_REMAP_COMP][GC_COPY_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS_LSB +:
+                                            GC_COPY_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS_W];
+  assign remap_comp_ok =
+      remap_ok(cur_mr[MR_REMAP_COMP][GC_COPY_SET_REMAP_COMPONENTS_DST_X_LSB +:
+                                     GC_COPY_SET_REMAP_COMPONENTS_DST_X_W]) &&
+      (remap_ndst < 2'd1 ||
+       remap_ok(cur_mr[MR_REMAP_COMP][GC_COPY_SET_REMAP_COMPONENTS_DST_Y_LSB +:
+                                      GC_COPY_SET_REMAP_COMPONENTS_DST_Y_W])) &&
+      (remap_ndst < 2'd2 ||
+       remap_ok(cur_mr[MR_REMAP_COMP][GC_COPY_SET_REMAP_COMPONENTS_DST_Z_LSB +:
+                                      GC_COPY_SET_REMAP_COMPONENTS_DST_Z_W])) &&
+      (remap_ndst < 2'd3 ||
+       remap_ok(cur_mr[MR_REMAP_COMP][GC_COPY_SET_REMAP_COMPONENTS_DST_W_LSB +:
+                                      GC_COPY_SET_REMAP_COMPONENTS_DST_W_W]));
+
+  // Host semaphore address of the current channel
+  logic [AW-1:0] sem_addr;
+  assign sem_addr = {cur_mr[MR_SEM_ADDR_HI][GC_HOST_SEM_ADDR_HI_OFFSET_LSB +:
+                                            GC_HOST_SEM_ADDR_HI_OFFSET_W],
+                     cur_mr[MR_SEM_ADDR_LO][GC_HOST_SEM_ADDR_LO_OFFSET_LSB +:
+                                            GC_HOST_SEM_ADDR_LO_OFFSET_W],
+                     2'b00};
+
+  // GPFIFO entry address of a channel
+  function automatic logic [AW-1:0] gp_addr(input logic [AW-1:0] base, input logic [LW-1:0] l2,
+                                            input logic [31:0] idx);
+    logic [31:0] m;
+    m = ~(32'hFFFF_FFFF << l2);
+    return base + {(AW - 32 - BEAT_LSB)'(0), idx & m, BEAT_LSB'(0)};
+  endfunction
+
   always_comb begin
     logic [31:0]  d;
-    logic         is_mthd, dispatch;
+    logic         is_mthd, dispatch, needs_eng;
     logic [GC_HOST_SEM_EXECUTE_OPERATION_W-1:0] sem_op;
-    logic [1:0]   ce_sem_lo;
+    logic         sem_is64, sem_ts;
+    logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] sem_red;
+    logic [3:0]   ce_sem_lo;
     logic [GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_W-1:0] dtt;
     logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_W-1:0]     semt;
     logic [GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_W-1:0]     intt;
+    logic         pass;
 
     state_d       = state_q;
     cur_ch_d      = cur_ch_q;
     fifo_pop      = 1'b0;
     fifo_flush    = 1'b0;
     seg_setup     = 1'b0;
+    resume        = 1'b0;
     mthd_valid    = 1'b0;
     mthd_addr     = '0;
     mthd_subch    = '0;
@@ -385,40 +596,83 @@ module gc_pbdma
     bind_we       = 1'b0;
     ar_load_gp    = 1'b0;
     ar_load_pb    = 1'b0;
-    sem_start     = 1'b0;
-    sem_addr      = '0;
-    sem_data      = '0;
-    sem_strb      = '0;
+    gp_rd_addr    = gp_addr(ch_gpfifo_base_i[cur_ch_q], ch_gpfifo_log2_i[cur_ch_q], nxt_gp_get);
+    aq_start      = 1'b0;
+    aq_op_d       = SEM_AOP_READ;
+    aq_size_d     = SEM_ASIZE_4;
+    aq_addr_d     = sem_addr;
+    aq_wdata_d    = '0;
     launch        = 1'b0;
     exe_load      = 1'b0;
     stop_seg      = 1'b0;
+    sel_rr        = 1'b0;
+    sel_guest     = 1'b0;
+    sel_own       = 1'b0;
+    drop_own      = 1'b0;
+    leave         = 1'b0;
+    leave_save    = 1'b0;
+    leave_cause   = '0;
+    acq_fail      = 1'b0;
+    acq_pass      = 1'b0;
+    acq_try       = 1'b0;
     flt_set       = 1'b0;
     flt_cause_d   = ERROR_CAUSE_NONE;
     flt_method_d  = '0;
     flt_data_d    = '0;
     gp_get_we_o   = 1'b0;
     gp_get_ch_o   = cur_ch_q;
-    gp_get_val_o  = (cur_gp_get + 32'd1) & gp_mask;
+    gp_get_val_o  = nxt_gp_get;
     mthd_inc_o    = 1'b0;
     nonstall_o    = 1'b0;
     is_mthd       = 1'b0;
     dispatch      = 1'b0;
+    needs_eng     = 1'b0;
     d             = head[31:0];
     sem_op        = '0;
+    sem_is64      = 1'b0;
+    sem_ts        = 1'b0;
+    sem_red       = '0;
     ce_sem_lo     = '0;
     dtt           = '0;
     semt          = '0;
     intt          = '0;
+    pass          = 1'b0;
 
     ar_load_pb = fetch_go;
 
     unique case (state_q)
       // ---------------------------------------------------------------------------------------
       PBDMA_STATE_IDLE: begin
-        if (sel_found) begin
-          cur_ch_d   = sel_ch;
-          ar_load_gp = 1'b1;
-          state_d    = PBDMA_STATE_GP_REQ;
+        if (own_vld_q && hold_q) begin
+          // The owner waits for its engine
+          if (!ce_busy_q) begin
+            if (!slice_exp && runnable[own_q]) sel_own = 1'b1;
+            else                               drop_own = 1'b1;  // round robin next cycle
+          end else if (g_found) begin
+            sel_guest = 1'b1;
+          end
+        end else if (rr_found) begin
+          sel_rr = 1'b1;
+        end
+        if (!ar_free) begin   // the previous channel's last burst is still being presented
+          sel_rr    = 1'b0;
+          sel_guest = 1'b0;
+          sel_own   = 1'b0;
+          drop_own  = 1'b0;
+        end
+        if (sel_rr)    cur_ch_d = rr_ch;
+        if (sel_guest) cur_ch_d = g_ch;
+        if (sel_own)   cur_ch_d = own_q;
+        if (sel_rr || sel_guest || sel_own) begin
+          if (in_ent_q[cur_ch_d]) begin
+            resume  = 1'b1;
+            state_d = PBDMA_STATE_PB_FETCH;
+          end else begin
+            ar_load_gp = 1'b1;
+            gp_rd_addr = gp_addr(ch_gpfifo_base_i[cur_ch_d], ch_gpfifo_log2_i[cur_ch_d],
+                                 ch_gp_get_i[cur_ch_d]);
+            state_d    = PBDMA_STATE_GP_REQ;
+          end
         end
       end
 
@@ -435,12 +689,12 @@ module gc_pbdma
       PBDMA_STATE_GP_WAIT: begin
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
-        end else if (m_rvalid_i) begin
+        end else if (rx_live) begin
           if (resp_err(m_rresp_i)) begin
             flt_set     = 1'b1;
             flt_cause_d = ERROR_CAUSE_BUS_ERROR;
-            flt_data_d  = 32'(ch_gpfifo_base_i[cur_ch_q] +
-                              {(AW - 32 - BEAT_LSB)'(0), cur_gp_get & gp_mask, BEAT_LSB'(0)});
+            flt_data_d  = 32'(gp_addr(ch_gpfifo_base_i[cur_ch_q], ch_gpfifo_log2_i[cur_ch_q],
+                                      cur_gp_get));
           end else if (m_rdata_i[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W] == '0) begin
             // Control entry
             if (m_rdata_i[32 + GC_GP_ENTRY1_OPCODE_LSB +: GC_GP_ENTRY1_OPCODE_W] ==
@@ -474,6 +728,12 @@ module gc_pbdma
           state_d = PBDMA_STATE_FAULT;
         end else if (seg_left_q == '0) begin
           state_d = PBDMA_STATE_SEG_DONE;
+        end else if (sw_ts) begin
+          leave       = 1'b1;
+          leave_save  = 1'b1;
+          leave_cause[SW_TIMESLICE] = 1'b1;
+        end else if (sync_q && ce_pend_q[cur_ch_q]) begin
+          state_d = PBDMA_STATE_ENGINE_WAIT;      // SYNC WAIT entry: the channel's copy first
         end else if (fifo_cnt_q != '0) begin
           if (head[32]) begin
             // Poisoned dword: its beat returned a bus error
@@ -525,10 +785,30 @@ module gc_pbdma
             endcase
           end
 
-          // A method of a channel waits for the channel's copy to complete (this also covers
-          // WFI and SEM_EXECUTE.RELEASE_WFI).
-          if (is_mthd && ce_pend_q[cur_ch_q]) begin
-            state_d = PBDMA_STATE_ENGINE_WAIT;
+          // Does the method need the engine idle? (runlists with an engine only)
+          if (is_mthd && HAS_CE) begin
+            if (mthd_addr < HOST_END_DW) begin
+              needs_eng = (mthd_addr == GC_HOST_WFI_DW) ||
+                          ((mthd_addr == GC_HOST_SEM_EXECUTE_DW) &&
+                           (mthd_data[GC_HOST_SEM_EXECUTE_RELEASE_WFI_LSB +:
+                                      GC_HOST_SEM_EXECUTE_RELEASE_WFI_W] ==
+                            GC_HOST_SEM_EXECUTE_RELEASE_WFI_EN));
+            end else begin
+              needs_eng = (mthd_addr == GC_COPY_LAUNCH_DMA_DW) &&
+                          (bind_q[cur_ch_q][mthd_subch] == OBJ_COPY);
+            end
+          end
+
+          // Every method of a channel waits for the channel's copy to complete; LAUNCH_DMA,
+          // WFI and RELEASE_WFI also wait while the engine is busy with another channel's copy.
+          if (is_mthd && (ce_pend_q[cur_ch_q] || (needs_eng && ce_busy_q))) begin
+            if (is_guest) begin
+              leave       = 1'b1;
+              leave_save  = 1'b1;
+              leave_cause[SW_ENGINE] = 1'b1;
+            end else begin
+              state_d = PBDMA_STATE_ENGINE_WAIT;
+            end
           end else if (is_mthd) begin
             dispatch = 1'b1;
             fifo_pop = 1'b1;
@@ -573,49 +853,69 @@ module gc_pbdma
                 mreg_we = 1'b1; mreg_sel = MR_SEM_PAY_HI; mthd_inc_o = 1'b1;
               end
               GC_HOST_SEM_EXECUTE_DW: begin
+                // Consumed only when the atomic unit answered (and an acquire passed)
+                fifo_pop = 1'b0;
+                ctx_we   = 1'b0;
                 sem_op   = mthd_data[GC_HOST_SEM_EXECUTE_OPERATION_LSB +:
                                      GC_HOST_SEM_EXECUTE_OPERATION_W];
-                sem_addr = {cur_mr[MR_SEM_ADDR_HI][GC_HOST_SEM_ADDR_HI_OFFSET_LSB +:
-                                                         GC_HOST_SEM_ADDR_HI_OFFSET_W],
-                            cur_mr[MR_SEM_ADDR_LO][GC_HOST_SEM_ADDR_LO_OFFSET_LSB +:
-                                                         GC_HOST_SEM_ADDR_LO_OFFSET_W],
-                            2'b00};
-                if (sem_op == GC_HOST_SEM_EXECUTE_OPERATION_RELEASE) begin
-                  if (mthd_data[GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_LSB +:
-                                GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_W] ==
-                      GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_EN) begin
-                    flt_set     = 1'b1;
-                    flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
-                  end else if (mthd_data[GC_HOST_SEM_EXECUTE_PAYLOAD_SIZE_LSB +:
-                                         GC_HOST_SEM_EXECUTE_PAYLOAD_SIZE_W] ==
-                               GC_HOST_SEM_EXECUTE_PAYLOAD_SIZE_64BIT) begin
-                    if (sem_addr[2:0] != 3'b000) begin
+                sem_is64 = (mthd_data[GC_HOST_SEM_EXECUTE_PAYLOAD_SIZE_LSB +:
+                                      GC_HOST_SEM_EXECUTE_PAYLOAD_SIZE_W] ==
+                            GC_HOST_SEM_EXECUTE_PAYLOAD_SIZE_64BIT);
+                sem_ts   = (mthd_data[GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_LSB +:
+                                      GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_W] ==
+                            GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_EN);
+                sem_red  = mthd_data[GC_HOST_SEM_EXECUTE_REDUCTION_LSB +:
+                                     GC_HOST_SEM_EXECUTE_REDUCTION_W];
+                aq_wdata_d = sem_is64 ? {cur_mr[MR_SEM_PAY_HI], cur_mr[MR_SEM_PAY_LO]}
+                                      : {32'h0, cur_mr[MR_SEM_PAY_LO]};
+                aq_size_d  = sem_is64 ? SEM_ASIZE_8 : SEM_ASIZE_4;
+                unique case (sem_op)
+                  GC_HOST_SEM_EXECUTE_OPERATION_RELEASE: begin
+                    aq_op_d = SEM_AOP_WRITE;
+                    if (sem_ts) begin
+                      aq_size_d = SEM_ASIZE_16;
+                      if (sem_addr[3:0] != 4'h0) begin
+                        flt_set     = 1'b1;
+                        flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
+                      end
+                    end else if (sem_is64 && sem_addr[2:0] != 3'b000) begin
                       flt_set     = 1'b1;
                       flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
-                    end else begin
-                      sem_start = 1'b1;
-                      sem_data  = {cur_mr[MR_SEM_PAY_HI], cur_mr[MR_SEM_PAY_LO]};
-                      sem_strb  = 8'hFF;
-                    end
-                  end else begin
-                    if (sem_addr[1:0] != 2'b00) begin
-                      flt_set     = 1'b1;
-                      flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
-                    end else begin
-                      sem_start = 1'b1;
-                      sem_data  = {2{cur_mr[MR_SEM_PAY_LO]}};
-                      sem_strb  = sem_addr[2] ? 8'hF0 : 8'h0F;
                     end
                   end
-                end else begin
-                  // ACQUIRE, ACQ_STRICT_GEQ, ACQ_CIRC_GEQ, ACQ_AND, ACQ_NOR, REDUCTION:
-                  // not implemented yet (acquires and reductions plug in here).
-                  flt_set     = 1'b1;
-                  flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
-                end
-                if (sem_start) begin
+                  GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION: begin
+                    aq_op_d = SEM_AOP_RMW;
+                    if (sem_red > GC_HOST_SEM_EXECUTE_REDUCTION_DEC) begin
+                      flt_set     = 1'b1;
+                      flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
+                    end else if (sem_is64 && sem_addr[2:0] != 3'b000) begin
+                      flt_set     = 1'b1;
+                      flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
+                    end
+                  end
+                  GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE,
+                  GC_HOST_SEM_EXECUTE_OPERATION_ACQ_STRICT_GEQ,
+                  GC_HOST_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ,
+                  GC_HOST_SEM_EXECUTE_OPERATION_ACQ_AND,
+                  GC_HOST_SEM_EXECUTE_OPERATION_ACQ_NOR: begin
+                    aq_op_d = SEM_AOP_READ;
+                    acq_try = 1'b1;
+                    if (sem_is64 && sem_addr[2:0] != 3'b000) begin
+                      flt_set     = 1'b1;
+                      flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
+                    end
+                  end
+                  default: begin
+                    flt_set     = 1'b1;
+                    flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
+                  end
+                endcase
+                if (!flt_set) begin
+                  aq_start = 1'b1;
                   exe_load = 1'b1;
-                  state_d  = PBDMA_STATE_SEM_WRITE;
+                  state_d  = PBDMA_STATE_SEM_WAIT;
+                end else begin
+                  acq_try = 1'b0;
                 end
               end
               default: begin
@@ -626,6 +926,10 @@ module gc_pbdma
           end else if (bind_q[cur_ch_q][mthd_subch] != OBJ_COPY) begin
             flt_set     = 1'b1;
             flt_cause_d = ERROR_CAUSE_INVALID_SUBCHANNEL;
+          end else if (!HAS_CE) begin
+            // Runlist without a copy engine: COPY may be bound, its methods are not executed
+            flt_set     = 1'b1;
+            flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
           end else begin
             // COPY class
             mthd_inc_o = 1'b1;
@@ -641,6 +945,9 @@ module gc_pbdma
               GC_COPY_SET_SEMAPHORE_A_DW:    begin mreg_we = 1'b1; mreg_sel = MR_CE_SEM_A;      end
               GC_COPY_SET_SEMAPHORE_B_DW:    begin mreg_we = 1'b1; mreg_sel = MR_CE_SEM_B;      end
               GC_COPY_SET_SEMAPHORE_PAYLOAD_DW: begin mreg_we = 1'b1; mreg_sel = MR_CE_SEM_PAY; end
+              GC_COPY_SET_REMAP_CONST_A_DW:  begin mreg_we = 1'b1; mreg_sel = MR_REMAP_A;       end
+              GC_COPY_SET_REMAP_CONST_B_DW:  begin mreg_we = 1'b1; mreg_sel = MR_REMAP_B;       end
+              GC_COPY_SET_REMAP_COMPONENTS_DW: begin mreg_we = 1'b1; mreg_sel = MR_REMAP_COMP;  end
               GC_COPY_LAUNCH_DMA_DW: begin
                 mthd_inc_o = 1'b0;  // counted when the copy engine takes the command
                 dtt  = mthd_data[GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_LSB +:
@@ -649,27 +956,31 @@ module gc_pbdma
                                  GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_W];
                 intt = mthd_data[GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_LSB +:
                                  GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_W];
-                ce_sem_lo   = cur_mr[MR_CE_SEM_B][1:0];   // SET_SEMAPHORE_B.LOWER bits 1:0
+                ce_sem_lo = cur_mr[MR_CE_SEM_B][3:0];   // SET_SEMAPHORE_B.LOWER bits 3:0
                 if ((mthd_data[GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_LSB +:
                                GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_W] !=
                      GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_PITCH) ||
                     (mthd_data[GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_LSB +:
                                GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_W] !=
                      GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_PITCH) ||
-                    (mthd_data[GC_COPY_LAUNCH_DMA_REMAP_ENABLE_LSB +:
-                               GC_COPY_LAUNCH_DMA_REMAP_ENABLE_W] !=
-                     GC_COPY_LAUNCH_DMA_REMAP_ENABLE_FALSE) ||
+                    ((mthd_data[GC_COPY_LAUNCH_DMA_REMAP_ENABLE_LSB +:
+                                GC_COPY_LAUNCH_DMA_REMAP_ENABLE_W] ==
+                      GC_COPY_LAUNCH_DMA_REMAP_ENABLE_TRUE) &&
+                     !remap_comp_ok) ||
                     !(dtt inside {GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE,
                                   GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_PIPELINED,
                                   GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NON_PIPELINED}) ||
                     !(semt inside {GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_NONE,
-                                   GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE}) ||
+                                   GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE,
+                                   GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE}) ||
                     !(intt inside {GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NONE,
                                    GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING})) begin
                   flt_set     = 1'b1;
                   flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
-                end else if (semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE &&
-                             ce_sem_lo != 2'b00) begin
+                end else if ((semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE &&
+                              ce_sem_lo[1:0] != 2'b00) ||
+                             (semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE &&
+                              ce_sem_lo != 4'h0)) begin
                   flt_set     = 1'b1;
                   flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
                 end else begin
@@ -702,10 +1013,15 @@ module gc_pbdma
 
       // ---------------------------------------------------------------------------------------
       PBDMA_STATE_ENGINE_WAIT: begin
+        // The owner waits for the engine (its own copy, or another channel's); guests may run.
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
-        end else if (!ce_pend_q[cur_ch_q]) begin
+        end else if (!ce_busy_q) begin
           state_d = PBDMA_STATE_PB_FETCH;
+        end else if (guest_avail) begin
+          leave       = 1'b1;
+          leave_save  = 1'b1;
+          leave_cause[SW_ENGINE] = 1'b1;
         end
       end
 
@@ -716,24 +1032,64 @@ module gc_pbdma
           state_d = PBDMA_STATE_FAULT;
         end else if (cmd_hs) begin
           mthd_inc_o = 1'b1;
-          state_d    = PBDMA_STATE_PB_FETCH;
+          state_d    = (seg_left_q == '0) ? PBDMA_STATE_SEG_DONE : PBDMA_STATE_PB_FETCH;
         end
       end
 
       // ---------------------------------------------------------------------------------------
-      PBDMA_STATE_SEM_WRITE: begin
+      PBDMA_STATE_SEM_WAIT: begin
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
-        end else if (b_wait_q && m_bvalid_i) begin
-          if (resp_err(m_bresp_i)) begin
+        end else if (as_valid_i) begin
+          pass = sem_acquire_pass(sem_op_q, sem_is64_q,
+                                  sem_is64_q ? as_rdata_i : {32'h0, as_rdata_i[31:0]}, sem_pay_q);
+          if (as_err_i) begin
             flt_set      = 1'b1;
             flt_cause_d  = ERROR_CAUSE_BUS_ERROR;
             flt_method_d = err_method(exe_subch_q, exe_addr_q);
             flt_data_d   = exe_data_q;
-          end else begin
+          end else if (!sem_acq_q || pass) begin
+            // Done: consume the SEM_EXECUTE dword
+            acq_pass   = sem_acq_q;
+            fifo_pop   = 1'b1;
+            ctx_we     = 1'b1;
+            ctx_d      = pend_ctx_q;
             mthd_inc_o = 1'b1;
-            state_d    = PBDMA_STATE_PB_FETCH;
+            state_d    = (seg_left_q == LEN_W'(1)) ? PBDMA_STATE_SEG_DONE : PBDMA_STATE_PB_FETCH;
+          end else begin
+            acq_fail = 1'b1;
+            if (acq_to[cur_ch_q]) begin
+              flt_set      = 1'b1;
+              flt_cause_d  = ERROR_CAUSE_ACQUIRE_TIMEOUT;
+              flt_method_d = err_method(exe_subch_q, exe_addr_q);
+              flt_data_d   = exe_data_q;
+            end else if (sem_sw_q) begin
+              leave       = 1'b1;
+              leave_save  = 1'b1;
+              leave_cause[SW_ACQUIRE] = 1'b1;
+            end else begin
+              state_d = PBDMA_STATE_ACQ_RETRY;
+            end
           end
+        end
+      end
+
+      // ---------------------------------------------------------------------------------------
+      PBDMA_STATE_ACQ_RETRY: begin
+        // ACQUIRE_SWITCH_TSG DIS: stay resident and retry (re-dispatch the SEM_EXECUTE)
+        if (abort) begin
+          state_d = PBDMA_STATE_FAULT;
+        end else if (acq_to[cur_ch_q]) begin
+          flt_set      = 1'b1;
+          flt_cause_d  = ERROR_CAUSE_ACQUIRE_TIMEOUT;
+          flt_method_d = err_method(exe_subch_q, exe_addr_q);
+          flt_data_d   = exe_data_q;
+        end else if (acq_due[cur_ch_q] || acq_woke_q[cur_ch_q]) begin
+          state_d = PBDMA_STATE_PB_FETCH;
+        end else if (sw_ts) begin
+          leave       = 1'b1;
+          leave_save  = 1'b1;
+          leave_cause[SW_ACQUIRE] = 1'b1;
         end
       end
 
@@ -741,18 +1097,34 @@ module gc_pbdma
       PBDMA_STATE_SEG_DONE: begin
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
-        end else if (rd_beats_q == '0) begin
-          // Everything drained (END_PB_SEGMENT may leave bursts in flight)
+        end else if (ar_free) begin
+          // Entry done: advance GP_GET; go on with the next entry unless a switch is due.
           gp_get_we_o = 1'b1;
           fifo_flush  = 1'b1;
-          state_d     = PBDMA_STATE_IDLE;
+          stop_seg    = 1'b1;
+          if (nxt_gp_get == ch_gp_put_i[cur_ch_q]) begin
+            leave = 1'b1;
+            leave_cause[SW_EMPTY] = 1'b1;
+          end else if (sw_ts) begin
+            leave = 1'b1;
+            leave_cause[SW_TIMESLICE] = 1'b1;
+          end else begin
+            ar_load_gp = 1'b1;
+            state_d    = PBDMA_STATE_GP_REQ;
+          end
         end
       end
 
       // ---------------------------------------------------------------------------------------
+      PBDMA_STATE_CTX_SAVE: begin
+        // Context was saved when entering; nothing is outstanding on the atomic port here.
+        state_d = PBDMA_STATE_IDLE;
+      end
+
+      // ---------------------------------------------------------------------------------------
       PBDMA_STATE_FAULT: begin
-        // Record (unless dropped), then wait until no memory transaction is outstanding.
-        if (!flt_pend_q && rd_beats_q == '0 && !aw_valid_q && !w_valid_q && !b_wait_q) begin
+        // Record (unless dropped), then wait until no atomic request is outstanding.
+        if (!flt_pend_q && !aq_busy_q) begin
           fifo_flush = 1'b1;
           state_d    = PBDMA_STATE_IDLE;
         end
@@ -761,20 +1133,40 @@ module gc_pbdma
       default: state_d = PBDMA_STATE_IDLE;
     endcase
 
+    if (leave) begin
+      state_d  = PBDMA_STATE_CTX_SAVE;
+      fifo_pop = 1'b0;
+      ctx_we   = 1'b0;
+      stop_seg = 1'b1;
+      fifo_flush = 1'b1;
+      ar_load_gp = 1'b0;
+    end
     if (flt_set) begin
       state_d  = PBDMA_STATE_FAULT;
       fifo_pop = 1'b0;
       ctx_we   = 1'b0;
       stop_seg = 1'b1;
+      leave    = 1'b0;
+      acq_pass = 1'b0;
     end
     if (state_d == PBDMA_STATE_FAULT) stop_seg = 1'b1;
     if (stop_seg) ar_load_pb = 1'b0;
   end
 
   // ------------------------------------------------------------------------------------------
-  // Fault port: copy-engine errors (any channel) first, then the current channel's record.
+  // Fault port: copy-engine errors (any channel) first, then the current channel's record,
+  // then acquire timeouts of channels that are not resident.
   // ------------------------------------------------------------------------------------------
   always_comb begin
+    to_send = 1'b0;
+    to_ch   = '0;
+    for (int c = NCH - 1; c >= 0; c--) begin
+      if (acq_to[c] && on_rl[c] && !ch_err_i[c] && !ch_reset_i[c] && !cur_oh[c]) begin
+        to_send = 1'b1;
+        to_ch   = CH_W'(c);
+      end
+    end
+
     fault_valid_o  = 1'b0;
     fault_ch_o     = cur_ch_q;
     fault_cause_o  = flt_cause_q;
@@ -788,8 +1180,17 @@ module gc_pbdma
       fault_gp_get_o = ce_gp_get_q;
       fault_method_o = ce_method_q;
       fault_data_o   = ce_data_q;
+      to_send        = 1'b0;
     end else if (state_q == PBDMA_STATE_FAULT && flt_pend_q && !ch_reset_i[cur_ch_q]) begin
       fault_valid_o  = 1'b1;
+      to_send        = 1'b0;
+    end else if (to_send) begin
+      fault_valid_o  = 1'b1;
+      fault_ch_o     = to_ch;
+      fault_cause_o  = ERROR_CAUSE_ACQUIRE_TIMEOUT;
+      fault_gp_get_o = ch_gp_get_i[to_ch];
+      fault_method_o = err_method(acq_subch_q[to_ch], GC_HOST_SEM_EXECUTE_DW);
+      fault_data_o   = acq_data_q[to_ch];
     end
   end
 
@@ -802,16 +1203,16 @@ module gc_pbdma
   assign m_araddr_o  = ar_addr_q;
   assign m_arlen_o   = ar_len_q;
   assign m_rready_o  = 1'b1;   // FIFO room is reserved before a burst is issued
-  assign m_awvalid_o = aw_valid_q;
-  assign m_awaddr_o  = wr_addr_q;
-  assign m_awlen_o   = 8'd0;
-  assign m_wvalid_o  = w_valid_q;
-  assign m_wdata_o   = wr_data_q;
-  assign m_wstrb_o   = wr_strb_q;
-  assign m_wlast_o   = 1'b1;
-  assign m_bready_o  = 1'b1;
 
-  assign cmd_valid_o       = cmd_valid_q && !ce_busy_q && !abort;
+  assign aq_valid_o  = aq_valid_q;
+  assign aq_op_o     = aq_op_q;
+  assign aq_red_o    = aq_red_q;
+  assign aq_signed_o = aq_signed_q;
+  assign aq_size_o   = aq_size_q;
+  assign aq_addr_o   = aq_addr_q;
+  assign aq_wdata_o  = aq_wdata_q;
+
+  assign cmd_valid_o       = HAS_CE && cmd_valid_q && !ce_busy_q && !abort;
   assign cmd_ch_o          = 8'(cur_ch_q);
   assign cmd_src_o         = cmd_src_q;
   assign cmd_dst_o         = cmd_dst_q;
@@ -820,25 +1221,53 @@ module gc_pbdma
   assign cmd_pitch_in_o    = cmd_pitch_in_q;
   assign cmd_pitch_out_o   = cmd_pitch_out_q;
   assign cmd_copy_o        = cmd_copy_q;
+  assign cmd_remap_o       = cmd_remap_q;
+  assign cmd_const_a_o     = cmd_const_a_q;
+  assign cmd_const_b_o     = cmd_const_b_q;
+  assign cmd_components_o  = cmd_components_q;
   assign cmd_sem_o         = cmd_sem_q;
+  assign cmd_sem_four_o    = cmd_sem_four_q;
   assign cmd_sem_addr_o    = cmd_sem_addr_q;
   assign cmd_sem_payload_o = cmd_sem_payload_q;
   assign cmd_intr_o        = cmd_intr_q;
 
+  // A holding owner whose slice expired while its copy ran loses the slice when the engine frees:
+  // counted as a TIMESLICE switch of the owner.
+  always_comb begin
+    sw_valid_o = leave;
+    sw_ch_o    = cur_ch_q;
+    sw_cause_o = leave_cause;
+    if (drop_own && slice_exp) begin
+      sw_valid_o = 1'b1;
+      sw_ch_o    = own_q;
+      sw_cause_o = 4'(1) << SW_TIMESLICE;
+    end
+  end
+  assign ch_resident_o = cur_oh;
+  assign ch_acq_blk_o  = acq_blk_q;
+  assign ch_eng_busy_o = ce_pend_q;
+  assign ch_in_entry_o = in_ent_q;
+
   assign dbg_state_o   = state_q;
-  assign dbg_ch_o      = GC_GLOBAL_DBG_PBDMA_CHANNEL_W'(cur_ch_q);
-  assign dbg_pb_left_o = (seg_left_q > LEN_W'({GC_GLOBAL_DBG_PBDMA_PB_LEFT_W{1'b1}})) ?
-                         {GC_GLOBAL_DBG_PBDMA_PB_LEFT_W{1'b1}} :
-                         GC_GLOBAL_DBG_PBDMA_PB_LEFT_W'(seg_left_q);
+  assign dbg_ch_o      = GC_RUNLIST_DBG_CHANNEL_W'(cur_ch_q);
+  assign dbg_pb_left_o = (seg_left_q > LEN_W'({GC_RUNLIST_DBG_PB_LEFT_W{1'b1}})) ?
+                         {GC_RUNLIST_DBG_PB_LEFT_W{1'b1}} :
+                         GC_RUNLIST_DBG_PB_LEFT_W'(seg_left_q);
 
   // ------------------------------------------------------------------------------------------
-  // Sequential: FSM, segment, FIFO, memory ports, copy-engine tracking
+  // Sequential: FSM, segment, FIFO, memory port, atomic port, copy-engine tracking, scheduler
   // ------------------------------------------------------------------------------------------
-  logic [AW-1:2]    seg_addr;   // dword address of the segment
+  logic [AW-1:2]    seg_addr;   // dword address of the segment (from the GPFIFO entry)
   logic [LEN_W-1:0] seg_len;
   assign seg_addr = {m_rdata_i[32 + GC_GP_ENTRY1_GET_HI_LSB +: HI_W],
                      m_rdata_i[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W]};
   assign seg_len  = m_rdata_i[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W];
+
+  // Segment (re)start: from the GPFIFO entry or from a saved context
+  logic [AW-1:2]    st_addr;
+  logic [LEN_W-1:0] st_len;
+  assign st_addr = resume ? ent_addr_q[cur_ch_d] : seg_addr;
+  assign st_len  = resume ? ent_left_q[cur_ch_d] : seg_len;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -853,6 +1282,7 @@ module gc_pbdma
       sync_q        <= 1'b0;
       fetch_addr_q  <= '0;
       fetch_beats_q <= '0;
+      dec_addr_q    <= '0;
       fifo_wptr_q   <= '0;
       fifo_rptr_q   <= '0;
       fifo_cnt_q    <= '0;
@@ -860,12 +1290,21 @@ module gc_pbdma
       ar_addr_q     <= '0;
       ar_len_q      <= '0;
       rd_beats_q    <= '0;
-      aw_valid_q    <= 1'b0;
-      w_valid_q     <= 1'b0;
-      b_wait_q      <= 1'b0;
-      wr_addr_q     <= '0;
-      wr_data_q     <= '0;
-      wr_strb_q     <= '0;
+      disc_q        <= '0;
+      aq_valid_q    <= 1'b0;
+      aq_busy_q     <= 1'b0;
+      aq_op_q       <= '0;
+      aq_size_q     <= '0;
+      aq_red_q      <= '0;
+      aq_signed_q   <= 1'b0;
+      aq_addr_q     <= '0;
+      aq_wdata_q    <= '0;
+      sem_acq_q     <= 1'b0;
+      sem_is64_q    <= 1'b0;
+      sem_sw_q      <= 1'b0;
+      sem_op_q      <= '0;
+      sem_pay_q     <= '0;
+      pend_ctx_q    <= '0;
       exe_addr_q    <= '0;
       exe_subch_q   <= '0;
       exe_data_q    <= '0;
@@ -882,9 +1321,14 @@ module gc_pbdma
       cmd_pitch_in_q <= '0;
       cmd_pitch_out_q <= '0;
       cmd_sem_payload_q <= '0;
+      cmd_const_a_q <= '0;
+      cmd_const_b_q <= '0;
+      cmd_components_q <= '0;
       cmd_copy_q    <= 1'b0;
       cmd_sem_q     <= 1'b0;
+      cmd_sem_four_q <= 1'b0;
       cmd_intr_q    <= 1'b0;
+      cmd_remap_q   <= 1'b0;
       ce_busy_q     <= 1'b0;
       ce_ch_q       <= '0;
       ce_cancel_q   <= 1'b0;
@@ -892,6 +1336,14 @@ module gc_pbdma
       ce_method_q   <= '0;
       ce_data_q     <= '0;
       ce_pend_q     <= '0;
+      own_vld_q     <= 1'b0;
+      own_q         <= '0;
+      hold_q        <= 1'b0;
+      slice_q       <= '0;
+      turn_q        <= '0;
+      rr_ptr_q      <= CH_W'(NCH - 1);
+      rr_rnd_q      <= 2'(NROUNDS - 1);   // the first search starts with round 0
+      g_ptr_q       <= '0;
     end else begin
       logic [RD_OUT_W-1:0] rd_beats_n;
       logic [FIFO_AW:0]    cnt_n;
@@ -905,7 +1357,7 @@ module gc_pbdma
       if (m_arvalid_o && m_arready_i) ar_valid_q <= 1'b0;
       if (ar_load_gp) begin
         ar_valid_q <= 1'b1;
-        ar_addr_q  <= gp_entry_addr;
+        ar_addr_q  <= gp_rd_addr;
         ar_len_q   <= 8'd0;
         rd_beats_n = rd_beats_n + RD_OUT_W'(1);
       end else if (ar_load_pb) begin
@@ -918,20 +1370,30 @@ module gc_pbdma
       end
       if (m_rvalid_i) rd_beats_n = rd_beats_n - RD_OUT_W'(1);
       rd_beats_q <= rd_beats_n;
+      // stale beats: everything still in flight when a segment stops (a GPFIFO read loaded in
+      // the same cycle by SEG_DONE is not stale)
+      if (m_rvalid_i && disc_q != '0) disc_q <= disc_q - RD_OUT_W'(1);
+      if (stop_seg) disc_q <= rd_beats_n - RD_OUT_W'(ar_load_gp);
 
-      // ---- segment setup from the GPFIFO entry ----
-      if (seg_setup) begin
-        ent0_get_q    <= m_rdata_i[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W];
-        seg_left_q    <= seg_len;
-        rx_left_q     <= seg_len;
-        rx_skip_q     <= seg_addr[2];
+      // ---- segment setup from the GPFIFO entry or a saved context ----
+      if (seg_setup || resume) begin
+        if (seg_setup) begin
+          ent0_get_q <= m_rdata_i[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W];
+          sync_q     <= (m_rdata_i[32 + GC_GP_ENTRY1_SYNC_LSB +: GC_GP_ENTRY1_SYNC_W] ==
+                         GC_GP_ENTRY1_SYNC_WAIT);
+        end else begin
+          ent0_get_q <= ent_get_q[cur_ch_d];
+          sync_q     <= ent_sync_q[cur_ch_d];
+        end
+        seg_left_q    <= st_len;
+        rx_left_q     <= st_len;
+        rx_skip_q     <= st_addr[2];
         rx_en_q       <= 1'b1;
         fetch_en_q    <= 1'b1;
-        sync_q        <= (m_rdata_i[32 + GC_GP_ENTRY1_SYNC_LSB +: GC_GP_ENTRY1_SYNC_W] ==
-                          GC_GP_ENTRY1_SYNC_WAIT);
-        fetch_addr_q  <= seg_addr[AW-1:BEAT_LSB];
-        // beats covering [seg_addr, seg_addr + 4 * len)
-        fetch_beats_q <= (BEATS_W'(seg_len) + BEATS_W'(seg_addr[2]) + BEATS_W'(1)) >> 1;
+        fetch_addr_q  <= st_addr[AW-1:BEAT_LSB];
+        dec_addr_q    <= st_addr;
+        // beats covering [st_addr, st_addr + 4 * len)
+        fetch_beats_q <= (BEATS_W'(st_len) + BEATS_W'(st_addr[2]) + BEATS_W'(1)) >> 1;
       end
       if (sync_q && !ce_pend_q[cur_ch_q]) sync_q <= 1'b0;
 
@@ -948,19 +1410,16 @@ module gc_pbdma
         fifo_rptr_q <= fifo_rptr_q + FIFO_AW'(1);
         cnt_n       = cnt_n - (FIFO_AW + 1)'(1);
         seg_left_q  <= seg_left_q - LEN_W'(1);
+        dec_addr_q  <= dec_addr_q + (AW - 2)'(1);
       end
       fifo_wptr_q <= wp;
       fifo_cnt_q  <= cnt_n;
-      if (fifo_flush || seg_setup) begin
+      if (fifo_flush || seg_setup || resume) begin
         fifo_wptr_q <= '0;
         fifo_rptr_q <= '0;
         fifo_cnt_q  <= '0;
       end
-      if (stop_seg) begin
-        fetch_en_q <= 1'b0;
-        rx_en_q    <= 1'b0;
-      end
-      if (state_d == PBDMA_STATE_IDLE) begin
+      if (stop_seg || state_d == PBDMA_STATE_IDLE) begin
         fetch_en_q <= 1'b0;
         rx_en_q    <= 1'b0;
       end
@@ -972,22 +1431,31 @@ module gc_pbdma
         exe_data_q  <= mthd_data;
       end
 
-      // ---- semaphore release write ----
-      if (sem_start) begin
-        aw_valid_q <= 1'b1;
-        wr_addr_q  <= {sem_addr[AW-1:BEAT_LSB], BEAT_LSB'(0)};
-        wr_data_q  <= sem_data;
-        wr_strb_q  <= sem_strb;
+      // ---- atomic request ----
+      if (aq_valid_q && aq_ready_i) aq_valid_q <= 1'b0;
+      if (as_valid_i) aq_busy_q <= 1'b0;
+      if (aq_start) begin
+        aq_valid_q  <= 1'b1;
+        aq_busy_q   <= 1'b1;
+        aq_op_q     <= aq_op_d;
+        aq_size_q   <= aq_size_d;
+        aq_red_q    <= mthd_data[GC_HOST_SEM_EXECUTE_REDUCTION_LSB +:
+                                 GC_HOST_SEM_EXECUTE_REDUCTION_W];
+        aq_signed_q <= (mthd_data[GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_LSB +:
+                                  GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_W] ==
+                        GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_SIGNED);
+        aq_addr_q   <= aq_addr_d;
+        aq_wdata_q  <= aq_wdata_d;
+        sem_acq_q   <= acq_try;
+        sem_is64_q  <= (aq_size_d == SEM_ASIZE_8);
+        sem_op_q    <= mthd_data[GC_HOST_SEM_EXECUTE_OPERATION_LSB +:
+                                 GC_HOST_SEM_EXECUTE_OPERATION_W];
+        sem_sw_q    <= (mthd_data[GC_HOST_SEM_EXECUTE_ACQUIRE_SWITCH_TSG_LSB +:
+                                  GC_HOST_SEM_EXECUTE_ACQUIRE_SWITCH_TSG_W] ==
+                        GC_HOST_SEM_EXECUTE_ACQUIRE_SWITCH_TSG_EN);
+        sem_pay_q   <= {cur_mr[MR_SEM_PAY_HI], cur_mr[MR_SEM_PAY_LO]};
+        pend_ctx_q  <= ctx_d;
       end
-      if (m_awvalid_o && m_awready_i) begin
-        aw_valid_q <= 1'b0;
-        w_valid_q  <= 1'b1;   // W only after the crossbar accepted the AW
-      end
-      if (m_wvalid_o && m_wready_i) begin
-        w_valid_q <= 1'b0;
-        b_wait_q  <= 1'b1;
-      end
-      if (m_bvalid_i && b_wait_q) b_wait_q <= 1'b0;
 
       // ---- fault record ----
       if (flt_set) begin
@@ -1017,9 +1485,18 @@ module gc_pbdma
         cmd_copy_q        <= (mthd_data[GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_LSB +:
                                         GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_W] !=
                               GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE);
+        cmd_remap_q       <= (mthd_data[GC_COPY_LAUNCH_DMA_REMAP_ENABLE_LSB +:
+                                        GC_COPY_LAUNCH_DMA_REMAP_ENABLE_W] ==
+                              GC_COPY_LAUNCH_DMA_REMAP_ENABLE_TRUE);
+        cmd_const_a_q     <= cur_mr[MR_REMAP_A];
+        cmd_const_b_q     <= cur_mr[MR_REMAP_B];
+        cmd_components_q  <= cur_mr[MR_REMAP_COMP];
         cmd_sem_q         <= (mthd_data[GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_LSB +:
+                                        GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_W] !=
+                              GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_NONE);
+        cmd_sem_four_q    <= (mthd_data[GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_LSB +:
                                         GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_W] ==
-                              GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE);
+                              GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE);
         cmd_sem_addr_q    <= {cur_mr[MR_CE_SEM_A][GC_COPY_SET_SEMAPHORE_A_UPPER_LSB +: HI_W],
                               cur_mr[MR_CE_SEM_B]};
         cmd_sem_payload_q <= cur_mr[MR_CE_SEM_PAY];
@@ -1043,6 +1520,55 @@ module gc_pbdma
         if (ce_done_i && ce_busy_q && 32'(ce_ch_q) == c) ce_pend_q[c] <= 1'b0;
         if (cmd_hs && 32'(cur_ch_q) == c)                ce_pend_q[c] <= 1'b1;
       end
+
+      // ---- scheduler ----
+      if (own_vld_q && slice_q != 32'hFFFF_FFFF) slice_q <= slice_q + 32'd1;
+      if (turn_q != 32'hFFFF_FFFF) turn_q <= turn_q + 32'd1;
+      // a resident owner whose slice expired with nobody else to run: renew it
+      if (resident && state_q != PBDMA_STATE_CTX_SAVE && !is_guest && own_vld_q && slice_exp &&
+          !ce_pend_q[cur_ch_q] && (!other_run || self_next)) begin
+        slice_q  <= '0;
+        rr_rnd_q <= self_next ? rr_rnd : rr_rnd_q;
+      end
+      if (is_guest && guest_exp && !guest_avail) turn_q <= '0;
+      if (sel_rr) begin
+        own_vld_q <= 1'b1;
+        own_q     <= rr_ch;
+        hold_q    <= 1'b0;
+        slice_q   <= '0;
+        rr_ptr_q  <= rr_ch;
+        rr_rnd_q  <= rr_rnd;
+      end
+      if (sel_guest) g_ptr_q <= g_ch;
+      if (sel_own)   hold_q  <= 1'b0;
+      if (sel_rr || sel_guest || sel_own) turn_q <= '0;
+      if (drop_own) begin
+        own_vld_q <= 1'b0;
+        hold_q    <= 1'b0;
+      end
+      if (leave && !is_guest) begin
+        // The owner leaves: it keeps the slice only while its engine work is in flight
+        if (leave_cause[SW_ENGINE] || (leave_cause[SW_EMPTY] && ce_pend_q[cur_ch_q])) begin
+          hold_q <= 1'b1;
+        end else begin
+          own_vld_q <= 1'b0;
+          hold_q    <= 1'b0;
+        end
+      end
+      // The owner went away (reset, error, moved to another runlist)
+      if (own_vld_q && (ch_reset_i[own_q] || ch_err_i[own_q] || !on_rl[own_q])) begin
+        own_vld_q <= 1'b0;
+        hold_q    <= 1'b0;
+      end
+      // A resident channel without an owner becomes the owner
+      if (resident && state_q != PBDMA_STATE_CTX_SAVE && state_q != PBDMA_STATE_FAULT &&
+          !own_vld_q) begin
+        own_vld_q <= 1'b1;
+        own_q     <= cur_ch_q;
+        hold_q    <= 1'b0;
+        slice_q   <= '0;
+        rr_ptr_q  <= cur_ch_q;
+      end
     end
   end
 
@@ -1061,16 +1587,84 @@ module gc_pbdma
         ctx_q[c] <= '0;
         for (int s = 0; s < NSUBCH; s++) bind_q[c][s] <= OBJ_NONE;
         for (int r = 0; r < NMREG; r++)  mreg_q[c][r] <= '0;
+        ent_addr_q[c]  <= '0;
+        ent_left_q[c]  <= '0;
+        ent_get_q[c]   <= '0;
+        acq_wait_q[c]  <= '0;
+        acq_tmr_q[c]   <= '0;
+        acq_addr_q[c]  <= '0;
+        acq_subch_q[c] <= '0;
+        acq_data_q[c]  <= '0;
       end
+      in_ent_q   <= '0;
+      ent_sync_q <= '0;
+      eng_wait_q <= '0;
+      acq_blk_q  <= '0;
+      acq_arm_q  <= '0;
+      acq_woke_q <= '0;
     end else begin
       if (ctx_we)  ctx_q[cur_ch_q] <= ctx_d;
       if (mreg_we) mreg_q[cur_ch_q][mreg_sel] <= mthd_data;
       if (bind_we) bind_q[cur_ch_q][mthd_subch] <= OBJ_COPY;
+
+      // Mid-entry context
+      if (resume) in_ent_q[cur_ch_d] <= 1'b0;
+      if (leave && leave_save) begin
+        in_ent_q[cur_ch_q]   <= 1'b1;
+        ent_addr_q[cur_ch_q] <= dec_addr_q;
+        ent_left_q[cur_ch_q] <= seg_left_q;
+        ent_get_q[cur_ch_q]  <= ent0_get_q;
+        ent_sync_q[cur_ch_q] <= sync_q;
+      end
+      if (sel_rr || sel_guest || sel_own) eng_wait_q[cur_ch_d] <= 1'b0;
+      if (leave && leave_cause[SW_ENGINE] && is_guest) eng_wait_q[cur_ch_q] <= 1'b1;
+
+      // Acquire tracking
       for (int c = 0; c < NCH; c++) begin
+        if (acq_blk_q[c] && acq_wait_q[c] != 32'hFFFF_FFFF) acq_wait_q[c] <= acq_wait_q[c] + 32'd1;
+        if (acq_tmr_q[c] != 32'hFFFF_FFFF) acq_tmr_q[c] <= acq_tmr_q[c] + 32'd1;
+        if (snoop_valid_i && acq_arm_q[c] && snoop_addr_i[AW-1:3] == acq_addr_q[c]) begin
+          acq_woke_q[c] <= 1'b1;
+        end
+      end
+      if (aq_start && acq_try) begin
+        acq_arm_q[cur_ch_q]   <= 1'b1;
+        acq_woke_q[cur_ch_q]  <= 1'b0;
+        acq_addr_q[cur_ch_q]  <= aq_addr_d[AW-1:3];
+        acq_subch_q[cur_ch_q] <= mthd_subch;
+        acq_data_q[cur_ch_q]  <= mthd_data;
+      end
+      if (acq_fail) begin
+        acq_blk_q[cur_ch_q] <= 1'b1;
+        acq_tmr_q[cur_ch_q] <= '0;
+        if (!acq_blk_q[cur_ch_q]) acq_wait_q[cur_ch_q] <= '0;
+      end
+      if (acq_pass) begin
+        acq_blk_q[cur_ch_q]  <= 1'b0;
+        acq_arm_q[cur_ch_q]  <= 1'b0;
+        acq_woke_q[cur_ch_q] <= 1'b0;
+      end
+      if (to_send) begin
+        acq_blk_q[to_ch] <= 1'b0;
+        acq_arm_q[to_ch] <= 1'b0;
+      end
+      if (flt_set && flt_cause_d == ERROR_CAUSE_ACQUIRE_TIMEOUT) begin
+        acq_blk_q[cur_ch_q] <= 1'b0;
+        acq_arm_q[cur_ch_q] <= 1'b0;
+      end
+
+      for (int c = 0; c < NCH; c++) begin
+        if (ch_reset_i[c] || ch_err_i[c]) begin
+          acq_blk_q[c]  <= 1'b0;
+          acq_arm_q[c]  <= 1'b0;
+          acq_woke_q[c] <= 1'b0;
+          eng_wait_q[c] <= 1'b0;
+        end
         if (ch_reset_i[c]) begin
           ctx_q[c] <= '0;
           for (int s = 0; s < NSUBCH; s++) bind_q[c][s] <= OBJ_NONE;
           for (int r = 0; r < NMREG; r++)  mreg_q[c][r] <= '0;
+          in_ent_q[c] <= 1'b0;
         end
       end
     end
@@ -1078,6 +1672,6 @@ module gc_pbdma
 
   // Waveform-only signals, and rlast (bursts are counted by beats)
   logic unused_pbdma;
-  assign unused_pbdma = ^{mthd_valid, mthd_addr, mthd_subch, mthd_data, m_rlast_i};
+  assign unused_pbdma = ^{mthd_valid, m_rlast_i, snoop_addr_i[2:0]};
 
 endmodule

@@ -1,5 +1,9 @@
-// gpu_top: the gpucosim device. BAR0 register block (AXI4-Lite slave), one PBDMA, copy engine 0
-// and the memory crossbar (client 0 = PBDMA, client 1 = copy engine 0) onto the AXI4 master.
+// gpu_top: the gpucosim device. BAR0 register block (AXI4-Lite slave), one PBDMA + host scheduler
+// per runlist (u_pbdma[n], runlist n), NUM_CE copy engines (u_ce0, u_ce1: CE n serves runlist
+// n + 1; runlist 0 has no engine), the atomic unit (requesters 0..NUM_RUNLISTS-1 = PBDMAs,
+// then the copy engines' completion releases) and the memory crossbar onto the AXI4 master.
+// Crossbar clients (= AXI IDs): 0..NUM_RUNLISTS-1 the PBDMAs (GPFIFO / pushbuffer reads only),
+// then CE0, CE1, then the atomic unit.
 module gpu_top
   import gpucosim_pkg::*;
 #(
@@ -10,7 +14,10 @@ module gpu_top
   localparam int unsigned IW   = GC_AXI_ID_W,
   localparam int unsigned MW   = GC_MMIO_ADDR_W,
   localparam int unsigned LW   = GC_CHANNEL_GPFIFO_SIZE_LOG2_W,
-  localparam int unsigned NCLI = 2
+  localparam int unsigned NRL  = GC_NUM_RUNLISTS,
+  localparam int unsigned NCE  = GC_NUM_CE,
+  localparam int unsigned NAQ  = NRL + NCE,
+  localparam int unsigned NCLI = NRL + NCE + 1
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -68,43 +75,66 @@ module gpu_top
   output logic            irq_o
 );
 
-  localparam int unsigned CLI_PBDMA = 0;
-  localparam int unsigned CLI_CE0   = 1;
+  localparam int unsigned CLI_CE0  = NRL;            // crossbar client of CE n: CLI_CE0 + n
+  localparam int unsigned CLI_ATOM = NRL + NCE;
+  localparam int unsigned AQ_CE0   = NRL;            // atomic requester of CE n: AQ_CE0 + n
+  localparam int unsigned RLW      = GC_CHANNEL_RUNLIST_ID_W;
+  localparam int unsigned ILW      = GC_CHANNEL_INTERLEAVE_LEVEL_W;
+
+  if (NCE != 2 || NRL != NCE + 1) begin : g_bad_cfg
+    $error("gpu_top: written for NUM_CE = 2 copy engines (u_ce0, u_ce1) and NUM_RUNLISTS = NUM_CE + 1");
+  end
 
   // ------------------------------------------------------------------------------------------
-  // Register block <-> PBDMA
+  // Register block <-> PBDMAs
   // ------------------------------------------------------------------------------------------
-  logic [NCH-1:0]          ch_enable, ch_err, ch_reset;
-  logic [NCH-1:0][AW-1:0]  ch_gpfifo_base;
-  logic [NCH-1:0][LW-1:0]  ch_gpfifo_log2;
-  logic [NCH-1:0][31:0]    ch_gp_put, ch_gp_get;
+  logic [NCH-1:0]           ch_enable, ch_err, ch_reset;
+  logic [NCH-1:0][AW-1:0]   ch_gpfifo_base;
+  logic [NCH-1:0][LW-1:0]   ch_gpfifo_log2;
+  logic [NCH-1:0][31:0]     ch_gp_put, ch_gp_get;
+  logic [NCH-1:0][RLW-1:0]  ch_runlist;
+  logic [NCH-1:0][31:0]     ch_timeslice, ch_acq_timeout;
+  logic [NCH-1:0][ILW-1:0]  ch_interleave;
+  logic [31:0]              acq_retry;
+  logic [63:0]              cycle;
 
-  logic                    gp_get_we;
-  logic [CH_W-1:0]         gp_get_ch;
-  logic [31:0]             gp_get_val;
-  logic                    fault_valid;
-  logic [CH_W-1:0]         fault_ch;
-  error_cause_e            fault_cause;
-  logic [31:0]             fault_gp_get, fault_method, fault_data;
-  logic                    mthd_inc;
-  logic [CH_W-1:0]         mthd_ch;
-  logic                    pbdma_nonstall;
+  logic [NRL-1:0]            gp_get_we, fault_valid, mthd_inc, pbdma_nonstall, sw_valid;
+  logic [NRL-1:0][CH_W-1:0]  gp_get_ch, fault_ch, mthd_ch, sw_ch;
+  logic [NRL-1:0][31:0]      gp_get_val, fault_gp_get, fault_method, fault_data;
+  error_cause_e              fault_cause [NRL];
+  logic [NRL-1:0][3:0]       sw_cause;
+  logic [NRL-1:0][NCH-1:0]   rl_resident, rl_acq_blk, rl_eng_busy, rl_in_entry;
+  logic [NCH-1:0]            ch_resident, ch_acq_blk, ch_eng_busy, ch_in_entry;
 
-  pbdma_state_e                             dbg_pbdma_state;
-  logic [GC_GLOBAL_DBG_PBDMA_CHANNEL_W-1:0] dbg_pbdma_ch;
-  logic [GC_GLOBAL_DBG_PBDMA_PB_LEFT_W-1:0] dbg_pbdma_pb_left;
+  pbdma_state_e                                dbg_pbdma_state [NRL];
+  logic [NRL-1:0][GC_RUNLIST_DBG_CHANNEL_W-1:0] dbg_pbdma_ch;
+  logic [NRL-1:0][GC_RUNLIST_DBG_PB_LEFT_W-1:0] dbg_pbdma_pb_left;
 
-  // PBDMA -> copy engine
-  logic            cmd_valid, cmd_ready;
-  logic [7:0]      cmd_ch;
-  logic [AW-1:0]   cmd_src, cmd_dst, cmd_sem_addr;
-  logic [31:0]     cmd_line_len, cmd_line_count, cmd_pitch_in, cmd_pitch_out, cmd_sem_payload;
-  logic            cmd_copy, cmd_sem, cmd_intr;
-  logic            ce_done, ce_done_err, ce_intr;
-  logic [1:0]      ce_state;
-  logic [3:0]      ce_rd_out;
-  logic [7:0]      ce_ch;
-  logic [31:0]     ce_bytes, ce_busy_cycles;
+  // PBDMA n -> copy engine n-1 (index 0: runlist 0, no engine; its command outputs are unused)
+  logic [NRL-1:0]           cmd_valid, cmd_ready, cmd_copy, cmd_remap, cmd_sem, cmd_sem_four;
+  logic [NRL-1:0]           cmd_intr, ce_done, ce_done_err;
+  logic [NRL-1:0][7:0]      cmd_ch;
+  logic [NRL-1:0][AW-1:0]   cmd_src, cmd_dst, cmd_sem_addr;
+  logic [NRL-1:0][31:0]     cmd_line_len, cmd_line_count, cmd_pitch_in, cmd_pitch_out;
+  logic [NRL-1:0][31:0]     cmd_sem_payload, cmd_const_a, cmd_const_b, cmd_components;
+
+  // Copy engines
+  logic [NCE-1:0]                              ce_intr;
+  logic [NCE-1:0][GC_ENGINE_DBG_STATE_W-1:0]   ce_state;
+  logic [NCE-1:0][GC_ENGINE_DBG_RD_OUT_W-1:0]  ce_rd_out;
+  logic [NCE-1:0][GC_ENGINE_DBG_CHANNEL_W-1:0] ce_ch;
+  logic [NCE-1:0][31:0]                        ce_bytes, ce_busy_cycles;
+
+  // Atomic unit requests (PBDMAs, then copy engines)
+  logic [NAQ-1:0]           aq_valid, aq_ready, aq_signed, as_valid;
+  logic [NAQ-1:0][1:0]      aq_op, aq_size;
+  logic [NAQ-1:0][GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red;
+  logic [NAQ-1:0][AW-1:0]   aq_addr;
+  logic [NAQ-1:0][63:0]     aq_wdata;
+  logic [63:0]              as_rdata;
+  logic                     as_err;
+  logic                     snoop_valid;
+  logic [AW-1:0]            snoop_addr;
 
   // Crossbar client ports
   logic [NCLI-1:0]          c_arvalid, c_arready, c_rvalid, c_rready;
@@ -116,6 +146,19 @@ module gpu_top
   logic [NCLI-1:0]          c_awvalid, c_awready, c_wvalid, c_wready, c_wlast, c_bvalid, c_bready;
   logic [NCLI-1:0][DW-1:0]  c_wdata;
   logic [NCLI-1:0][DW/8-1:0] c_wstrb;
+
+  always_comb begin
+    ch_resident = '0;
+    ch_acq_blk  = '0;
+    ch_eng_busy = '0;
+    ch_in_entry = '0;
+    for (int r = 0; r < NRL; r++) begin
+      ch_resident = ch_resident | rl_resident[r];
+      ch_acq_blk  = ch_acq_blk  | rl_acq_blk[r];
+      ch_eng_busy = ch_eng_busy | rl_eng_busy[r];
+      ch_in_entry = ch_in_entry | rl_in_entry[r];
+    end
+  end
 
   gc_mmio_regs u_regs (
     .clk_i,
@@ -145,6 +188,12 @@ module gpu_top
     .ch_gp_put_o         (ch_gp_put),
     .ch_gp_get_o         (ch_gp_get),
     .ch_reset_o          (ch_reset),
+    .ch_runlist_o        (ch_runlist),
+    .ch_timeslice_o      (ch_timeslice),
+    .ch_interleave_o     (ch_interleave),
+    .ch_acq_timeout_o    (ch_acq_timeout),
+    .acq_retry_o         (acq_retry),
+    .cycle_o             (cycle),
     .gp_get_we_i         (gp_get_we),
     .gp_get_ch_i         (gp_get_ch),
     .gp_get_val_i        (gp_get_val),
@@ -156,106 +205,171 @@ module gpu_top
     .fault_data_i        (fault_data),
     .mthd_inc_i          (mthd_inc),
     .mthd_ch_i           (mthd_ch),
-    .nonstall_i          (pbdma_nonstall | ce_intr),
+    .nonstall_i          ((|pbdma_nonstall) | (|ce_intr)),
+    .sw_valid_i          (sw_valid),
+    .sw_ch_i             (sw_ch),
+    .sw_cause_i          (sw_cause),
+    .ch_resident_i       (ch_resident),
+    .ch_acq_blk_i        (ch_acq_blk),
+    .ch_eng_busy_i       (ch_eng_busy),
+    .ch_in_entry_i       (ch_in_entry),
     .dbg_pbdma_state_i   (dbg_pbdma_state),
     .dbg_pbdma_ch_i      (dbg_pbdma_ch),
     .dbg_pbdma_pb_left_i (dbg_pbdma_pb_left),
-    .dbg_ce_state_i      (ce_state_e'(ce_state)),
+    .dbg_ce_state_i      (ce_state),
     .dbg_ce_rd_out_i     (ce_rd_out),
     .dbg_ce_ch_i         (ce_ch),
     .ce_bytes_i          (ce_bytes),
     .ce_busy_cycles_i    (ce_busy_cycles)
   );
 
-  gc_pbdma u_pbdma (
-    .clk_i,
-    .rst_ni,
-    .ch_enable_i       (ch_enable),
-    .ch_err_i          (ch_err),
-    .ch_gpfifo_base_i  (ch_gpfifo_base),
-    .ch_gpfifo_log2_i  (ch_gpfifo_log2),
-    .ch_gp_put_i       (ch_gp_put),
-    .ch_gp_get_i       (ch_gp_get),
-    .ch_reset_i        (ch_reset),
-    .gp_get_we_o       (gp_get_we),
-    .gp_get_ch_o       (gp_get_ch),
-    .gp_get_val_o      (gp_get_val),
-    .fault_valid_o     (fault_valid),
-    .fault_ch_o        (fault_ch),
-    .fault_cause_o     (fault_cause),
-    .fault_gp_get_o    (fault_gp_get),
-    .fault_method_o    (fault_method),
-    .fault_data_o      (fault_data),
-    .mthd_inc_o        (mthd_inc),
-    .mthd_ch_o         (mthd_ch),
-    .nonstall_o        (pbdma_nonstall),
-    .dbg_state_o       (dbg_pbdma_state),
-    .dbg_ch_o          (dbg_pbdma_ch),
-    .dbg_pb_left_o     (dbg_pbdma_pb_left),
-    .cmd_valid_o       (cmd_valid),
-    .cmd_ready_i       (cmd_ready),
-    .cmd_ch_o          (cmd_ch),
-    .cmd_src_o         (cmd_src),
-    .cmd_dst_o         (cmd_dst),
-    .cmd_line_len_o    (cmd_line_len),
-    .cmd_line_count_o  (cmd_line_count),
-    .cmd_pitch_in_o    (cmd_pitch_in),
-    .cmd_pitch_out_o   (cmd_pitch_out),
-    .cmd_copy_o        (cmd_copy),
-    .cmd_sem_o         (cmd_sem),
-    .cmd_sem_addr_o    (cmd_sem_addr),
-    .cmd_sem_payload_o (cmd_sem_payload),
-    .cmd_intr_o        (cmd_intr),
-    .ce_done_i         (ce_done),
-    .ce_done_err_i     (ce_done_err),
-    .m_arvalid_o       (c_arvalid[CLI_PBDMA]),
-    .m_arready_i       (c_arready[CLI_PBDMA]),
-    .m_araddr_o        (c_araddr[CLI_PBDMA]),
-    .m_arlen_o         (c_arlen[CLI_PBDMA]),
-    .m_rvalid_i        (c_rvalid[CLI_PBDMA]),
-    .m_rready_o        (c_rready[CLI_PBDMA]),
-    .m_rdata_i         (c_rdata),
-    .m_rresp_i         (c_rresp),
-    .m_rlast_i         (c_rlast),
-    .m_awvalid_o       (c_awvalid[CLI_PBDMA]),
-    .m_awready_i       (c_awready[CLI_PBDMA]),
-    .m_awaddr_o        (c_awaddr[CLI_PBDMA]),
-    .m_awlen_o         (c_awlen[CLI_PBDMA]),
-    .m_wvalid_o        (c_wvalid[CLI_PBDMA]),
-    .m_wready_i        (c_wready[CLI_PBDMA]),
-    .m_wdata_o         (c_wdata[CLI_PBDMA]),
-    .m_wstrb_o         (c_wstrb[CLI_PBDMA]),
-    .m_wlast_o         (c_wlast[CLI_PBDMA]),
-    .m_bvalid_i        (c_bvalid[CLI_PBDMA]),
-    .m_bready_o        (c_bready[CLI_PBDMA]),
-    .m_bresp_i         (c_bresp)
-  );
+  // ------------------------------------------------------------------------------------------
+  // One PBDMA + scheduler per runlist
+  // ------------------------------------------------------------------------------------------
+  for (genvar n = 0; n < NRL; n++) begin : u_pbdma
+    gc_pbdma #(
+      .RL (n)
+    ) u_pbdma (
+      .clk_i,
+      .rst_ni,
+      .ch_enable_i       (ch_enable),
+      .ch_err_i          (ch_err),
+      .ch_gpfifo_base_i  (ch_gpfifo_base),
+      .ch_gpfifo_log2_i  (ch_gpfifo_log2),
+      .ch_gp_put_i       (ch_gp_put),
+      .ch_gp_get_i       (ch_gp_get),
+      .ch_reset_i        (ch_reset),
+      .ch_runlist_i      (ch_runlist),
+      .ch_timeslice_i    (ch_timeslice),
+      .ch_interleave_i   (ch_interleave),
+      .ch_acq_timeout_i  (ch_acq_timeout),
+      .acq_retry_i       (acq_retry),
+      .gp_get_we_o       (gp_get_we[n]),
+      .gp_get_ch_o       (gp_get_ch[n]),
+      .gp_get_val_o      (gp_get_val[n]),
+      .fault_valid_o     (fault_valid[n]),
+      .fault_ch_o        (fault_ch[n]),
+      .fault_cause_o     (fault_cause[n]),
+      .fault_gp_get_o    (fault_gp_get[n]),
+      .fault_method_o    (fault_method[n]),
+      .fault_data_o      (fault_data[n]),
+      .mthd_inc_o        (mthd_inc[n]),
+      .mthd_ch_o         (mthd_ch[n]),
+      .nonstall_o        (pbdma_nonstall[n]),
+      .sw_valid_o        (sw_valid[n]),
+      .sw_ch_o           (sw_ch[n]),
+      .sw_cause_o        (sw_cause[n]),
+      .ch_resident_o     (rl_resident[n]),
+      .ch_acq_blk_o      (rl_acq_blk[n]),
+      .ch_eng_busy_o     (rl_eng_busy[n]),
+      .ch_in_entry_o     (rl_in_entry[n]),
+      .dbg_state_o       (dbg_pbdma_state[n]),
+      .dbg_ch_o          (dbg_pbdma_ch[n]),
+      .dbg_pb_left_o     (dbg_pbdma_pb_left[n]),
+      .cmd_valid_o       (cmd_valid[n]),
+      .cmd_ready_i       (cmd_ready[n]),
+      .cmd_ch_o          (cmd_ch[n]),
+      .cmd_src_o         (cmd_src[n]),
+      .cmd_dst_o         (cmd_dst[n]),
+      .cmd_line_len_o    (cmd_line_len[n]),
+      .cmd_line_count_o  (cmd_line_count[n]),
+      .cmd_pitch_in_o    (cmd_pitch_in[n]),
+      .cmd_pitch_out_o   (cmd_pitch_out[n]),
+      .cmd_copy_o        (cmd_copy[n]),
+      .cmd_remap_o       (cmd_remap[n]),
+      .cmd_const_a_o     (cmd_const_a[n]),
+      .cmd_const_b_o     (cmd_const_b[n]),
+      .cmd_components_o  (cmd_components[n]),
+      .cmd_sem_o         (cmd_sem[n]),
+      .cmd_sem_four_o    (cmd_sem_four[n]),
+      .cmd_sem_addr_o    (cmd_sem_addr[n]),
+      .cmd_sem_payload_o (cmd_sem_payload[n]),
+      .cmd_intr_o        (cmd_intr[n]),
+      .ce_done_i         (ce_done[n]),
+      .ce_done_err_i     (ce_done_err[n]),
+      .aq_valid_o        (aq_valid[n]),
+      .aq_ready_i        (aq_ready[n]),
+      .aq_op_o           (aq_op[n]),
+      .aq_red_o          (aq_red[n]),
+      .aq_signed_o       (aq_signed[n]),
+      .aq_size_o         (aq_size[n]),
+      .aq_addr_o         (aq_addr[n]),
+      .aq_wdata_o        (aq_wdata[n]),
+      .as_valid_i        (as_valid[n]),
+      .as_rdata_i        (as_rdata),
+      .as_err_i          (as_err),
+      .snoop_valid_i     (snoop_valid),
+      .snoop_addr_i      (snoop_addr),
+      .m_arvalid_o       (c_arvalid[n]),
+      .m_arready_i       (c_arready[n]),
+      .m_araddr_o        (c_araddr[n]),
+      .m_arlen_o         (c_arlen[n]),
+      .m_rvalid_i        (c_rvalid[n]),
+      .m_rready_o        (c_rready[n]),
+      .m_rdata_i         (c_rdata),
+      .m_rresp_i         (c_rresp),
+      .m_rlast_i         (c_rlast)
+    );
+    // The PBDMA's memory port only reads: its write channels are tied off
+    assign c_awvalid[n] = 1'b0;
+    assign c_awaddr[n]  = '0;
+    assign c_awlen[n]   = '0;
+    assign c_wvalid[n]  = 1'b0;
+    assign c_wdata[n]   = '0;
+    assign c_wstrb[n]   = '0;
+    assign c_wlast[n]   = 1'b0;
+    assign c_bready[n]  = 1'b1;
+  end
 
+  // Runlist 0 has no copy engine
+  assign cmd_ready[0]   = 1'b0;
+  assign ce_done[0]     = 1'b0;
+  assign ce_done_err[0] = 1'b0;
+
+  // ------------------------------------------------------------------------------------------
+  // Copy engines: CE n serves runlist n + 1
+  // ------------------------------------------------------------------------------------------
   gc_copy_engine u_ce0 (
     .clk_i,
     .rst_ni,
-    .cmd_valid_i       (cmd_valid),
-    .cmd_ready_o       (cmd_ready),
-    .cmd_ch_i          (cmd_ch),
-    .cmd_src_i         (cmd_src),
-    .cmd_dst_i         (cmd_dst),
-    .cmd_line_len_i    (cmd_line_len),
-    .cmd_line_count_i  (cmd_line_count),
-    .cmd_pitch_in_i    (cmd_pitch_in),
-    .cmd_pitch_out_i   (cmd_pitch_out),
-    .cmd_copy_i        (cmd_copy),
-    .cmd_sem_i         (cmd_sem),
-    .cmd_sem_addr_i    (cmd_sem_addr),
-    .cmd_sem_payload_i (cmd_sem_payload),
-    .cmd_intr_i        (cmd_intr),
-    .done_o            (ce_done),
-    .done_err_o        (ce_done_err),
-    .intr_o            (ce_intr),
-    .state_o           (ce_state),
-    .rd_out_o          (ce_rd_out),
-    .ch_o              (ce_ch),
-    .bytes_o           (ce_bytes),
-    .busy_cycles_o     (ce_busy_cycles),
+    .cmd_valid_i       (cmd_valid[1]),
+    .cmd_ready_o       (cmd_ready[1]),
+    .cmd_ch_i          (cmd_ch[1]),
+    .cmd_src_i         (cmd_src[1]),
+    .cmd_dst_i         (cmd_dst[1]),
+    .cmd_line_len_i    (cmd_line_len[1]),
+    .cmd_line_count_i  (cmd_line_count[1]),
+    .cmd_pitch_in_i    (cmd_pitch_in[1]),
+    .cmd_pitch_out_i   (cmd_pitch_out[1]),
+    .cmd_copy_i        (cmd_copy[1]),
+    .cmd_remap_i       (cmd_remap[1]),
+    .cmd_const_a_i     (cmd_const_a[1]),
+    .cmd_const_b_i     (cmd_const_b[1]),
+    .cmd_components_i  (cmd_components[1]),
+    .cmd_sem_i         (cmd_sem[1]),
+    .cmd_sem_four_i    (cmd_sem_four[1]),
+    .cmd_sem_addr_i    (cmd_sem_addr[1]),
+    .cmd_sem_payload_i (cmd_sem_payload[1]),
+    .cmd_intr_i        (cmd_intr[1]),
+    .done_o            (ce_done[1]),
+    .done_err_o        (ce_done_err[1]),
+    .intr_o            (ce_intr[0]),
+    .state_o           (ce_state[0]),
+    .rd_out_o          (ce_rd_out[0]),
+    .ch_o              (ce_ch[0]),
+    .bytes_o           (ce_bytes[0]),
+    .busy_cycles_o     (ce_busy_cycles[0]),
+    .aq_valid_o        (aq_valid[AQ_CE0]),
+    .aq_ready_i        (aq_ready[AQ_CE0]),
+    .aq_op_o           (aq_op[AQ_CE0]),
+    .aq_red_o          (aq_red[AQ_CE0]),
+    .aq_signed_o       (aq_signed[AQ_CE0]),
+    .aq_size_o         (aq_size[AQ_CE0]),
+    .aq_addr_o         (aq_addr[AQ_CE0]),
+    .aq_wdata_o        (aq_wdata[AQ_CE0]),
+    .as_valid_i        (as_valid[AQ_CE0]),
+    .as_rdata_i        (as_rdata),
+    .as_err_i          (as_err),
     .m_arvalid_o       (c_arvalid[CLI_CE0]),
     .m_arready_i       (c_arready[CLI_CE0]),
     .m_araddr_o        (c_araddr[CLI_CE0]),
@@ -277,6 +391,115 @@ module gpu_top
     .m_bvalid_i        (c_bvalid[CLI_CE0]),
     .m_bready_o        (c_bready[CLI_CE0]),
     .m_bresp_i         (c_bresp)
+  );
+
+  gc_copy_engine u_ce1 (
+    .clk_i,
+    .rst_ni,
+    .cmd_valid_i       (cmd_valid[2]),
+    .cmd_ready_o       (cmd_ready[2]),
+    .cmd_ch_i          (cmd_ch[2]),
+    .cmd_src_i         (cmd_src[2]),
+    .cmd_dst_i         (cmd_dst[2]),
+    .cmd_line_len_i    (cmd_line_len[2]),
+    .cmd_line_count_i  (cmd_line_count[2]),
+    .cmd_pitch_in_i    (cmd_pitch_in[2]),
+    .cmd_pitch_out_i   (cmd_pitch_out[2]),
+    .cmd_copy_i        (cmd_copy[2]),
+    .cmd_remap_i       (cmd_remap[2]),
+    .cmd_const_a_i     (cmd_const_a[2]),
+    .cmd_const_b_i     (cmd_const_b[2]),
+    .cmd_components_i  (cmd_components[2]),
+    .cmd_sem_i         (cmd_sem[2]),
+    .cmd_sem_four_i    (cmd_sem_four[2]),
+    .cmd_sem_addr_i    (cmd_sem_addr[2]),
+    .cmd_sem_payload_i (cmd_sem_payload[2]),
+    .cmd_intr_i        (cmd_intr[2]),
+    .done_o            (ce_done[2]),
+    .done_err_o        (ce_done_err[2]),
+    .intr_o            (ce_intr[1]),
+    .state_o           (ce_state[1]),
+    .rd_out_o          (ce_rd_out[1]),
+    .ch_o              (ce_ch[1]),
+    .bytes_o           (ce_bytes[1]),
+    .busy_cycles_o     (ce_busy_cycles[1]),
+    .aq_valid_o        (aq_valid[AQ_CE0 + 1]),
+    .aq_ready_i        (aq_ready[AQ_CE0 + 1]),
+    .aq_op_o           (aq_op[AQ_CE0 + 1]),
+    .aq_red_o          (aq_red[AQ_CE0 + 1]),
+    .aq_signed_o       (aq_signed[AQ_CE0 + 1]),
+    .aq_size_o         (aq_size[AQ_CE0 + 1]),
+    .aq_addr_o         (aq_addr[AQ_CE0 + 1]),
+    .aq_wdata_o        (aq_wdata[AQ_CE0 + 1]),
+    .as_valid_i        (as_valid[AQ_CE0 + 1]),
+    .as_rdata_i        (as_rdata),
+    .as_err_i          (as_err),
+    .m_arvalid_o       (c_arvalid[CLI_CE0 + 1]),
+    .m_arready_i       (c_arready[CLI_CE0 + 1]),
+    .m_araddr_o        (c_araddr[CLI_CE0 + 1]),
+    .m_arlen_o         (c_arlen[CLI_CE0 + 1]),
+    .m_rvalid_i        (c_rvalid[CLI_CE0 + 1]),
+    .m_rready_o        (c_rready[CLI_CE0 + 1]),
+    .m_rdata_i         (c_rdata),
+    .m_rresp_i         (c_rresp),
+    .m_rlast_i         (c_rlast),
+    .m_awvalid_o       (c_awvalid[CLI_CE0 + 1]),
+    .m_awready_i       (c_awready[CLI_CE0 + 1]),
+    .m_awaddr_o        (c_awaddr[CLI_CE0 + 1]),
+    .m_awlen_o         (c_awlen[CLI_CE0 + 1]),
+    .m_wvalid_o        (c_wvalid[CLI_CE0 + 1]),
+    .m_wready_i        (c_wready[CLI_CE0 + 1]),
+    .m_wdata_o         (c_wdata[CLI_CE0 + 1]),
+    .m_wstrb_o         (c_wstrb[CLI_CE0 + 1]),
+    .m_wlast_o         (c_wlast[CLI_CE0 + 1]),
+    .m_bvalid_i        (c_bvalid[CLI_CE0 + 1]),
+    .m_bready_o        (c_bready[CLI_CE0 + 1]),
+    .m_bresp_i         (c_bresp)
+  );
+
+  // ------------------------------------------------------------------------------------------
+  // Atomic unit: every semaphore access (PBDMA SEM_EXECUTE, CE completion releases)
+  // ------------------------------------------------------------------------------------------
+  gc_atomic_unit #(
+    .N (NAQ)
+  ) u_atomic (
+    .clk_i,
+    .rst_ni,
+    .aq_valid_i    (aq_valid),
+    .aq_ready_o    (aq_ready),
+    .aq_op_i       (aq_op),
+    .aq_red_i      (aq_red),
+    .aq_signed_i   (aq_signed),
+    .aq_size_i     (aq_size),
+    .aq_addr_i     (aq_addr),
+    .aq_wdata_i    (aq_wdata),
+    .as_valid_o    (as_valid),
+    .as_rdata_o    (as_rdata),
+    .as_err_o      (as_err),
+    .timestamp_i   (cycle),
+    .snoop_valid_o (snoop_valid),
+    .snoop_addr_o  (snoop_addr),
+    .m_arvalid_o   (c_arvalid[CLI_ATOM]),
+    .m_arready_i   (c_arready[CLI_ATOM]),
+    .m_araddr_o    (c_araddr[CLI_ATOM]),
+    .m_arlen_o     (c_arlen[CLI_ATOM]),
+    .m_rvalid_i    (c_rvalid[CLI_ATOM]),
+    .m_rready_o    (c_rready[CLI_ATOM]),
+    .m_rdata_i     (c_rdata),
+    .m_rresp_i     (c_rresp),
+    .m_rlast_i     (c_rlast),
+    .m_awvalid_o   (c_awvalid[CLI_ATOM]),
+    .m_awready_i   (c_awready[CLI_ATOM]),
+    .m_awaddr_o    (c_awaddr[CLI_ATOM]),
+    .m_awlen_o     (c_awlen[CLI_ATOM]),
+    .m_wvalid_o    (c_wvalid[CLI_ATOM]),
+    .m_wready_i    (c_wready[CLI_ATOM]),
+    .m_wdata_o     (c_wdata[CLI_ATOM]),
+    .m_wstrb_o     (c_wstrb[CLI_ATOM]),
+    .m_wlast_o     (c_wlast[CLI_ATOM]),
+    .m_bvalid_i    (c_bvalid[CLI_ATOM]),
+    .m_bready_o    (c_bready[CLI_ATOM]),
+    .m_bresp_i     (c_bresp)
   );
 
   gc_mem_xbar #(
@@ -335,5 +558,13 @@ module gpu_top
     .m_rresp_i,
     .m_rlast_i
   );
+
+  // Runlist 0's command outputs (no engine there) and the PBDMAs' unused write responses
+  logic unused_top;
+  assign unused_top = ^{cmd_valid[0], cmd_ch[0], cmd_src[0], cmd_dst[0], cmd_line_len[0],
+                        cmd_line_count[0], cmd_pitch_in[0], cmd_pitch_out[0], cmd_copy[0],
+                        cmd_remap[0], cmd_const_a[0], cmd_const_b[0], cmd_components[0],
+                        cmd_sem[0], cmd_sem_four[0], cmd_sem_addr[0], cmd_sem_payload[0],
+                        cmd_intr[0], c_awready[NRL-1:0], c_wready[NRL-1:0], c_bvalid[NRL-1:0]};
 
 endmodule

@@ -15,7 +15,7 @@ struct gc_channel {
     gc_device_t *dev;
     uint32_t id;
     uint32_t log2, n;
-    uint32_t runlist;
+    uint32_t runlist, timeslice, interleave, acq_timeout;
     gc_buf_t ring, pb;
     uint32_t put;        /* our copy of GP_PUT */
     uint32_t pb_head;    /* next free byte of the pushbuffer area */
@@ -29,7 +29,10 @@ struct gc_channel {
 void gc_channel_config_init(gc_channel_config_t *cfg) {
     cfg->id = -1;
     cfg->log2_entries = 6;
-    cfg->runlist = 0;
+    cfg->runlist = 1;
+    cfg->timeslice = 1024;
+    cfg->interleave = GC_CHANNEL_INTERLEAVE_LEVEL_LOW;
+    cfg->acq_timeout = 0;
     cfg->pb_bytes = 64 * 1024;
     cfg->copy_subch = 4;
 }
@@ -46,6 +49,9 @@ static gc_status_t channel_start(gc_channel_t *ch) {
         (st = wr(ch, GC_REG_CHANNEL_GPFIFO_BASE_HI(ch->id), GC_CHANNEL_GPFIFO_BASE_HI_HI(ch->ring.addr >> 32))) ||
         (st = wr(ch, GC_REG_CHANNEL_GPFIFO_SIZE(ch->id), GC_CHANNEL_GPFIFO_SIZE_LOG2(ch->log2))) ||
         (st = wr(ch, GC_REG_CHANNEL_RUNLIST(ch->id), GC_CHANNEL_RUNLIST_ID(ch->runlist))) ||
+        (st = wr(ch, GC_REG_CHANNEL_TIMESLICE(ch->id), ch->timeslice)) ||
+        (st = wr(ch, GC_REG_CHANNEL_INTERLEAVE(ch->id), GC_CHANNEL_INTERLEAVE_LEVEL(ch->interleave))) ||
+        (st = wr(ch, GC_REG_CHANNEL_ACQ_TIMEOUT(ch->id), ch->acq_timeout)) ||
         (st = wr(ch, GC_REG_CHANNEL_CTRL(ch->id), GC_CHANNEL_CTRL_ENABLE(1))))
         return st;
     ch->put = 0;
@@ -74,10 +80,12 @@ gc_status_t gc_channel_open(gc_device_t *dev, const gc_channel_config_t *cfg, gc
                        cfg->log2_entries, GC_GPFIFO_LOG2_MIN, GC_GPFIFO_LOG2_MAX);
     if (cfg->id >= (int)GC_NUM_CHANNELS || cfg->id < -1)
         return gc_fail(dev, GC_ERR_INVALID_ARG, "channel %d does not exist (0..%u)", cfg->id, GC_NUM_CHANNELS - 1);
-    if (cfg->runlist >= GC_NUM_RUNLISTS || cfg->copy_subch > 7 || cfg->pb_bytes < 64 || (cfg->pb_bytes & 3))
+    if (cfg->runlist >= GC_NUM_RUNLISTS || cfg->copy_subch > 7 || cfg->pb_bytes < 64 || (cfg->pb_bytes & 3) ||
+        cfg->timeslice == 0 || cfg->interleave > GC_CHANNEL_INTERLEAVE_LEVEL_HIGH)
         return gc_fail(dev, GC_ERR_INVALID_ARG, "channel config: runlist %u (< %u), copy subchannel %u (< 8), "
-                       "pushbuffer %u bytes (>= 64, multiple of 4)", cfg->runlist, GC_NUM_RUNLISTS,
-                       cfg->copy_subch, cfg->pb_bytes);
+                       "pushbuffer %u bytes (>= 64, multiple of 4), timeslice %u (> 0), interleave %u (<= %u)",
+                       cfg->runlist, GC_NUM_RUNLISTS, cfg->copy_subch, cfg->pb_bytes, cfg->timeslice,
+                       cfg->interleave, GC_CHANNEL_INTERLEAVE_LEVEL_HIGH);
     int id = cfg->id;
     if (id < 0)
         for (id = 0; id < (int)GC_NUM_CHANNELS && dev->channels[id]; id++) {}
@@ -90,6 +98,9 @@ gc_status_t gc_channel_open(gc_device_t *dev, const gc_channel_config_t *cfg, gc
     ch->log2 = cfg->log2_entries;
     ch->n = 1u << cfg->log2_entries;
     ch->runlist = cfg->runlist;
+    ch->timeslice = cfg->timeslice;
+    ch->interleave = cfg->interleave;
+    ch->acq_timeout = cfg->acq_timeout;
     ch->copy_subch = cfg->copy_subch;
     ch->seg_start = calloc(ch->n, sizeof *ch->seg_start);
     gc_status_t st = ch->seg_start ? GC_OK : GC_ERR_NO_MEMORY;

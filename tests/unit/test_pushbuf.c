@@ -94,7 +94,60 @@ static void t_forms(void) {
     CHECK_EQ(w[8], 0xE0000000u);
 }
 
+static void t_sem_forms(void) {
+    uint32_t w[32];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 32);
+    gc_pb_sem_acquire(&pb, 0x1000, 0, GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE, false, true);
+    gc_pb_sem_reduce(&pb, 0x1000, 0xFFFFFFFFu, GC_HOST_SEM_EXECUTE_REDUCTION_DEC, false, false);
+    gc_pb_sem_release_ts(&pb, 0x2000, 5, true, true);
+    gc_pb_sem_acquire(&pb, 0x1000, 7, GC_HOST_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, true, false);
+    REQUIRE_EQ(pb.status, GC_OK);
+    REQUIRE_EQ(pb.len, 24);
+    CHECK_EQ(w[5], 0x00001000u);  /* ACQUIRE, ACQUIRE_SWITCH_TSG (bit 12) */
+    CHECK_EQ(w[9], 0xFFFFFFFFu);  /* DEC operand */
+    CHECK_EQ(w[11], 0xB8000006u); /* REDUCTION DEC (7 << 27), UNSIGNED (bit 31) */
+    CHECK_EQ(w[17], 0x03100001u); /* RELEASE, WFI 20, 64BIT 24, TIMESTAMP 25 */
+    CHECK_EQ(w[23], 0x01000003u); /* ACQ_CIRC_GEQ, 64BIT */
+    gc_pb_sem_acquire(&pb, 0x1000, 0, GC_HOST_SEM_EXECUTE_OPERATION_RELEASE, false, false);
+    CHECK_EQ(pb.status, GC_ERR_INVALID_ARG); /* a release is not an acquire */
+    gc_pb_reset(&pb);
+    gc_pb_sem_reduce(&pb, 0x1000, 1, 8, false, false);
+    CHECK_EQ(pb.status, GC_ERR_INVALID_ARG);
+}
+
+static void t_copy_desc_forms(void) {
+    uint32_t w[32];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 32);
+    gc_copy_desc_t fill = {.dst = 0x100, .line_bytes = 64, .fill_bytes = 4, .fill_value = 0xDEADBEEF};
+    gc_pb_copy_desc(&pb, 4, &fill);
+    REQUIRE_EQ(pb.len, 5 + 2 + 4 + 2);
+    CHECK_EQ(w[6], 16u);          /* LINE_LENGTH_IN counts 4-byte elements */
+    CHECK_EQ(w[7], 0x200381C0u);  /* SET_REMAP_CONST_A x3 on subchannel 4 */
+    CHECK_EQ(w[8], 0xDEADBEEFu);
+    CHECK_EQ(w[10], 0x00030004u); /* DST_X CONST_A, COMPONENT_SIZE FOUR, 1 src / 1 dst component */
+    CHECK_EQ(w[12], 0x586u);      /* NON_PIPELINED, FLUSH, PITCH/PITCH, REMAP_ENABLE */
+    gc_pb_reset(&pb);
+    gc_copy_desc_t two_d = {.dst = 0x1000, .src = 0x2000, .line_bytes = 100, .line_count = 3, .pitch_in = 128,
+                            .pitch_out = 256, .sem = GC_COPY_SEM_FOUR_WORD, .sem_addr = 0x3000, .sem_payload = 9,
+                            .interrupt = true};
+    gc_pb_copy_desc(&pb, 4, &two_d);
+    REQUIRE_EQ(pb.len, 5 + 5 + 4 + 2);
+    CHECK_EQ(w[5], 0x20048104u);  /* PITCH_IN, PITCH_OUT, LINE_LENGTH_IN, LINE_COUNT */
+    CHECK_EQ(w[6], 128u);
+    CHECK_EQ(w[7], 256u);
+    CHECK_EQ(w[8], 100u);
+    CHECK_EQ(w[9], 3u);
+    CHECK_EQ(w[15], 0x3D6u);      /* + FOUR_WORD (2 << 3), NON_BLOCKING (2 << 5), MULTI_LINE (1 << 9) */
+    gc_pb_reset(&pb);
+    gc_copy_desc_t bad = {.line_bytes = 10, .fill_bytes = 4};
+    gc_pb_copy_desc(&pb, 4, &bad);
+    CHECK_EQ(pb.status, GC_ERR_INVALID_ARG); /* 10 bytes are not whole 4-byte elements */
+}
+
 static const tcase_t cases[] = {
+    {"pushbuf_sem_forms", t_sem_forms}, {"pushbuf_copy_desc_forms", t_copy_desc_forms},
     {"pushbuf_copy_words", t_copy_words}, {"pushbuf_sem_release_words", t_sem_release_words},
     {"pushbuf_overflow_sticky", t_overflow_sticky}, {"pushbuf_bad_args", t_bad_args},
     {"pushbuf_forms", t_forms},

@@ -65,8 +65,11 @@ static void t_names(void) {
 
 static void t_registers(void) {
     CHECK_EQ(GC_REG_CHANNEL_GP_PUT(0), 0x100Cu);
-    CHECK_EQ(GC_REG_CHANNEL_GP_PUT(3), 0x10CCu);
-    CHECK_EQ(GC_REG_CHANNEL_ERROR(15), 0x1000u + 15u * 0x40u + 0x20u);
+    CHECK_EQ(GC_REG_CHANNEL_GP_PUT(3), 0x118Cu);                 /* channel stride 0x80 */
+    CHECK_EQ(GC_REG_CHANNEL_ERROR(15), 0x1000u + 15u * 0x80u + 0x20u);
+    CHECK_EQ(GC_REG_CHANNEL_STATUS(2), 0x1000u + 2u * 0x80u + 0x58u);
+    CHECK_EQ(GC_REG_RUNLIST_SWITCHES(1), 0x0400u + 0x20u + 0x04u);
+    CHECK_EQ(GC_REG_ENGINE_BYTES(1), 0x0800u + 0x20u + 0x04u);
     CHECK(GC_REG_CHANNEL_METHODS(GC_NUM_CHANNELS - 1) < (1u << GC_MMIO_ADDR_W));
 }
 

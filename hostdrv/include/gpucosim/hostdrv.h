@@ -119,8 +119,42 @@ void gc_pb_end_segment(gc_pushbuf_t *pb);
 void gc_pb_method(gc_pushbuf_t *pb, uint32_t subch, uint32_t mthd, uint32_t data);
 void gc_pb_raw(gc_pushbuf_t *pb, uint32_t word);
 void gc_pb_set_object(gc_pushbuf_t *pb, uint32_t subch, uint32_t class_id);
-/* Host semaphore release: SEM_ADDR_LO/HI, SEM_PAYLOAD_LO/HI, SEM_EXECUTE (RELEASE). */
+/* Host semaphore methods: SEM_ADDR_LO/HI, SEM_PAYLOAD_LO/HI, then SEM_EXECUTE with `execute`
+ * (built with the GC_HOST_SEM_EXECUTE_* field macros).  The helpers below cover the usual forms. */
+void gc_pb_sem_execute(gc_pushbuf_t *pb, uint64_t addr, uint64_t payload, uint32_t execute);
+/* RELEASE of a 32- or 64-bit payload; `wfi` waits for the channel's engine work first. */
 void gc_pb_sem_release(gc_pushbuf_t *pb, uint64_t addr, uint64_t payload, bool payload64, bool wfi);
+/* RELEASE with timestamp: 16 bytes at a 16-aligned addr: payload, then the 64-bit cycle stamp. */
+void gc_pb_sem_release_ts(gc_pushbuf_t *pb, uint64_t addr, uint64_t payload, bool payload64, bool wfi);
+/* Acquire: op is GC_HOST_SEM_EXECUTE_OPERATION_{ACQUIRE, ACQ_STRICT_GEQ, ACQ_CIRC_GEQ, ACQ_AND,
+ * ACQ_NOR}; switch_on_fail sets ACQUIRE_SWITCH_TSG (the scheduler switches away at once). */
+void gc_pb_sem_acquire(gc_pushbuf_t *pb, uint64_t addr, uint64_t payload, uint32_t op, bool payload64,
+                       bool switch_on_fail);
+/* Reduction: red is GC_HOST_SEM_EXECUTE_REDUCTION_{IMIN, IMAX, IXOR, IAND, IOR, IADD, INC, DEC}. */
+void gc_pb_sem_reduce(gc_pushbuf_t *pb, uint64_t addr, uint64_t operand, uint32_t red, bool is_signed,
+                      bool payload64);
+
+typedef enum gc_copy_sem {
+    GC_COPY_SEM_NONE = 0,
+    GC_COPY_SEM_ONE_WORD,  /* 4-byte payload at sem_addr (4-aligned) */
+    GC_COPY_SEM_FOUR_WORD, /* 16 bytes at sem_addr (16-aligned): payload, 0, 64-bit cycle stamp */
+} gc_copy_sem_t;
+
+/* One copy-engine operation: a 1D or 2D (pitch) copy, or a memset (fill != 0). */
+typedef struct gc_copy_desc {
+    uint64_t dst, src;
+    uint32_t line_bytes;   /* bytes per line (a memset: a multiple of fill_bytes) */
+    uint32_t line_count;   /* lines; 0 or 1 = a 1D copy */
+    uint32_t pitch_in, pitch_out;
+    uint32_t fill_bytes;   /* memset element size: 1, 2, 3 or 4 bytes of fill_value; 0 = copy */
+    uint32_t fill_value;
+    gc_copy_sem_t sem;
+    uint64_t sem_addr;
+    uint32_t sem_payload;
+    bool interrupt;        /* non-blocking interrupt (INTR_STATUS.NON_STALL) at completion */
+} gc_copy_desc_t;
+
+void gc_pb_copy_desc(gc_pushbuf_t *pb, uint32_t subch, const gc_copy_desc_t *d);
 /* Copy-class 1D copy on `subch`, with an optional one-word semaphore release at completion. */
 void gc_pb_copy(gc_pushbuf_t *pb, uint32_t subch, uint64_t dst, uint64_t src, uint32_t bytes, bool release,
                 uint64_t sem_addr, uint32_t sem_payload);
@@ -131,7 +165,10 @@ typedef struct gc_channel gc_channel_t;
 typedef struct gc_channel_config {
     int id;               /* hardware channel, or -1 for the lowest free one */
     uint32_t log2_entries;/* GPFIFO ring size (default 6: 64 entries) */
-    uint32_t runlist;     /* default 0 */
+    uint32_t runlist;     /* 0 compute, 1 copy engine 0 (default), 2 copy engine 1 */
+    uint32_t timeslice;   /* cycles (default 1024) */
+    uint32_t interleave;  /* GC_CHANNEL_INTERLEAVE_LEVEL_{LOW, MEDIUM, HIGH} (default LOW) */
+    uint32_t acq_timeout; /* cycles an acquire may wait before the channel faults; 0 = never */
     uint32_t pb_bytes;    /* pushbuffer space in sysmem (default 64 KiB) */
     uint32_t copy_subch;  /* subchannel the copy class is bound to at open (default 4) */
 } gc_channel_config_t;

@@ -1,0 +1,308 @@
+// gc_atomic_unit: the one place where semaphore memory is read and written (rtl/README.md,
+// "Atomic unit").  N requesters (PBDMAs, copy-engine completion releases, later SIMT atomics)
+// share it; it is one client of gc_mem_xbar.
+//
+// ================================================================================ design notes
+//
+// Requests (packed arrays indexed by requester, encodings in gc_sem_pkg):
+//   aq_op_i    SEM_AOP_READ   read 4 or 8 bytes; as_rdata_o = the value (4 bytes zero-extended)
+//              SEM_AOP_WRITE  write 4 or 8 bytes of aq_wdata_i, or 16 bytes: aq_wdata_i at +0 and
+//                             timestamp_i at +8 (sampled when the write is issued, i.e. in the
+//                             cycle the AW is accepted)
+//              SEM_AOP_RMW    read, new = sem_reduce(aq_red_i, aq_signed_i, size == 8, old,
+//                             aq_wdata_i), write new; as_rdata_o = old (4 bytes zero-extended)
+//   aq_size_i  SEM_ASIZE_4 / _8 / _16; the address is aligned to the size (the requester checks).
+//              16 bytes is meant for WRITE; a READ or RMW with size 16 acts as size 8; the
+//              unused size code 3 acts as 4 bytes.
+//   An op code outside the three above is answered at once with as_err_o and no memory access.
+//
+// Serialization.  The unit serves one request at a time, from grant to response:
+//   IDLE --grant--> AR --> R --(RMW, read OKAY)--> AW --> W --> B --> IDLE
+//                             \--(READ, or read error)------------> IDLE
+//        --grant (WRITE)-----------------------> AW --> W --> B --> IDLE
+// No other request is granted before the B response (writes, RMW) or the R beat (reads) came
+// back, so an RMW's read and write are atomic with respect to every access made through the
+// unit, and a write has landed in memory before anyone can read the location again.
+// An RMW whose read fails (RRESP SLVERR/DECERR) does not write.
+//
+// Arbitration: round robin over aq_valid_i, the last granted requester has the lowest
+// priority.  aq_ready_o is the grant: at most one bit, only in IDLE, only to a valid requester;
+// the request is latched in that cycle.
+//
+// Memory port: every access is one 8-byte aligned beat (awlen/arlen 0) except the 16-byte
+// write (a 2-beat INCR burst at the 16-aligned address, which cannot cross 4 KiB).  A 4-byte
+// access uses half addr[2] of the beat: the read picks that half, the write puts the data there
+// (the other half 0) with wstrb 8'hF0 or 8'h0F.  W is raised only after the AW was accepted.
+//
+// Responses are registered: as_valid_o[i] pulses one cycle after the R beat / B response, with
+// as_rdata_o and as_err_o (RRESP/BRESP SLVERR or DECERR).  In the same cycle, a WRITE or RMW
+// whose B response was not an error pulses snoop_valid_o with the request's address (acquires
+// waiting on that 8-byte word wake up).  The grant of the next request can happen in that cycle.
+module gc_atomic_unit
+  import gpucosim_pkg::*;
+  import gc_sem_pkg::*;
+#(
+  parameter int unsigned N = 4
+) (
+  input  logic                                  clk_i,
+  input  logic                                  rst_ni,
+
+  // ---- requests ----
+  input  logic [N-1:0]                          aq_valid_i,
+  output logic [N-1:0]                          aq_ready_o,
+  input  logic [N-1:0][1:0]                     aq_op_i,
+  input  logic [N-1:0][GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red_i,
+  input  logic [N-1:0]                          aq_signed_i,
+  input  logic [N-1:0][1:0]                     aq_size_i,
+  input  logic [N-1:0][GC_AXI_ADDR_W-1:0]       aq_addr_i,
+  input  logic [N-1:0][63:0]                    aq_wdata_i,
+
+  // ---- responses ----
+  output logic [N-1:0]                          as_valid_o,
+  output logic [63:0]                           as_rdata_o,
+  output logic                                  as_err_o,
+
+  input  logic [63:0]                           timestamp_i,
+
+  // ---- write snoop (acquire wake-up) ----
+  output logic                                  snoop_valid_o,
+  output logic [GC_AXI_ADDR_W-1:0]              snoop_addr_o,
+
+  // ---- client memory port (to gc_mem_xbar) ----
+  output logic                                  m_arvalid_o,
+  input  logic                                  m_arready_i,
+  output logic [GC_AXI_ADDR_W-1:0]              m_araddr_o,
+  output logic [7:0]                            m_arlen_o,
+  input  logic                                  m_rvalid_i,
+  output logic                                  m_rready_o,
+  input  logic [GC_AXI_DATA_W-1:0]              m_rdata_i,
+  input  logic [1:0]                            m_rresp_i,
+  input  logic                                  m_rlast_i,
+  output logic                                  m_awvalid_o,
+  input  logic                                  m_awready_i,
+  output logic [GC_AXI_ADDR_W-1:0]              m_awaddr_o,
+  output logic [7:0]                            m_awlen_o,
+  output logic                                  m_wvalid_o,
+  input  logic                                  m_wready_i,
+  output logic [GC_AXI_DATA_W-1:0]              m_wdata_o,
+  output logic [GC_AXI_DATA_W/8-1:0]            m_wstrb_o,
+  output logic                                  m_wlast_o,
+  input  logic                                  m_bvalid_i,
+  output logic                                  m_bready_o,
+  input  logic [1:0]                            m_bresp_i
+);
+
+  localparam int unsigned AW = GC_AXI_ADDR_W;
+  localparam int unsigned DB = GC_AXI_DATA_W / 8;              // bytes per beat (8)
+  localparam int unsigned LW = $clog2(DB);                     // byte-in-beat address bits (3)
+  localparam int unsigned IW = (N > 1) ? $clog2(N) : 1;        // requester index width
+
+  if (N < 1) begin : g_bad_n
+    $error("gc_atomic_unit: N must be >= 1");
+  end
+  if (GC_AXI_DATA_W != 64) begin : g_bad_data_w
+    $error("gc_atomic_unit: written for a 64-bit memory bus (one semaphore word per beat)");
+  end
+
+  typedef enum logic [2:0] {
+    ATOM_IDLE = 3'd0,   // waiting for a request
+    ATOM_AR   = 3'd1,   // read address out
+    ATOM_R    = 3'd2,   // waiting for the read beat
+    ATOM_AW   = 3'd3,   // write address out
+    ATOM_W    = 3'd4,   // write beat(s) out
+    ATOM_B    = 3'd5    // waiting for the write response
+  } atom_state_e;
+
+  // Round-robin pick: the first requester after `last` (cyclically); `last` itself has the
+  // lowest priority.  Returns `last` when nobody requests (the caller qualifies with req).
+  function automatic logic [IW-1:0] rr_pick(input logic [N-1:0] req, input logic [IW-1:0] last);
+    logic [IW-1:0] pick, cand;
+    pick = last;
+    // Walk from the farthest candidate to the nearest: the nearest requester is written last.
+    for (int unsigned k = N; k >= 1; k--) begin
+      cand = IW'((32'(last) + k) % N);
+      if (req[cand]) pick = cand;
+    end
+    return pick;
+  endfunction
+
+  // ------------------------------------------------------------------ state
+  atom_state_e       state_q, state_d;
+  logic [IW-1:0]     rr_last_q;          // last granted requester
+  logic [IW-1:0]     idx_q;              // requester being served
+  logic [1:0]        op_q, size_q;
+  logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] red_q;
+  logic              signed_q;
+  logic [AW-1:0]     addr_q;
+  logic [63:0]       wdata_q;            // WRITE data / RMW operand
+  logic [63:0]       old_q;              // the read beat (RMW)
+  logic [63:0]       ts_q;               // timestamp for the 16-byte write
+  logic              beat_q;             // W beat index (16-byte write)
+
+  // registered responses
+  logic [N-1:0]      as_valid_q;
+  logic [63:0]       as_rdata_q;
+  logic              as_err_q;
+  logic              snoop_valid_q;
+  logic [AW-1:0]     snoop_addr_q;
+
+  // ------------------------------------------------------------------ grant
+  logic              gnt_any;
+  logic [IW-1:0]     gnt_idx;
+
+  always_comb begin
+    gnt_any    = (state_q == ATOM_IDLE) && (aq_valid_i != '0);
+    gnt_idx    = rr_pick(aq_valid_i, rr_last_q);
+    aq_ready_o = '0;
+    aq_ready_o[gnt_idx] = gnt_any;
+  end
+
+  // ------------------------------------------------------------------ data path
+  logic              half, is4, is16, is64;
+  logic [63:0]       rd_val, old_val, new_val, w_val;
+
+  always_comb begin
+    half    = addr_q[2];                         // which half of the beat a 4-byte access uses
+    is64    = (size_q == SEM_ASIZE_8) || (size_q == SEM_ASIZE_16);
+    is4     = !is64;                             // SEM_ASIZE_4 (and the unused code 3)
+    is16    = (size_q == SEM_ASIZE_16) && (op_q == SEM_AOP_WRITE);
+    // the value of the read beat as the request sees it (4 bytes zero-extended)
+    rd_val  = is4 ? {32'h0, (half ? m_rdata_i[63:32] : m_rdata_i[31:0])} : m_rdata_i;
+    old_val = is4 ? {32'h0, (half ? old_q[63:32] : old_q[31:0])} : old_q;
+    new_val = sem_reduce(red_q, signed_q, is64, old_val, wdata_q);
+    w_val   = (op_q == SEM_AOP_RMW) ? new_val : wdata_q;
+  end
+
+  // ------------------------------------------------------------------ memory port
+  assign m_arvalid_o = (state_q == ATOM_AR);
+  assign m_araddr_o  = {addr_q[AW-1:LW], LW'(0)};
+  assign m_arlen_o   = 8'd0;
+  assign m_rready_o  = (state_q == ATOM_R);
+
+  assign m_awvalid_o = (state_q == ATOM_AW);
+  assign m_awaddr_o  = {addr_q[AW-1:LW], LW'(0)};
+  assign m_awlen_o   = is16 ? 8'd1 : 8'd0;
+
+  always_comb begin
+    m_wvalid_o = (state_q == ATOM_W);
+    m_wlast_o  = !is16 || beat_q;
+    if (beat_q) begin
+      m_wdata_o = ts_q;                          // second beat of the 16-byte write
+      m_wstrb_o = '1;
+    end else if (is4) begin
+      m_wdata_o = half ? {w_val[31:0], 32'h0} : {32'h0, w_val[31:0]};
+      m_wstrb_o = half ? 8'hF0 : 8'h0F;
+    end else begin
+      m_wdata_o = w_val;
+      m_wstrb_o = '1;
+    end
+  end
+
+  assign m_bready_o = (state_q == ATOM_B);
+
+  logic ar_hs, r_hs, aw_hs, w_hs, b_hs, r_err, b_err, bad_op;
+  assign ar_hs  = m_arvalid_o && m_arready_i;
+  assign r_hs   = m_rvalid_i && m_rready_o;
+  assign aw_hs  = m_awvalid_o && m_awready_i;
+  assign w_hs   = m_wvalid_o && m_wready_i;
+  assign b_hs   = m_bvalid_i && m_bready_o;
+  assign r_err  = m_rresp_i[1];                  // SLVERR (2) or DECERR (3)
+  assign b_err  = m_bresp_i[1];
+  assign bad_op = (aq_op_i[gnt_idx] != SEM_AOP_READ) && (aq_op_i[gnt_idx] != SEM_AOP_WRITE) &&
+                  (aq_op_i[gnt_idx] != SEM_AOP_RMW);
+
+  // ------------------------------------------------------------------ control
+  always_comb begin
+    state_d = state_q;
+    unique case (state_q)
+      ATOM_IDLE: if (gnt_any && !bad_op) begin
+        state_d = (aq_op_i[gnt_idx] == SEM_AOP_WRITE) ? ATOM_AW : ATOM_AR;
+      end
+      ATOM_AR:   if (ar_hs) state_d = ATOM_R;
+      ATOM_R:    if (r_hs) state_d = (op_q == SEM_AOP_RMW && !r_err) ? ATOM_AW : ATOM_IDLE;
+      ATOM_AW:   if (aw_hs) state_d = ATOM_W;
+      ATOM_W:    if (w_hs && m_wlast_o) state_d = ATOM_B;
+      ATOM_B:    if (b_hs) state_d = ATOM_IDLE;
+      default:   state_d = ATOM_IDLE;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q       <= ATOM_IDLE;
+      rr_last_q     <= IW'(N - 1);               // requester 0 first after reset
+      idx_q         <= '0;
+      op_q          <= SEM_AOP_READ;
+      size_q        <= SEM_ASIZE_4;
+      red_q         <= '0;
+      signed_q      <= 1'b0;
+      addr_q        <= '0;
+      wdata_q       <= '0;
+      old_q         <= '0;
+      ts_q          <= '0;
+      beat_q        <= 1'b0;
+      as_valid_q    <= '0;
+      as_rdata_q    <= '0;
+      as_err_q      <= 1'b0;
+      snoop_valid_q <= 1'b0;
+      snoop_addr_q  <= '0;
+    end else begin
+      state_q       <= state_d;
+      as_valid_q    <= '0;
+      snoop_valid_q <= 1'b0;
+
+      // ---- grant: latch the request
+      if (gnt_any) begin
+        rr_last_q <= gnt_idx;
+        idx_q     <= gnt_idx;
+        op_q      <= aq_op_i[gnt_idx];
+        red_q     <= aq_red_i[gnt_idx];
+        signed_q  <= aq_signed_i[gnt_idx];
+        size_q    <= aq_size_i[gnt_idx];
+        addr_q    <= aq_addr_i[gnt_idx];
+        wdata_q   <= aq_wdata_i[gnt_idx];
+        beat_q    <= 1'b0;
+        if (bad_op) begin                        // not a request the unit knows: refuse it
+          as_valid_q[gnt_idx] <= 1'b1;
+          as_rdata_q          <= '0;
+          as_err_q            <= 1'b1;
+        end
+      end
+
+      // ---- read beat: READ answers now; RMW keeps the old value (or answers a bus error)
+      if (r_hs) begin
+        old_q <= m_rdata_i;
+        if (op_q != SEM_AOP_RMW || r_err) begin
+          as_valid_q[idx_q] <= 1'b1;
+          as_rdata_q        <= rd_val;
+          as_err_q          <= r_err;
+        end
+      end
+
+      // ---- write issued: sample the timestamp
+      if (aw_hs) ts_q <= timestamp_i;
+      if (w_hs)  beat_q <= 1'b1;
+
+      // ---- write response: answer, and wake acquires on a landed write
+      if (b_hs) begin
+        as_valid_q[idx_q] <= 1'b1;
+        as_rdata_q        <= (op_q == SEM_AOP_RMW) ? old_val : '0;
+        as_err_q          <= b_err;
+        snoop_valid_q     <= !b_err;
+        snoop_addr_q      <= addr_q;
+      end
+    end
+  end
+
+  assign as_valid_o    = as_valid_q;
+  assign as_rdata_o    = as_rdata_q;
+  assign as_err_o      = as_err_q;
+  assign snoop_valid_o = snoop_valid_q;
+  assign snoop_addr_o  = snoop_addr_q;
+
+  // rlast: every read is one beat; resp bit 0 only tells OKAY from EXOKAY (and SLVERR from
+  // DECERR), both of which are treated alike.
+  logic unused_ok;
+  assign unused_ok = ^{m_rlast_i, m_rresp_i[0], m_bresp_i[0]};
+
+endmodule

@@ -1,0 +1,230 @@
+/* The time-sliced front end end to end through hostdrv: both copy engines, memset and 2D copies,
+ * semaphore reductions and acquires across channels, acquire timeout, interrupts and counters. */
+#include "cosim_util.h"
+#include "tcase.h"
+
+static gc_channel_t *open_on(gc_device_t *dev, uint32_t runlist, uint32_t acq_timeout) {
+    gc_channel_config_t cc;
+    gc_channel_config_init(&cc);
+    cc.runlist = runlist;
+    cc.acq_timeout = acq_timeout;
+    gc_channel_t *ch = NULL;
+    if (gc_channel_open(dev, &cc, &ch) != GC_OK) fprintf(stderr, "open: %s\n", gc_device_last_error(dev));
+    return ch;
+}
+
+/* memsets (4-byte pattern, 1-byte fill at odd addresses) and a 2D copy; guard bytes untouched */
+static void t_memset_2d(void) {
+    gc_device_t *dev = util_open(NULL);
+    REQUIRE(dev);
+    gc_channel_t *ch = open_on(dev, 1, 0);
+    REQUIRE(ch);
+    gc_buf_t buf, src;
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 8192, 64, &buf));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 8192, 64, &src));
+    static uint8_t want[8192], got[8192], s[8192];
+    util_fill(want, sizeof want, 9);
+    util_fill(s, sizeof s, 10);
+    REQUIRE_OK(dev, gc_mem_write(dev, buf.addr, want, sizeof want));
+    REQUIRE_OK(dev, gc_mem_write(dev, src.addr, s, sizeof s));
+    uint32_t words[128];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 128);
+    gc_copy_desc_t m4 = {.dst = buf.addr + 64, .line_bytes = 400, .fill_bytes = 4, .fill_value = 0xA1B2C3D4};
+    gc_copy_desc_t m1 = {.dst = buf.addr + 1001, .line_bytes = 333, .fill_bytes = 1, .fill_value = 0x5A};
+    gc_copy_desc_t c2 = {.dst = buf.addr + 2048 + 3, .src = src.addr + 5, .line_bytes = 77, .line_count = 9,
+                         .pitch_in = 100, .pitch_out = 130};
+    gc_pb_copy_desc(&pb, 4, &m4);
+    gc_pb_copy_desc(&pb, 4, &m1);
+    gc_pb_copy_desc(&pb, 4, &c2);
+    REQUIRE_OK(dev, gc_channel_submit(ch, &pb));
+    REQUIRE_OK(dev, gc_channel_wait_idle(ch));
+    for (int i = 0; i < 100; i++) memcpy(want + 64 + 4 * i, "\xD4\xC3\xB2\xA1", 4);
+    memset(want + 1001, 0x5A, 333);
+    for (int l = 0; l < 9; l++) memcpy(want + 2048 + 3 + 130 * l, s + 5 + 100 * l, 77);
+    REQUIRE_OK(dev, gc_mem_read(dev, buf.addr, got, sizeof got));
+    CHECK_EQ(util_diff("memset / 2D", want, got, sizeof got), 0);
+    gc_device_close(dev);
+}
+
+/* one channel on each copy runlist, copying at once; per-engine counters add up */
+static void t_two_engines(void) {
+    gc_device_t *dev = util_open(NULL);
+    REQUIRE(dev);
+    gc_channel_t *a = open_on(dev, 1, 0), *b = open_on(dev, 2, 0);
+    REQUIRE(a && b);
+    gc_buf_t src, da, db;
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 32768, 64, &src));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 32768, 64, &da));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 32768, 64, &db));
+    static uint8_t s[32768], g[32768];
+    util_fill(s, sizeof s, 21);
+    REQUIRE_OK(dev, gc_mem_write(dev, src.addr, s, sizeof s));
+    REQUIRE_OK(dev, gc_copy(a, da.addr, src.addr, 32768, 0, 0));
+    REQUIRE_OK(dev, gc_copy(b, db.addr, src.addr, 32768, 0, 0));
+    uint64_t t0 = gc_device_cycles(dev);
+    REQUIRE_OK(dev, gc_channel_wait_idle(a));
+    REQUIRE_OK(dev, gc_channel_wait_idle(b));
+    uint64_t both = gc_device_cycles(dev) - t0;
+    REQUIRE_OK(dev, gc_mem_read(dev, da.addr, g, sizeof g));
+    CHECK_EQ(util_diff("CE0", s, g, sizeof g), 0);
+    REQUIRE_OK(dev, gc_mem_read(dev, db.addr, g, sizeof g));
+    CHECK_EQ(util_diff("CE1", s, g, sizeof g), 0);
+    for (uint32_t e = 0; e < GC_NUM_CE; e++) {
+        uint32_t bytes = 0, busy = 0;
+        REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_ENGINE_BYTES(e), &bytes));
+        REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_ENGINE_BUSY_CYCLES(e), &busy));
+        CHECK_EQ(bytes, 32768);
+        CHECK(busy >= 32768 / 8 && busy < both + 1000);
+    }
+    gc_device_close(dev);
+}
+
+/* reductions on host-visible words, against the same computation on the host */
+static void t_reductions(void) {
+    gc_device_t *dev = util_open(NULL);
+    REQUIRE(dev);
+    gc_channel_t *ch = open_on(dev, 1, 0);
+    REQUIRE(ch);
+    gc_buf_t s;
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &s));
+    uint32_t init[16] = {2, 0, 5, 0xFFFFFFFF, 10, 0x0F0F, 7, 0, 0xFFFFFFFF, 0, 0, 0, 0, 0, 0, 0};
+    REQUIRE_OK(dev, gc_mem_write(dev, s.addr, init, sizeof init));
+    uint32_t words[128];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 128);
+    /* INC with operand 3 from 2: 3, then wraps to 0 (mem >= operand) */
+    gc_pb_sem_reduce(&pb, s.addr + 0, 3, GC_HOST_SEM_EXECUTE_REDUCTION_INC, false, false);
+    gc_pb_sem_reduce(&pb, s.addr + 0, 3, GC_HOST_SEM_EXECUTE_REDUCTION_INC, false, false);
+    /* DEC at 0 gives the operand; DEC above the operand gives the operand */
+    gc_pb_sem_reduce(&pb, s.addr + 4, 9, GC_HOST_SEM_EXECUTE_REDUCTION_DEC, false, false);
+    gc_pb_sem_reduce(&pb, s.addr + 8, 4, GC_HOST_SEM_EXECUTE_REDUCTION_DEC, false, false);
+    gc_pb_sem_reduce(&pb, s.addr + 12, 1, GC_HOST_SEM_EXECUTE_REDUCTION_IADD, false, false); /* wraps */
+    gc_pb_sem_reduce(&pb, s.addr + 16, (uint32_t)-3, GC_HOST_SEM_EXECUTE_REDUCTION_IMIN, true, false);
+    gc_pb_sem_reduce(&pb, s.addr + 20, 0x00FF, GC_HOST_SEM_EXECUTE_REDUCTION_IXOR, false, false);
+    gc_pb_sem_reduce(&pb, s.addr + 24, (uint32_t)-3, GC_HOST_SEM_EXECUTE_REDUCTION_IMAX, false, false);
+    gc_pb_sem_reduce(&pb, s.addr + 32, 1, GC_HOST_SEM_EXECUTE_REDUCTION_IADD, false, true); /* 64-bit carry */
+    REQUIRE_OK(dev, gc_channel_submit(ch, &pb));
+    REQUIRE_OK(dev, gc_channel_wait_idle(ch));
+    uint32_t got[16];
+    REQUIRE_OK(dev, gc_mem_read(dev, s.addr, got, sizeof got));
+    CHECK_EQ(got[0], 0);
+    CHECK_EQ(got[1], 9);
+    CHECK_EQ(got[2], 4);
+    CHECK_EQ(got[3], 0);
+    CHECK_EQ(got[4], (uint32_t)-3);
+    CHECK_EQ(got[5], 0x0FF0);
+    CHECK_EQ(got[6], (uint32_t)-3); /* unsigned max */
+    CHECK_EQ(got[8], 0);
+    CHECK_EQ(got[9], 1);
+    gc_device_close(dev);
+}
+
+/* A waits (switching on failure) for B's release on the same runlist; A's copy lands after it */
+static void t_acquire_across_channels(void) {
+    gc_device_t *dev = util_open(NULL);
+    REQUIRE(dev);
+    gc_channel_t *a = open_on(dev, 1, 0), *b = open_on(dev, 1, 0);
+    REQUIRE(a && b);
+    gc_buf_t s, src, dst;
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &s));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 16384, 64, &src));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 16384, 64, &dst));
+    uint8_t zero[64] = {0};
+    REQUIRE_OK(dev, gc_mem_write(dev, s.addr, zero, 64));
+    uint32_t words[64];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 64);
+    gc_pb_sem_acquire(&pb, s.addr, 5, GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE, false, true);
+    gc_pb_sem_release_ts(&pb, s.addr + 16, 1, false, false);
+    REQUIRE_OK(dev, gc_channel_submit(a, &pb));
+    gc_pb_reset(&pb);
+    gc_pb_copy(&pb, 4, dst.addr, src.addr, 16384, false, 0, 0);
+    gc_pb_sem_release_ts(&pb, s.addr + 32, 2, false, true);
+    gc_pb_sem_release(&pb, s.addr, 5, false, false);
+    REQUIRE_OK(dev, gc_channel_submit(b, &pb));
+    REQUIRE_OK(dev, gc_channel_wait_idle(a));
+    REQUIRE_OK(dev, gc_channel_wait_idle(b));
+    uint64_t rec_a[2], rec_b[2];
+    REQUIRE_OK(dev, gc_mem_read(dev, s.addr + 16, rec_a, 16));
+    REQUIRE_OK(dev, gc_mem_read(dev, s.addr + 32, rec_b, 16));
+    CHECK_EQ(rec_a[0], 1);
+    CHECK_EQ(rec_b[0], 2);
+    CHECK(rec_a[1] > rec_b[1]); /* A ran only after B's copy and release */
+    uint32_t sw = 0, blocked = 0;
+    REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_SWITCH_ACQUIRE(gc_channel_id(a)), &sw));
+    REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_ACQ_BLOCKED_CYCLES(gc_channel_id(a)), &blocked));
+    CHECK(sw >= 1);
+    CHECK(blocked >= 16384 / 8); /* blocked at least as long as B's copy */
+    gc_device_close(dev);
+}
+
+/* An acquire that is never satisfied faults its channel with ACQUIRE_TIMEOUT; the other runs on */
+static void t_acquire_timeout(void) {
+    gc_device_t *dev = util_open(NULL);
+    REQUIRE(dev);
+    gc_channel_t *a = open_on(dev, 1, 3000), *b = open_on(dev, 1, 0);
+    REQUIRE(a && b);
+    gc_buf_t s;
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &s));
+    uint8_t zero[64] = {0};
+    REQUIRE_OK(dev, gc_mem_write(dev, s.addr, zero, 64));
+    uint32_t words[32];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 32);
+    gc_pb_sem_acquire(&pb, s.addr, 1, GC_HOST_SEM_EXECUTE_OPERATION_ACQ_STRICT_GEQ, false, false);
+    REQUIRE_OK(dev, gc_channel_submit(a, &pb));
+    uint64_t t0 = gc_device_cycles(dev);
+    CHECK_EQ(gc_channel_wait_idle(a), GC_ERR_CHANNEL_FAULT);
+    CHECK(gc_device_cycles(dev) - t0 >= 3000);
+    CHECK(strstr(gc_device_last_error(dev), "ACQUIRE_TIMEOUT at GP_GET 1") != NULL);
+    CHECK(strstr(gc_device_last_error(dev), "SEM_EXECUTE") != NULL);
+    gc_pb_reset(&pb);
+    gc_pb_sem_release(&pb, s.addr + 8, 77, false, false);
+    REQUIRE_OK(dev, gc_channel_submit(b, &pb));
+    REQUIRE_OK(dev, gc_channel_wait_idle(b));
+    uint32_t v = 0;
+    REQUIRE_OK(dev, gc_mem_read(dev, s.addr + 8, &v, 4));
+    CHECK_EQ(v, 77);
+    gc_device_close(dev);
+}
+
+/* a copy's non-blocking interrupt, and the channel counters */
+static void t_interrupt_counters(void) {
+    gc_device_t *dev = util_open(NULL);
+    REQUIRE(dev);
+    gc_channel_t *ch = open_on(dev, 2, 0);
+    REQUIRE(ch);
+    gc_buf_t a, b;
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 4096, 64, &a));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 4096, 64, &b));
+    REQUIRE_OK(dev, gc_mmio_write(dev, GC_REG_GLOBAL_INTR_ENABLE, GC_GLOBAL_INTR_ENABLE_NON_STALL(1)));
+    uint32_t words[32];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 32);
+    gc_copy_desc_t d = {.dst = b.addr, .src = a.addr, .line_bytes = 4096, .line_count = 1, .interrupt = true};
+    gc_pb_copy_desc(&pb, 4, &d);
+    REQUIRE_OK(dev, gc_channel_submit(ch, &pb));
+    REQUIRE_OK(dev, gc_channel_wait_idle(ch));
+    CHECK(gc_device_irq(dev));
+    uint32_t id = gc_channel_id(ch), resident = 0, empty = 0, status = 0;
+    REQUIRE_OK(dev, gc_device_run(dev, 200));
+    REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_CYCLES_RESIDENT(id), &resident));
+    REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_SWITCH_EMPTY(id), &empty));
+    REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_STATUS(id), &status));
+    CHECK(resident > 0);
+    CHECK(empty >= 1);
+    CHECK_EQ(GC_CHANNEL_STATUS_PENDING_GET(status), 0);
+    CHECK_EQ(GC_CHANNEL_STATUS_ENGINE_BUSY_GET(status), 0);
+    gc_device_close(dev);
+}
+
+static const tcase_t cases[] = {
+    {"frontend_memset_2d", t_memset_2d},
+    {"frontend_two_engines", t_two_engines},
+    {"frontend_reductions", t_reductions},
+    {"frontend_acquire_across_channels", t_acquire_across_channels},
+    {"frontend_acquire_timeout", t_acquire_timeout},
+    {"frontend_interrupt_counters", t_interrupt_counters},
+};
+TCASE_MAIN(cases)

@@ -1,0 +1,79 @@
+// atomic_tb_top: block-test wrapper for gc_atomic_unit with N = 3 requesters
+// (tests/rtl/atomic_tb.cpp drives the request ports and models the memory behind the client
+// memory port), plus a combinational window on the gc_sem_pkg functions: fn_* inputs in,
+// fn_pass_o = sem_acquire_pass(...) and fn_reduce_o = sem_reduce(...) out.
+module atomic_tb_top
+  import gpucosim_pkg::*;
+  import gc_sem_pkg::*;
+#(
+  parameter int unsigned N = 3
+) (
+  input  logic                                  clk_i,
+  input  logic                                  rst_ni,
+
+  input  logic [N-1:0]                          aq_valid_i,
+  output logic [N-1:0]                          aq_ready_o,
+  input  logic [N-1:0][1:0]                     aq_op_i,
+  input  logic [N-1:0][GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red_i,
+  input  logic [N-1:0]                          aq_signed_i,
+  input  logic [N-1:0][1:0]                     aq_size_i,
+  input  logic [N-1:0][GC_AXI_ADDR_W-1:0]       aq_addr_i,
+  input  logic [N-1:0][63:0]                    aq_wdata_i,
+  output logic [N-1:0]                          as_valid_o,
+  output logic [63:0]                           as_rdata_o,
+  output logic                                  as_err_o,
+  input  logic [63:0]                           timestamp_i,
+  output logic                                  snoop_valid_o,
+  output logic [GC_AXI_ADDR_W-1:0]              snoop_addr_o,
+
+  output logic                                  m_arvalid_o,
+  input  logic                                  m_arready_i,
+  output logic [GC_AXI_ADDR_W-1:0]              m_araddr_o,
+  output logic [7:0]                            m_arlen_o,
+  input  logic                                  m_rvalid_i,
+  output logic                                  m_rready_o,
+  input  logic [GC_AXI_DATA_W-1:0]              m_rdata_i,
+  input  logic [1:0]                            m_rresp_i,
+  input  logic                                  m_rlast_i,
+  output logic                                  m_awvalid_o,
+  input  logic                                  m_awready_i,
+  output logic [GC_AXI_ADDR_W-1:0]              m_awaddr_o,
+  output logic [7:0]                            m_awlen_o,
+  output logic                                  m_wvalid_o,
+  input  logic                                  m_wready_i,
+  output logic [GC_AXI_DATA_W-1:0]              m_wdata_o,
+  output logic [GC_AXI_DATA_W/8-1:0]            m_wstrb_o,
+  output logic                                  m_wlast_o,
+  input  logic                                  m_bvalid_i,
+  output logic                                  m_bready_o,
+  input  logic [1:0]                            m_bresp_i,
+
+  // ---- gc_sem_pkg function window (combinational)
+  input  logic [GC_HOST_SEM_EXECUTE_OPERATION_W-1:0] fn_op_i,
+  input  logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] fn_red_i,
+  input  logic                                  fn_signed_i,
+  input  logic                                  fn_is64_i,
+  input  logic [63:0]                           fn_mem_i,
+  input  logic [63:0]                           fn_arg_i,    // payload (acquire) / operand (reduce)
+  output logic                                  fn_pass_o,
+  output logic [63:0]                           fn_reduce_o
+);
+
+  gc_atomic_unit #(.N(N)) u_atomic (
+    .clk_i, .rst_ni,
+    .aq_valid_i, .aq_ready_o, .aq_op_i, .aq_red_i, .aq_signed_i, .aq_size_i, .aq_addr_i,
+    .aq_wdata_i,
+    .as_valid_o, .as_rdata_o, .as_err_o,
+    .timestamp_i,
+    .snoop_valid_o, .snoop_addr_o,
+    .m_arvalid_o, .m_arready_i, .m_araddr_o, .m_arlen_o,
+    .m_rvalid_i, .m_rready_o, .m_rdata_i, .m_rresp_i, .m_rlast_i,
+    .m_awvalid_o, .m_awready_i, .m_awaddr_o, .m_awlen_o,
+    .m_wvalid_o, .m_wready_i, .m_wdata_o, .m_wstrb_o, .m_wlast_o,
+    .m_bvalid_i, .m_bready_o, .m_bresp_i
+  );
+
+  assign fn_pass_o   = sem_acquire_pass(fn_op_i, fn_is64_i, fn_mem_i, fn_arg_i);
+  assign fn_reduce_o = sem_reduce(fn_red_i, fn_signed_i, fn_is64_i, fn_mem_i, fn_arg_i);
+
+endmodule
