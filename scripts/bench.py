@@ -15,13 +15,20 @@ CYCLES_RE = re.compile(r"cosim: (\d+) cycles in ([0-9.]+) s = (\d+) cycles/s")
 SUMMARY_RE = re.compile(r"summary: copy PASSED: .* (\d+) cycles$", re.M)
 
 
-def run(binary, *args):
-    p = subprocess.run([binary, "run", "copy", *args], capture_output=True, text=True,
-                       env={**os.environ, "GPUCOSIM_WAVES": ""})
+CE_RE = re.compile(r"ce_efficiency bytes=(\d+) cycles=(\d+) efficiency=([0-9.]+)")
+METRIC_RE = re.compile(r"^metric (\w+) ([0-9.]+)$", re.M)
+
+
+def run_cmd(argv):
+    p = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "GPUCOSIM_WAVES": ""})
     out = p.stdout + p.stderr
     if p.returncode != 0:
-        sys.exit(f"bench: {binary} run copy {' '.join(args)} failed:\n{out}")
+        sys.exit(f"bench: {' '.join(argv)} failed:\n{out}")
     return out
+
+
+def run(binary, *args, scenario="copy"):
+    return run_cmd([binary, "run", scenario, *args])
 
 
 def main():
@@ -29,6 +36,8 @@ def main():
     ap.add_argument("--bin", default="build/bin/gpucosim", help="the gpucosim binary (default %(default)s)")
     ap.add_argument("--out", default="build/bench/results.json", help="results file (default %(default)s)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per speed figure; the best counts (default 3)")
+    ap.add_argument("--pbdma-tb", default="build/rtl_pbdma/Vpbdma_tb_top",
+                    help="the PBDMA block bench, which prints the switch and wake figures (default %(default)s)")
     args = ap.parse_args()
 
     results = []
@@ -49,6 +58,24 @@ def main():
     m = SUMMARY_RE.search(run(args.bin))
     add("copy_roundtrip_cycles_4KiB", int(m.group(1)), "cycles", "lower",
         "default scenario: doorbell to host release, 4 KiB sysmem->vidmem->sysmem")
+
+    for m in CE_RE.finditer(run(args.bin, scenario="ce-bandwidth")):
+        size = int(m.group(1))
+        label = "64KiB" if size == 64 << 10 else "1MiB" if size == 1 << 20 else f"{size}B"
+        add(f"ce_efficiency_{label}", float(m.group(3)), "of peak", "higher",
+            f"vidmem->vidmem copy on CE0, {m.group(2)} cycles / (bytes / 8 per cycle); target >= 0.9")
+
+    best = 0
+    for _ in range(args.repeat):
+        m = CYCLES_RE.search(run(args.bin, scenario="frontend-load"))
+        best = max(best, int(m.group(3)))
+    add("sim_cycles_per_s_frontend", best, "cycles/s", "higher", "8 busy channels on two copy engines, waves off")
+
+    if args.pbdma_tb and os.path.exists(args.pbdma_tb):
+        out = run_cmd([args.pbdma_tb])
+        for name, value in METRIC_RE.findall(out):
+            if name in ("channel_switch_cycles", "acquire_wake_cycles"):
+                add(name, float(value), "cycles", "lower", "measured in the PBDMA block bench (tests/rtl/pbdma_tb.cpp)")
 
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as fh:
