@@ -29,6 +29,10 @@ DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostd
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem
 COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend
+# The driver suite: run on the rtl backend (the default) and again on every backend in
+# OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
+DRIVER_SUITE   := test_copy test_faults test_seed000 test_frontend
+OTHER_BACKENDS :=
 
 WARN     := -Wall -Wextra -Werror
 INCS     := -Ihostdrv/include -I$(GEN) -Icosim -Itests/common
@@ -154,7 +158,8 @@ run: $(BUILD)/bin/gpucosim
 
 test: all
 	$(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
-	  $(if $(TESTS),--filter $(TESTS)) $(TEST_BINS) $(RTL_TBS) tests/tools/test_gen_spec.py
+	  $(if $(TESTS),--filter $(TESTS)) $(TEST_BINS) $(RTL_TBS) tests/tools/test_gen_spec.py \
+	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t)))
 
 bench: $(BUILD)/bin/gpucosim $(RTL_TBS)
 	$(PY) scripts/bench.py --bin $(BUILD)/bin/gpucosim --out $(BUILD)/bench/results.json

@@ -5,7 +5,11 @@ Each test program named test_* lists its cases with `--list` and runs one case g
 C tests via tests/common/tcase.h, the Python ones the same way).  Any other program (an RTL block
 bench) is run whole as one case and passes when it exits 0.  Every case runs in its own process with
 a timeout, two at a time by default; the runner prints one line per case, the output of each
-failure, writes JUnit XML (junit-xml), and ends with the line `N passed, N failed`.
+failure, writes JUnit XML (junit-xml), and ends with the line `N passed, N failed` (with
+`, N skipped` when a case printed `SKIP: <case>`: a check that cannot run on that backend).
+
+A program given as BACKEND@PATH (e.g. ref@build/tests/test_copy) runs with GPUCOSIM_BACKEND=BACKEND
+and its cases are named BACKEND/<case>: the same driver suite on every device backend.
 """
 import argparse
 import concurrent.futures as cf
@@ -19,6 +23,22 @@ from junit_xml import TestCase, TestSuite
 
 def command(prog):
     return [sys.executable, prog] if prog.endswith(".py") else [prog]
+
+
+def split_backend(spec):
+    """'ref@path' -> ('ref', 'path'); 'path' -> (None, 'path')."""
+    if "@" in spec and not os.path.exists(spec):
+        backend, prog = spec.split("@", 1)
+        return backend, prog
+    return None, spec
+
+
+def env_for(backend):
+    if backend is None:
+        return None
+    env = dict(os.environ)
+    env["GPUCOSIM_BACKEND"] = backend
+    return env
 
 
 def list_cases(prog):
@@ -35,19 +55,22 @@ def list_cases(prog):
     return names
 
 
-def run_case(prog, case, timeout):
+def run_case(prog, case, timeout, backend=None):
+    """(status, why, output, seconds); status is 'pass', 'fail' or 'skip'."""
     argv = command(prog) + ([case] if case else [])
     t0 = time.monotonic()
     try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env_for(backend))
         out = p.stdout + p.stderr
+        if p.returncode == 0 and case is not None and f"SKIP: {case}" in p.stdout:
+            return "skip", "", out, time.monotonic() - t0
         ok = p.returncode == 0 and (case is None or f"PASS: {case}" in p.stdout)
         why = "" if ok else f"exit status {p.returncode}"
     except subprocess.TimeoutExpired as e:
         out = ((e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")) + \
               ((e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or ""))
         ok, why = False, f"timed out after {timeout} s"
-    return ok, why, out, time.monotonic() - t0
+    return ("pass" if ok else "fail"), why, out, time.monotonic() - t0
 
 
 def main():
@@ -60,7 +83,8 @@ def main():
     args = ap.parse_args()
 
     jobs, setup_failures = [], []
-    for prog in args.programs:
+    for spec in args.programs:
+        backend, prog = split_backend(spec)
         if not os.path.exists(prog):
             setup_failures.append((prog, f"test program {prog} does not exist (not built?)"))
             continue
@@ -70,43 +94,47 @@ def main():
             continue
         base = os.path.basename(prog)
         for c in cases or [None]:
-            name = c or base
+            name = (f"{backend}/" if backend else "") + (c or base)
             if args.filter in name:
-                jobs.append((prog, c, name))
+                jobs.append((prog, c, name, backend))
 
     results = []
     with cf.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futs = {pool.submit(run_case, prog, c, args.timeout): (prog, c, name) for prog, c, name in jobs}
+        futs = {pool.submit(run_case, prog, c, args.timeout, backend): (prog, c, name)
+                for prog, c, name, backend in jobs}
         for fut in cf.as_completed(futs):
             prog, c, name = futs[fut]
-            ok, why, out, secs = fut.result()
-            print(f"{'PASS' if ok else 'FAIL'} {name} ({secs:.1f} s)", flush=True)
-            if not ok:
+            status, why, out, secs = fut.result()
+            print(f"{status.upper()} {name} ({secs:.1f} s)", flush=True)
+            if status == "fail":
                 tail = "\n".join(out.splitlines()[-60:])
                 print(f"---- {name}: {why}; last lines of its output:\n{tail}\n----", flush=True)
-            results.append((prog, name, ok, why, out, secs))
+            results.append((prog, name, status, why, out, secs))
 
     for prog, why in setup_failures:
         print(f"FAIL {os.path.basename(prog)}: {why}")
-        results.append((prog, os.path.basename(prog), False, why, "", 0.0))
+        results.append((prog, os.path.basename(prog), "fail", why, "", 0.0))
 
     if args.junit:
         os.makedirs(os.path.dirname(args.junit) or ".", exist_ok=True)
         suites = {}
-        for prog, name, ok, why, out, secs in sorted(results, key=lambda r: r[1]):
+        for prog, name, status, why, out, secs in sorted(results, key=lambda r: r[1]):
             tc = TestCase(name, classname=os.path.basename(prog), elapsed_sec=secs, stdout=out)
-            if not ok:
+            if status == "fail":
                 tc.add_failure_info(message=why, output=out[-4000:])
+            elif status == "skip":
+                tc.add_skipped_info(message="skipped: " + (out.strip().splitlines() or [""])[-1])
             suites.setdefault(os.path.basename(prog), []).append(tc)
         with open(args.junit, "w") as fh:
             TestSuite.to_file(fh, [TestSuite(k, v) for k, v in sorted(suites.items())])
 
-    passed = sum(1 for r in results if r[2])
-    failed = len(results) - passed
+    passed = sum(1 for r in results if r[2] == "pass")
+    skipped = sum(1 for r in results if r[2] == "skip")
+    failed = len(results) - passed - skipped
     if not results:
         print("no test case matched")
         failed = 1
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
     return 0 if failed == 0 else 1
 
 
