@@ -26,12 +26,13 @@ RTL       := rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_a
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
              hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
              hostdrv/src/backend_rtl.c
+DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
 COSIM_SRC := cosim/cosim.cpp
-UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend
+UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
-DRIVER_SUITE   := test_copy test_faults test_seed000 test_frontend
+DRIVER_SUITE   := test_copy test_faults test_seed000 test_frontend test_runtime
 OTHER_BACKENDS :=
 
 WARN     := -Wall -Wextra -Werror

@@ -164,7 +164,8 @@ int gc_channel_error_format(const gc_channel_error_t *e, uint32_t bound_class, c
 }
 
 /* If the channel has stopped with an error: record the one-line message and say so. */
-static gc_status_t check_fault(gc_channel_t *ch) {
+gc_status_t gc_channel_check(gc_channel_t *ch) {
+    if (!ch) return GC_ERR_INVALID_ARG;
     gc_channel_error_t e;
     gc_status_t st = gc_channel_error(ch, &e);
     if (st != GC_OK) return st;
@@ -237,7 +238,7 @@ static gc_status_t submit(gc_channel_t *ch, const uint32_t *words, uint32_t len,
     gc_status_t st;
     for (;;) {
         uint32_t get;
-        if ((st = check_fault(ch)) || (st = gc_channel_gp_get(ch, &get))) return st;
+        if ((st = gc_channel_check(ch)) || (st = gc_channel_gp_get(ch, &get))) return st;
         if (!gc_ring_full(get, ch->put, ch->n) && pb_space(ch, get, bytes, &off)) break;
         if ((st = poll_step(ch, &spent, "room in the ring"))) return st;
     }
@@ -290,7 +291,7 @@ gc_status_t gc_channel_wait_idle(gc_channel_t *ch) {
         uint32_t v = 0;
         if ((st = gc_mem_read(ch->dev, ch->fence.addr, &v, sizeof v))) return st;
         if (v == seq) return GC_OK;
-        if ((st = check_fault(ch))) {
+        if ((st = gc_channel_check(ch))) {
             fprintf(stderr, "hostdrv: %s\n", gc_device_last_error(ch->dev));
             return st;
         }

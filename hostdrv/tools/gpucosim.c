@@ -1,7 +1,8 @@
 /* gpucosim: the command-line front end.
  *
  *   gpucosim list
- *   gpucosim run <scenario> [--backend rtl] [--seed N] [--waves FILE.fst] [--bytes N] [--stall PCT]
+ *   gpucosim run <scenario> [--backend rtl|sc|ref] [--seed N] [--waves FILE.fst] [--timeline FILE.json]
+ *                [--bytes N] [--stall PCT] [--no-copy-priorities] [--frames N] ...
  *
  * Scenarios print what happened with cycle numbers and end with a one-line summary; the exit
  * status is 0 only if every check of the scenario passed.
@@ -13,12 +14,18 @@
 
 #include "gpucosim/backend.h"
 #include "gpucosim/hostdrv.h"
+#include "gpucosim/scenarios.h"
 #include "gpucosim_spec.h"
 
 typedef struct opts {
     gc_device_config_t dev;
     uint32_t bytes;
     int quiet;
+    const char *timeline;   /* runtime scenarios: Perfetto JSON */
+    bool no_copy_prio;      /* runtime scenarios: seed 000's prior art */
+    uint32_t frames;        /* video-pipeline */
+    uint32_t copy_prios;    /* runtime: copy HW channels / internal priorities */
+    uint32_t timeslice;     /* runtime: copy channel time slice */
 } opts_t;
 
 typedef int (*scenario_fn)(const opts_t *o);
@@ -214,11 +221,79 @@ out:
     return ok ? 0 : 1;
 }
 
+/* ------------------------------------------------------------------ runtime scenarios */
+static void rt_config(const opts_t *o, gcrt_config_t *c) {
+    gcrt_config_init(c);
+    c->device = o->dev;
+    c->device.quiet = true;
+    c->copy_priorities_enabled = !o->no_copy_prio;
+    if (o->copy_prios) c->copy_priorities = o->copy_prios;
+    if (o->timeslice) c->copy_timeslice = o->timeslice;
+}
+
+static int rt_done(gcrt_error_t e, const char *err, const opts_t *o) {
+    if (e) {
+        fprintf(stderr, "gpucosim: %s\n", err);
+        return 1;
+    }
+    if (o->timeline) printf("timeline: %s (open in https://ui.perfetto.dev or chrome://tracing)\n", o->timeline);
+    return 0;
+}
+
+static int scenario_copy_priority(const opts_t *o) {
+    gcrt_config_t c;
+    rt_config(o, &c);
+    gcsc_result_t r;
+    char err[700] = "";
+    printf("device: backend %s\n", c.device.backend);
+    gcrt_error_t e = gcsc_copy_priority(&c, stdout, o->timeline, &r, err, sizeof err);
+    if (rt_done(e, err, o)) return 1;
+    /* the seed's order with copy priorities, issue order without */
+    static const char *const with[] = {"Mlow1", "Mhigh1", "Mhigh2", "Mlow2", "Mlow3"};
+    static const char *const without[] = {"Mlow1", "Mlow2", "Mlow3", "Mhigh1", "Mhigh2"};
+    const char *const *want = o->no_copy_prio ? without : with;
+    int good = r.nops == 5 && r.bad_bytes == 0 && r.sem_final == 0;
+    for (size_t i = 0; good && i < 5; i++) good = !strcmp(r.ops[r.order[i]].tag, want[i]);
+    printf("expected (%s): %s, %s, %s, %s, %s: %s\n", o->no_copy_prio ? "issue order" : "seed 000", want[0], want[1],
+           want[2], want[3], want[4], good ? "matches" : "DIFFERS");
+    return good ? 0 : 1;
+}
+
+static int scenario_video_pipeline(const opts_t *o) {
+    gcrt_config_t c;
+    rt_config(o, &c);
+    gcsc_result_t r;
+    char err[700] = "";
+    printf("device: backend %s\n", c.device.backend);
+    gcrt_error_t e = gcsc_video_pipeline(&c, o->frames ? o->frames : 4, stdout, o->timeline, &r, err, sizeof err);
+    if (rt_done(e, err, o)) return 1;
+    return r.bad_bytes == 0 ? 0 : 1;
+}
+
+static int scenario_prio_latency(const opts_t *o) {
+    gcrt_config_t c;
+    rt_config(o, &c);
+    gcsc_result_t r;
+    char err[700] = "";
+    printf("device: backend %s\n", c.device.backend);
+    gcrt_error_t e = gcsc_prio_latency(&c, stdout, o->timeline, &r, err, sizeof err);
+    if (rt_done(e, err, o)) return 1;
+    printf("metric prio_copy_latency_idle %llu\nmetric prio_copy_latency_flood %llu\n",
+           (unsigned long long)r.lat_idle, (unsigned long long)r.lat_flood);
+    return 0;
+}
+
 static const scenario_t scenarios[] = {
     {"copy", "sysmem -> vidmem -> sysmem through copy engine 0 with semaphore releases (default)", scenario_copy},
     {"ce-bandwidth", "vidmem -> vidmem copies of 64 KiB and 1 MiB: copy-engine efficiency", scenario_ce_bandwidth},
     {"frontend-load", "8 channels on two copy engines: copies, reductions, acquires", scenario_frontend_load},
+    {"copy-priority", "seed 000 walk-through on the runtime: Mlow1..3 and Mhigh1..2 on one copy engine",
+     scenario_copy_priority},
+    {"video-pipeline", "frames through h2d -> d2d -> d2h streams chained by events, last stage highest priority",
+     scenario_video_pipeline},
+    {"prio-latency", "a high-priority copy alone and under a low-priority flood", scenario_prio_latency},
 };
+#define RT_SCENARIO(fn) ((fn) == scenario_copy_priority || (fn) == scenario_video_pipeline || (fn) == scenario_prio_latency)
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 
 static void usage(FILE *f) {
@@ -231,7 +306,13 @@ static void usage(FILE *f) {
             "  --waves FILE     write an FST waveform (open with cosim/gpucosim.gtkw)\n"
             "  --bytes N        bytes per copy (default 4096)\n"
             "  --stall PCT      random memory stalls, 0..90 percent\n"
-            "  --max-cycles N   watchdog: fail a run longer than N cycles\n");
+            "  --max-cycles N   watchdog: fail a run longer than N cycles\n"
+            "runtime scenarios (copy-priority, video-pipeline, prio-latency):\n"
+            "  --timeline FILE  write a Chrome/Perfetto trace (JSON): a track per channel and per engine\n"
+            "  --no-copy-priorities  seed 000's prior art: no semaphore bracketing, plain time slices\n"
+            "  --copy-priorities N   copy HW channels / internal priorities (3..8, default 3)\n"
+            "  --timeslice N    time slice of the copy channels in cycles (default 3000)\n"
+            "  --frames N       video-pipeline frames (1..16, default 4)\n");
 }
 
 static int parse_u64(const char *flag, const char *v, uint64_t max, uint64_t *out) {
@@ -257,9 +338,9 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(argv[1], "list")) {
         printf("scenarios:\n");
-        for (size_t i = 0; i < NSCEN; i++) printf("  %-12s %s\n", scenarios[i].name, scenarios[i].doc);
+        for (size_t i = 0; i < NSCEN; i++) printf("  %-15s %s\n", scenarios[i].name, scenarios[i].doc);
         printf("backends:\n");
-        for (size_t i = 0; gc_backend_at(i); i++) printf("  %-12s %s\n", gc_backend_at(i)->name, gc_backend_at(i)->doc);
+        for (size_t i = 0; gc_backend_at(i); i++) printf("  %-15s %s\n", gc_backend_at(i)->name, gc_backend_at(i)->doc);
         return 0;
     }
     if (strcmp(argv[1], "run")) {
@@ -290,15 +371,50 @@ int main(int argc, char **argv) {
             o.dev.stall_pct = (uint32_t)x;
             i++;
         } else if (!strcmp(a, "--max-cycles")) { if (!parse_u64(a, v, UINT64_MAX, &o.dev.max_cycles)) return 2; i++; }
-        else if (a[0] != '-' && i == 2) name = a;
+        else if (!strcmp(a, "--timeline") && v) { o.timeline = v; i++; }
+        else if (!strcmp(a, "--no-copy-priorities")) o.no_copy_prio = true;
+        else if (!strcmp(a, "--copy-priorities")) {
+            if (!parse_u64(a, v, 8, &x) || x < 3) {
+                if (v) fprintf(stderr, "gpucosim: --copy-priorities must be in 3..8\n");
+                return 2;
+            }
+            o.copy_prios = (uint32_t)x;
+            i++;
+        } else if (!strcmp(a, "--timeslice")) {
+            if (!parse_u64(a, v, UINT32_MAX, &x) || x == 0) {
+                if (v) fprintf(stderr, "gpucosim: --timeslice must be at least 1\n");
+                return 2;
+            }
+            o.timeslice = (uint32_t)x;
+            i++;
+        } else if (!strcmp(a, "--frames")) {
+            if (!parse_u64(a, v, 16, &x) || x == 0) {
+                if (v) fprintf(stderr, "gpucosim: --frames must be in 1..16\n");
+                return 2;
+            }
+            o.frames = (uint32_t)x;
+            i++;
+        } else if (a[0] != '-' && i == 2) name = a;
         else {
             fprintf(stderr, "gpucosim: unknown or incomplete option '%s'\n", a);
             usage(stderr);
             return 2;
         }
     }
+    if (!gc_backend_find(o.dev.backend)) {
+        fprintf(stderr, "gpucosim: no backend '%s' (gpucosim list shows them)\n", o.dev.backend);
+        return 2;
+    }
     for (size_t i = 0; i < NSCEN; i++)
-        if (!strcmp(scenarios[i].name, name)) return scenarios[i].fn(&o);
+        if (!strcmp(scenarios[i].name, name)) {
+            if (!RT_SCENARIO(scenarios[i].fn) && (o.timeline || o.no_copy_prio || o.frames || o.copy_prios || o.timeslice)) {
+                fprintf(stderr, "gpucosim: --timeline, --no-copy-priorities, --copy-priorities, --timeslice and --frames "
+                                "belong to the runtime scenarios (copy-priority, video-pipeline, prio-latency), not '%s'\n",
+                        name);
+                return 2;
+            }
+            return scenarios[i].fn(&o);
+        }
     fprintf(stderr, "gpucosim: no scenario '%s' (gpucosim list shows them)\n", name);
     return 2;
 }

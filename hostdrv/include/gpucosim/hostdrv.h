@@ -194,6 +194,9 @@ gc_status_t gc_channel_submit_entry(gc_channel_t *ch, uint32_t entry0, uint32_t 
  * (the message is in gc_device_last_error), GC_ERR_TIMEOUT after the wait budget. */
 gc_status_t gc_channel_wait_idle(gc_channel_t *ch);
 gc_status_t gc_channel_gp_get(gc_channel_t *ch, uint32_t *get);
+/* GC_ERR_CHANNEL_FAULT (with the one-line message in gc_device_last_error) if the channel has
+ * stopped with an error, GC_OK while it is healthy. */
+gc_status_t gc_channel_check(gc_channel_t *ch);
 /* Read the channel's error record (cause NONE while it runs). */
 gc_status_t gc_channel_error(gc_channel_t *ch, gc_channel_error_t *err);
 /* One line: "channel 3: INVALID_METHOD at GP_GET 2, method 0x0404 (subchannel 4, OFFSET_IN_LOWER), data 0x0: ..." */

@@ -1,0 +1,202 @@
+/* runtime.h: the gpucosim runtime, a CUDA-like layer over hostdrv (C11).
+ *
+ * It feels like the CUDA runtime API, in C and with an explicit context:
+ *   gcrt_open            a device on a backend ("rtl", "sc", "ref")
+ *   streams              with priorities in CUDA's convention: a lower number is a higher
+ *                        priority; gcrt_stream_priority_range gives [least, greatest] = [0, -(K-1)]
+ *   events               record, query, synchronize, elapsed cycles, stream-wait-event
+ *   async copies         H2D, D2H, D2D, and memset, on a stream
+ *   synchronize          stream and device
+ *   errors               every call returns a gcrt_error_t; gcrt_get_last_error / _peek_ and
+ *                        gcrt_error_string, plus a one-line message with the details
+ *
+ * Copy priorities (seed 000).  The runtime opens P copy HW channels (config.copy_priorities,
+ * default 3, at least 3) on one copy engine's runlist, with internal priorities 0 (lowest) ..
+ * P-1, and P-1 semaphores S[1..P-1] in sysmem.  A stream is aliased to the copy channel of its
+ * priority (stream level l of K -> copy priority l * P / K).  Each copy or memset pushed on copy
+ * priority q is bracketed as the seed describes:
+ *     for every h > q:  SEM_EXECUTE ACQUIRE S[h] == 0 (ACQUIRE_SWITCH: switch away at once)
+ *     if q > 0:         REDUCTION INC S[q];  the copy;  REDUCTION DEC S[q]
+ *     else:             the copy
+ * so lower-priority channels yield the copy engine to higher ones, overriding time slices.
+ * config.copy_priorities_enabled = false is the seed's "prior art": the same channels and
+ * aliasing, no semaphore commands, plain time slices.
+ *
+ * Stream to device priority mapping (seed 001).  M valid device priorities (config.device_priorities,
+ * default 64, 0 lowest .. M-1 highest) and a max nesting depth N (gcrt_set_limit
+ * GCRT_LIMIT_MAX_NESTING_DEPTH, default 1) give floor(M/N) stream levels spaced N apart: the
+ * lowest stream priority maps to device priority 0, the next to N, and so on; once the levels run
+ * out, the surplus (higher) stream priorities share the last level.  A stream's kernels carry
+ * its device priority (used once the compute path exists).
+ *
+ * Timing.  Every copy and memset carries a timestamped release just before its LAUNCH_DMA and a
+ * four-word (timestamped) completion release, so gcrt_ops() reports when each one started and
+ * ended, in device cycles, without polling.
+ */
+#ifndef GPUCOSIM_RUNTIME_H
+#define GPUCOSIM_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gpucosim/hostdrv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gcrt_error {
+    GCRT_SUCCESS = 0,
+    GCRT_ERROR_INVALID_VALUE,     /* an argument is out of range or NULL */
+    GCRT_ERROR_INVALID_HANDLE,    /* a stream or event this runtime did not create (or destroyed) */
+    GCRT_ERROR_INVALID_PRIORITY,  /* a stream priority outside [greatest, least] */
+    GCRT_ERROR_OUT_OF_BOUNDS,     /* a copy or memset outside the allocation it starts in */
+    GCRT_ERROR_INVALID_MEMCPY_DIRECTION, /* the addresses do not match the copy kind */
+    GCRT_ERROR_MEMORY_ALLOCATION, /* the device or host allocator ran out */
+    GCRT_ERROR_NOT_READY,         /* gcrt_event_query / gcrt_stream_query: work still pending */
+    GCRT_ERROR_NOT_PERMITTED,     /* e.g. changing the nesting depth after streams exist */
+    GCRT_ERROR_CHANNEL_FAULT,     /* a HW channel stopped with an error (message has the details) */
+    GCRT_ERROR_TIMEOUT,           /* a synchronize passed its cycle budget */
+    GCRT_ERROR_BACKEND,           /* the device backend failed */
+    GCRT_ERROR_COUNT
+} gcrt_error_t;
+
+/* "GCRT_ERROR_INVALID_HANDLE" etc. */
+const char *gcrt_error_name(gcrt_error_t e);
+/* A sentence describing the code. */
+const char *gcrt_error_string(gcrt_error_t e);
+
+typedef struct gcrt gcrt_t;
+typedef struct gcrt_stream gcrt_stream_t;
+typedef struct gcrt_event gcrt_event_t;
+
+typedef struct gcrt_config {
+    gc_device_config_t device;    /* backend, seed, waves, ... (gc_device_config_init) */
+    uint32_t stream_priorities;   /* K user-visible stream priorities: [0, -(K-1)] (default 6) */
+    uint32_t device_priorities;   /* M valid device priorities (default 64) */
+    uint32_t max_nesting_depth;   /* N (default 1); also gcrt_set_limit */
+    uint32_t copy_priorities;     /* P copy HW channels / internal priorities (default 3, >= 3) */
+    bool copy_priorities_enabled; /* seed 000's semaphore bracketing (default true) */
+    uint32_t copy_runlist;        /* runlist of the copy channels: 1 (CE0, default) or 2 (CE1) */
+    uint32_t copy_timeslice;      /* time slice of each copy channel in cycles (default 3000) */
+    uint64_t sync_cycles;         /* budget of one synchronize (default 50,000,000 cycles) */
+} gcrt_config_t;
+
+void gcrt_config_init(gcrt_config_t *cfg);
+gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out);
+void gcrt_close(gcrt_t *rt);
+/* The hostdrv device under the runtime (MMIO, memory, cycles). */
+gc_device_t *gcrt_device(gcrt_t *rt);
+
+/* Last error, CUDA style: get returns it and resets it to GCRT_SUCCESS, peek only returns it.
+ * gcrt_last_message is one line naming what was wrong ("" after success). */
+gcrt_error_t gcrt_get_last_error(gcrt_t *rt);
+gcrt_error_t gcrt_peek_last_error(const gcrt_t *rt);
+const char *gcrt_last_message(const gcrt_t *rt);
+
+/* ------------------------------------------------------------------ limits and priorities */
+typedef enum gcrt_limit {
+    GCRT_LIMIT_MAX_NESTING_DEPTH = 0, /* like cudaLimitDevRuntimeSyncDepth: 1..M; no streams may exist */
+} gcrt_limit_t;
+
+gcrt_error_t gcrt_set_limit(gcrt_t *rt, gcrt_limit_t limit, uint64_t value);
+gcrt_error_t gcrt_get_limit(gcrt_t *rt, gcrt_limit_t limit, uint64_t *value);
+/* CUDA convention: *least = 0 (lowest priority), *greatest = -(K-1) (highest). */
+gcrt_error_t gcrt_stream_priority_range(gcrt_t *rt, int *least, int *greatest);
+
+/* Seed 001's mapping, as a pure function.  Stream priorities are given lowest first as the
+ * integers [lo, hi] (any range; lo is the lowest priority), device priorities are 0..m-1 with 0
+ * lowest, n is the max nesting depth.  Returns the device priority of stream priority `prio`, or
+ * -1 when the arguments are invalid (n == 0, m < n, prio outside [lo, hi], lo > hi). */
+int gcrt_prio_map(int lo, int hi, uint32_t m, uint32_t n, int prio);
+/* floor(m / n): how many device priorities are available for streams (0 when n == 0). */
+uint32_t gcrt_prio_stream_levels(uint32_t m, uint32_t n);
+
+/* ------------------------------------------------------------------ memory */
+/* Device memory (vidmem) and pinned host memory (sysmem), by device address. */
+gcrt_error_t gcrt_malloc(gcrt_t *rt, uint64_t *addr, uint64_t bytes);
+gcrt_error_t gcrt_malloc_host(gcrt_t *rt, uint64_t *addr, uint64_t bytes);
+gcrt_error_t gcrt_free(gcrt_t *rt, uint64_t addr);
+/* The host's view of an allocation (no device work; bounds checked). */
+gcrt_error_t gcrt_write(gcrt_t *rt, uint64_t addr, const void *src, size_t bytes);
+gcrt_error_t gcrt_read(gcrt_t *rt, uint64_t addr, void *dst, size_t bytes);
+
+/* ------------------------------------------------------------------ streams */
+/* NULL as a stream argument means the default stream (priority 0, the lowest). */
+gcrt_error_t gcrt_stream_create(gcrt_t *rt, gcrt_stream_t **s);
+gcrt_error_t gcrt_stream_create_with_priority(gcrt_t *rt, gcrt_stream_t **s, int priority);
+gcrt_error_t gcrt_stream_destroy(gcrt_t *rt, gcrt_stream_t *s);
+gcrt_error_t gcrt_stream_get_priority(gcrt_t *rt, gcrt_stream_t *s, int *priority);
+/* The device priority the stream's kernels carry (seed 001 mapping). */
+gcrt_error_t gcrt_stream_get_device_priority(gcrt_t *rt, gcrt_stream_t *s, uint32_t *device_priority);
+/* The internal copy priority (0 lowest .. P-1) and HW channel the stream is aliased to. */
+gcrt_error_t gcrt_stream_get_copy_channel(gcrt_t *rt, gcrt_stream_t *s, uint32_t *copy_priority,
+                                          uint32_t *hw_channel);
+gcrt_error_t gcrt_stream_synchronize(gcrt_t *rt, gcrt_stream_t *s);
+/* GCRT_SUCCESS when everything pushed on the stream has completed, else GCRT_ERROR_NOT_READY. */
+gcrt_error_t gcrt_stream_query(gcrt_t *rt, gcrt_stream_t *s);
+gcrt_error_t gcrt_device_synchronize(gcrt_t *rt);
+
+/* ------------------------------------------------------------------ copies */
+typedef enum gcrt_memcpy_kind {
+    GCRT_MEMCPY_HOST_TO_DEVICE = 1, /* src in pinned host memory, dst in device memory */
+    GCRT_MEMCPY_DEVICE_TO_HOST = 2,
+    GCRT_MEMCPY_DEVICE_TO_DEVICE = 3,
+    GCRT_MEMCPY_HOST_TO_HOST = 4,
+} gcrt_memcpy_kind_t;
+
+/* Each range must lie inside one allocation made by this runtime. `tag` (may be NULL) names the
+ * copy in gcrt_ops() and timelines. */
+gcrt_error_t gcrt_memcpy_async(gcrt_t *rt, uint64_t dst, uint64_t src, uint64_t bytes, gcrt_memcpy_kind_t kind,
+                               gcrt_stream_t *s, const char *tag);
+/* Every byte of [dst, dst + bytes) set to `value` (low 8 bits), like cudaMemsetAsync. */
+gcrt_error_t gcrt_memset_async(gcrt_t *rt, uint64_t dst, int value, uint64_t bytes, gcrt_stream_t *s,
+                               const char *tag);
+
+/* ------------------------------------------------------------------ events */
+gcrt_error_t gcrt_event_create(gcrt_t *rt, gcrt_event_t **e);
+gcrt_error_t gcrt_event_destroy(gcrt_t *rt, gcrt_event_t *e);
+gcrt_error_t gcrt_event_record(gcrt_t *rt, gcrt_event_t *e, gcrt_stream_t *s);
+/* GCRT_SUCCESS when the last record has completed (or none was made), else GCRT_ERROR_NOT_READY. */
+gcrt_error_t gcrt_event_query(gcrt_t *rt, gcrt_event_t *e);
+gcrt_error_t gcrt_event_synchronize(gcrt_t *rt, gcrt_event_t *e);
+/* Device cycles between two completed records (end - start). */
+gcrt_error_t gcrt_event_elapsed_cycles(gcrt_t *rt, gcrt_event_t *start, gcrt_event_t *end, uint64_t *cycles);
+/* Work pushed on `s` after this call waits until `e`'s last record (made before the call) has
+ * completed; done by the device (a semaphore acquire), the host does not wait. */
+gcrt_error_t gcrt_stream_wait_event(gcrt_t *rt, gcrt_stream_t *s, gcrt_event_t *e);
+
+/* The value of copy-priority semaphore S[q] (q = 1 .. P-1): 0 when no copy of priority q is
+ * between its inc and its dec. */
+gcrt_error_t gcrt_copy_semaphore(gcrt_t *rt, uint32_t q, uint32_t *value);
+
+/* ------------------------------------------------------------------ what happened */
+typedef enum gcrt_op_kind { GCRT_OP_COPY = 0, GCRT_OP_MEMSET = 1 } gcrt_op_kind_t;
+
+typedef struct gcrt_op {
+    uint32_t seq;            /* issue order over the whole runtime, from 0 */
+    gcrt_op_kind_t kind;
+    gcrt_memcpy_kind_t dir;  /* copies */
+    char tag[32];
+    uint32_t stream_id;      /* 0 = the default stream, then creation order */
+    int stream_priority;
+    uint32_t copy_priority, hw_channel, engine;
+    uint64_t bytes;
+    uint64_t submit_cycle;   /* when the host pushed it */
+    uint64_t launch_cycle;   /* when its channel reached LAUNCH_DMA (0 until then) */
+    bool launched;
+    uint64_t start_cycle;    /* when the copy engine took it (0 until complete) */
+    uint64_t end_cycle;      /* when its completion release landed (0 until complete) */
+    bool done;
+} gcrt_op_t;
+
+/* The runtime's copies and memsets so far, in issue order (valid until the next runtime call).
+ * Ops that have not completed have done == false. */
+gcrt_error_t gcrt_ops(gcrt_t *rt, const gcrt_op_t **ops, size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,798 @@
+/* runtime.c: the CUDA-like runtime over hostdrv (see gpucosim/runtime.h for the model). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpucosim/runtime.h"
+#include "gpucosim_spec.h"
+
+#define MAX_COPY_PRIOS 8u
+#define STAMP_SLOTS 2048u /* ops in flight between two harvests; 32 bytes each (vidmem) */
+#define PB_WORDS 256u
+#define COPY_SUBCH 4u      /* subchannel the copy channels bind the copy class to */
+
+typedef struct alloc {
+    uint64_t addr, size;
+    gc_mem_kind_t kind;
+    gc_buf_t buf;
+} alloc_t;
+
+struct gcrt_event {
+    gc_buf_t slot;   /* 16 bytes: payload (record number), 0, 64-bit timestamp */
+    uint32_t seq;    /* records made */
+    int32_t chan;    /* copy priority whose channel made the last record, -1 = none */
+};
+
+struct gcrt_stream {
+    uint32_t id;
+    int prio;             /* user value, CUDA convention */
+    uint32_t level;       /* 0 lowest .. K-1 highest */
+    uint32_t device_prio; /* seed 001 */
+    uint32_t copy_prio;   /* seed 000: index of the copy channel */
+    gcrt_event_t done;    /* internal event for synchronize / query */
+};
+
+typedef struct op_int {
+    gcrt_op_t pub;
+    uint32_t slot;   /* stamp slot while in flight */
+    bool harvested;
+} op_int_t;
+
+struct gcrt {
+    gcrt_config_t cfg;
+    gc_device_t *dev;
+    gc_channel_t *chan[MAX_COPY_PRIOS];
+    gc_buf_t sems;        /* S[q] at sems.addr + 16 q (q = 1..P-1) */
+    gc_buf_t stamps;      /* STAMP_SLOTS x 32 bytes: launch stamp at +0, completion at +16 */
+    uint32_t slot_next;
+    gcrt_stream_t default_stream;
+    gcrt_stream_t **streams;
+    size_t nstreams, streams_cap;
+    uint32_t stream_ids;
+    gcrt_event_t **events;
+    size_t nevents, events_cap;
+    alloc_t *allocs;
+    size_t nallocs, allocs_cap;
+    op_int_t *ops;
+    size_t nops, ops_cap;
+    gcrt_op_t *pub;       /* snapshot returned by gcrt_ops */
+    gcrt_error_t last;
+    char msg[600];
+};
+
+/* ------------------------------------------------------------------ errors */
+static const char *const err_names[GCRT_ERROR_COUNT] = {
+    "GCRT_SUCCESS", "GCRT_ERROR_INVALID_VALUE", "GCRT_ERROR_INVALID_HANDLE", "GCRT_ERROR_INVALID_PRIORITY",
+    "GCRT_ERROR_OUT_OF_BOUNDS", "GCRT_ERROR_INVALID_MEMCPY_DIRECTION", "GCRT_ERROR_MEMORY_ALLOCATION",
+    "GCRT_ERROR_NOT_READY", "GCRT_ERROR_NOT_PERMITTED", "GCRT_ERROR_CHANNEL_FAULT", "GCRT_ERROR_TIMEOUT",
+    "GCRT_ERROR_BACKEND",
+};
+static const char *const err_strings[GCRT_ERROR_COUNT] = {
+    "no error",
+    "an argument is out of range or NULL",
+    "the stream or event handle is not one this runtime created",
+    "the stream priority is outside the range gcrt_stream_priority_range reports",
+    "the memory range is not inside one allocation made by this runtime",
+    "the addresses do not match the direction of the copy (host = pinned sysmem, device = vidmem)",
+    "out of device or host memory",
+    "the work has not completed yet",
+    "the operation is not permitted now",
+    "a hardware channel stopped with an error",
+    "the device did not finish within the synchronize budget",
+    "the device backend failed",
+};
+
+const char *gcrt_error_name(gcrt_error_t e) { return (unsigned)e < GCRT_ERROR_COUNT ? err_names[e] : "GCRT_ERROR_?"; }
+const char *gcrt_error_string(gcrt_error_t e) {
+    return (unsigned)e < GCRT_ERROR_COUNT ? err_strings[e] : "unknown error code";
+}
+
+static gcrt_error_t fail(gcrt_t *rt, gcrt_error_t e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static gcrt_error_t fail(gcrt_t *rt, gcrt_error_t e, const char *fmt, ...) {
+    if (!rt) return e;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rt->msg, sizeof rt->msg, fmt, ap);
+    va_end(ap);
+    rt->last = e;
+    return e;
+}
+
+static gcrt_error_t ok(gcrt_t *rt) {
+    (void)rt;
+    return GCRT_SUCCESS;
+}
+
+/* A hostdrv status as a runtime error, with the driver's message. */
+static gcrt_error_t from_gc(gcrt_t *rt, gc_status_t st, const char *what) {
+    if (st == GC_OK) return GCRT_SUCCESS;
+    gcrt_error_t e = st == GC_ERR_CHANNEL_FAULT ? GCRT_ERROR_CHANNEL_FAULT
+                     : st == GC_ERR_TIMEOUT     ? GCRT_ERROR_TIMEOUT
+                     : st == GC_ERR_NO_MEMORY   ? GCRT_ERROR_MEMORY_ALLOCATION
+                     : st == GC_ERR_INVALID_ARG ? GCRT_ERROR_INVALID_VALUE
+                                                : GCRT_ERROR_BACKEND;
+    return fail(rt, e, "%s: %s (%s)", what, gc_status_str(st), gc_device_last_error(rt->dev));
+}
+
+gcrt_error_t gcrt_get_last_error(gcrt_t *rt) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    gcrt_error_t e = rt->last;
+    rt->last = GCRT_SUCCESS;
+    return e;
+}
+gcrt_error_t gcrt_peek_last_error(const gcrt_t *rt) { return rt ? rt->last : GCRT_ERROR_INVALID_VALUE; }
+const char *gcrt_last_message(const gcrt_t *rt) { return rt && rt->last != GCRT_SUCCESS ? rt->msg : ""; }
+
+/* ------------------------------------------------------------------ priorities (seed 001) */
+uint32_t gcrt_prio_stream_levels(uint32_t m, uint32_t n) { return n ? m / n : 0; }
+
+int gcrt_prio_map(int lo, int hi, uint32_t m, uint32_t n, int prio) {
+    uint32_t levels = gcrt_prio_stream_levels(m, n);
+    if (levels == 0 || lo > hi || prio < lo || prio > hi) return -1;
+    /* lowest stream priority -> device 0, each next one N higher, until the levels run out; the
+     * surplus higher stream priorities share the last level */
+    int64_t idx = (int64_t)prio - lo;
+    if (idx > (int64_t)levels - 1) idx = levels - 1;
+    return (int)(idx * n);
+}
+
+/* Stream level l of K onto copy priorities 0..P-1, spread evenly: lowest -> 0, highest -> P-1. */
+static uint32_t copy_prio_of(const gcrt_config_t *c, uint32_t level) {
+    uint32_t k = c->stream_priorities, p = c->copy_priorities;
+    if (k <= 1) return 0;
+    return (2u * level * (p - 1) + (k - 1)) / (2u * (k - 1));
+}
+
+gcrt_error_t gcrt_stream_priority_range(gcrt_t *rt, int *least, int *greatest) {
+    if (!rt || !least || !greatest) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_stream_priority_range: NULL argument");
+    *least = 0;
+    *greatest = -(int)(rt->cfg.stream_priorities - 1);
+    return ok(rt);
+}
+
+static void stream_set_prio(gcrt_t *rt, gcrt_stream_t *s, int prio) {
+    s->prio = prio;
+    s->level = (uint32_t)(-prio);
+    s->device_prio = (uint32_t)gcrt_prio_map(0, (int)rt->cfg.stream_priorities - 1, rt->cfg.device_priorities,
+                                             rt->cfg.max_nesting_depth, (int)s->level);
+    s->copy_prio = copy_prio_of(&rt->cfg, s->level);
+}
+
+gcrt_error_t gcrt_set_limit(gcrt_t *rt, gcrt_limit_t limit, uint64_t value) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (limit != GCRT_LIMIT_MAX_NESTING_DEPTH) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_set_limit: unknown limit %d", (int)limit);
+    if (value < 1 || value > rt->cfg.device_priorities)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "max nesting depth %llu: must be in [1, %u] (the valid device priorities)",
+                    (unsigned long long)value, rt->cfg.device_priorities);
+    if (rt->nstreams)
+        return fail(rt, GCRT_ERROR_NOT_PERMITTED,
+                    "max nesting depth: set it before creating streams (%zu exist; their device priorities are fixed)",
+                    rt->nstreams);
+    rt->cfg.max_nesting_depth = (uint32_t)value;
+    stream_set_prio(rt, &rt->default_stream, 0);
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_get_limit(gcrt_t *rt, gcrt_limit_t limit, uint64_t *value) {
+    if (!rt || !value) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_get_limit: NULL argument");
+    if (limit != GCRT_LIMIT_MAX_NESTING_DEPTH) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_get_limit: unknown limit %d", (int)limit);
+    *value = rt->cfg.max_nesting_depth;
+    return ok(rt);
+}
+
+/* ------------------------------------------------------------------ open / close */
+void gcrt_config_init(gcrt_config_t *c) {
+    memset(c, 0, sizeof *c);
+    gc_device_config_init(&c->device);
+    c->stream_priorities = 6;
+    c->device_priorities = 64;
+    c->max_nesting_depth = 1;
+    c->copy_priorities = 3;
+    c->copy_priorities_enabled = true;
+    c->copy_runlist = 1;
+    c->copy_timeslice = 3000;
+    c->sync_cycles = 50000000;
+}
+
+static bool grow(void **arr, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return true;
+    size_t n = *cap ? *cap * 2 : 16;
+    while (n < need) n *= 2;
+    void *p = realloc(*arr, n * elem);
+    if (!p) return false;
+    *arr = p;
+    *cap = n;
+    return true;
+}
+
+gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
+    if (!out) return GCRT_ERROR_INVALID_VALUE;
+    *out = NULL;
+    gcrt_config_t d;
+    if (!cfg) {
+        gcrt_config_init(&d);
+        cfg = &d;
+    }
+    if (cfg->copy_priorities < 3 || cfg->copy_priorities > MAX_COPY_PRIOS || cfg->stream_priorities < 1 ||
+        cfg->stream_priorities > 1024 || cfg->device_priorities < 1 || cfg->max_nesting_depth < 1 ||
+        cfg->max_nesting_depth > cfg->device_priorities || cfg->copy_runlist < 1 ||
+        cfg->copy_runlist >= GC_NUM_RUNLISTS || cfg->copy_timeslice == 0) {
+        fprintf(stderr, "gcrt_open: invalid configuration: copy priorities %u (3..%u), stream priorities %u (1..1024), "
+                        "device priorities %u (>= 1), nesting depth %u (1..device priorities), copy runlist %u "
+                        "(1..%u), copy timeslice %u (> 0)\n",
+                cfg->copy_priorities, MAX_COPY_PRIOS, cfg->stream_priorities, cfg->device_priorities,
+                cfg->max_nesting_depth, cfg->copy_runlist, GC_NUM_RUNLISTS - 1, cfg->copy_timeslice);
+        return GCRT_ERROR_INVALID_VALUE;
+    }
+    gcrt_t *rt = calloc(1, sizeof *rt);
+    if (!rt) return GCRT_ERROR_MEMORY_ALLOCATION;
+    rt->cfg = *cfg;
+    gc_status_t st = gc_device_open(&rt->cfg.device, &rt->dev);
+    if (st != GC_OK) {
+        fprintf(stderr, "gcrt_open: device backend '%s': %s\n", cfg->device.backend ? cfg->device.backend : "?",
+                gc_status_str(st));
+        free(rt);
+        return st == GC_ERR_NOT_FOUND ? GCRT_ERROR_INVALID_VALUE : GCRT_ERROR_BACKEND;
+    }
+    gc_channel_config_t cc;
+    gc_channel_config_init(&cc);
+    cc.runlist = cfg->copy_runlist;
+    cc.timeslice = cfg->copy_timeslice;
+    cc.copy_subch = COPY_SUBCH;
+    for (uint32_t q = 0; q < cfg->copy_priorities && st == GC_OK; q++) st = gc_channel_open(rt->dev, &cc, &rt->chan[q]);
+    if (st == GC_OK) st = gc_mem_alloc(rt->dev, GC_MEM_SYSMEM, 16u * MAX_COPY_PRIOS, 64, &rt->sems);
+    if (st == GC_OK) st = gc_mem_alloc(rt->dev, GC_MEM_VIDMEM, 32u * STAMP_SLOTS, 64, &rt->stamps);
+    if (st == GC_OK) {
+        static const uint8_t zero[16u * MAX_COPY_PRIOS];
+        st = gc_mem_write(rt->dev, rt->sems.addr, zero, sizeof zero);
+    }
+    if (st == GC_OK) st = gc_mem_alloc(rt->dev, GC_MEM_VIDMEM, 16, 16, &rt->default_stream.done.slot);
+    /* the channels start ready: their SET_OBJECT entries consumed before any stream work */
+    for (uint32_t q = 0; q < cfg->copy_priorities && st == GC_OK; q++) st = gc_channel_wait_idle(rt->chan[q]);
+    if (st != GC_OK) {
+        fprintf(stderr, "gcrt_open: %s (%s)\n", gc_status_str(st), gc_device_last_error(rt->dev));
+        gcrt_close(rt);
+        return GCRT_ERROR_BACKEND;
+    }
+    uint8_t z16[16] = {0};
+    gc_mem_write(rt->dev, rt->default_stream.done.slot.addr, z16, 16);
+    rt->default_stream.done.chan = -1;
+    stream_set_prio(rt, &rt->default_stream, 0);
+    rt->stream_ids = 1;
+    *out = rt;
+    return GCRT_SUCCESS;
+}
+
+void gcrt_close(gcrt_t *rt) {
+    if (!rt) return;
+    while (rt->nstreams) gcrt_stream_destroy(rt, rt->streams[rt->nstreams - 1]);
+    while (rt->nevents) gcrt_event_destroy(rt, rt->events[rt->nevents - 1]);
+    for (uint32_t q = 0; q < MAX_COPY_PRIOS; q++)
+        if (rt->chan[q]) gc_channel_close(rt->chan[q]);
+    gc_device_close(rt->dev);
+    free(rt->streams);
+    free(rt->events);
+    free(rt->allocs);
+    free(rt->ops);
+    free(rt->pub);
+    free(rt);
+}
+
+gc_device_t *gcrt_device(gcrt_t *rt) { return rt ? rt->dev : NULL; }
+
+/* ------------------------------------------------------------------ memory */
+static const alloc_t *find_alloc(const gcrt_t *rt, uint64_t addr) {
+    for (size_t i = 0; i < rt->nallocs; i++)
+        if (addr >= rt->allocs[i].addr && addr - rt->allocs[i].addr < rt->allocs[i].size) return &rt->allocs[i];
+    return NULL;
+}
+
+/* [addr, addr + bytes) inside one allocation; sets *kind. */
+static gcrt_error_t check_range(gcrt_t *rt, const char *what, uint64_t addr, uint64_t bytes, gc_mem_kind_t *kind) {
+    const alloc_t *a = find_alloc(rt, addr);
+    if (!a)
+        return fail(rt, GCRT_ERROR_OUT_OF_BOUNDS, "%s: address 0x%010llx is not inside any allocation of this runtime",
+                    what, (unsigned long long)addr);
+    if (bytes > a->size - (addr - a->addr))
+        return fail(rt, GCRT_ERROR_OUT_OF_BOUNDS,
+                    "%s: %llu bytes at 0x%010llx run %llu bytes past the end of the allocation [0x%010llx, +%llu)",
+                    what, (unsigned long long)bytes, (unsigned long long)addr,
+                    (unsigned long long)(bytes - (a->size - (addr - a->addr))), (unsigned long long)a->addr,
+                    (unsigned long long)a->size);
+    if (kind) *kind = a->kind;
+    return GCRT_SUCCESS;
+}
+
+static gcrt_error_t do_malloc(gcrt_t *rt, uint64_t *addr, uint64_t bytes, gc_mem_kind_t kind) {
+    if (!rt || !addr || bytes == 0) return fail(rt, GCRT_ERROR_INVALID_VALUE, "malloc: NULL pointer or 0 bytes");
+    if (!grow((void **)&rt->allocs, &rt->allocs_cap, rt->nallocs + 1, sizeof *rt->allocs))
+        return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "malloc: host out of memory");
+    gc_buf_t b;
+    gc_status_t st = gc_mem_alloc(rt->dev, kind, bytes, 256, &b);
+    if (st != GC_OK)
+        return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "malloc of %llu bytes of %s: %s", (unsigned long long)bytes,
+                    kind == GC_MEM_VIDMEM ? "device memory" : "host memory", gc_device_last_error(rt->dev));
+    rt->allocs[rt->nallocs++] = (alloc_t){.addr = b.addr, .size = bytes, .kind = kind, .buf = b};
+    *addr = b.addr;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_malloc(gcrt_t *rt, uint64_t *addr, uint64_t bytes) { return do_malloc(rt, addr, bytes, GC_MEM_VIDMEM); }
+gcrt_error_t gcrt_malloc_host(gcrt_t *rt, uint64_t *addr, uint64_t bytes) {
+    return do_malloc(rt, addr, bytes, GC_MEM_SYSMEM);
+}
+
+gcrt_error_t gcrt_free(gcrt_t *rt, uint64_t addr) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < rt->nallocs; i++)
+        if (rt->allocs[i].addr == addr) {
+            gc_mem_free(rt->dev, &rt->allocs[i].buf);
+            rt->allocs[i] = rt->allocs[--rt->nallocs];
+            return ok(rt);
+        }
+    return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_free: 0x%010llx is not the start of an allocation",
+                (unsigned long long)addr);
+}
+
+gcrt_error_t gcrt_write(gcrt_t *rt, uint64_t addr, const void *src, size_t bytes) {
+    if (!rt || (!src && bytes)) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_write: NULL argument");
+    gcrt_error_t e = check_range(rt, "gcrt_write", addr, bytes, NULL);
+    if (e) return e;
+    return from_gc(rt, gc_mem_write(rt->dev, addr, src, bytes), "gcrt_write");
+}
+
+gcrt_error_t gcrt_read(gcrt_t *rt, uint64_t addr, void *dst, size_t bytes) {
+    if (!rt || (!dst && bytes)) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_read: NULL argument");
+    gcrt_error_t e = check_range(rt, "gcrt_read", addr, bytes, NULL);
+    if (e) return e;
+    return from_gc(rt, gc_mem_read(rt->dev, addr, dst, bytes), "gcrt_read");
+}
+
+/* ------------------------------------------------------------------ handles */
+/* Look a stream up without dereferencing an unknown pointer; NULL is the default stream. */
+static gcrt_stream_t *stream_of(gcrt_t *rt, gcrt_stream_t *s, const char *what) {
+    if (!s) return &rt->default_stream;
+    for (size_t i = 0; i < rt->nstreams; i++)
+        if (rt->streams[i] == s) return s;
+    fail(rt, GCRT_ERROR_INVALID_HANDLE, "%s: stream %p was not created by this runtime (or was destroyed)", what,
+         (void *)s);
+    return NULL;
+}
+
+static bool event_known(gcrt_t *rt, gcrt_event_t *e, const char *what) {
+    for (size_t i = 0; e && i < rt->nevents; i++)
+        if (rt->events[i] == e) return true;
+    fail(rt, GCRT_ERROR_INVALID_HANDLE, "%s: event %p was not created by this runtime (or was destroyed)", what,
+         (void *)e);
+    return false;
+}
+
+static gcrt_error_t event_init(gcrt_t *rt, gcrt_event_t *e) {
+    e->seq = 0;
+    e->chan = -1;
+    gc_status_t st = gc_mem_alloc(rt->dev, GC_MEM_VIDMEM, 16, 16, &e->slot);
+    if (st == GC_OK) {
+        uint8_t z[16] = {0};
+        st = gc_mem_write(rt->dev, e->slot.addr, z, sizeof z);
+    }
+    return from_gc(rt, st, "event");
+}
+
+/* ------------------------------------------------------------------ streams */
+gcrt_error_t gcrt_stream_create(gcrt_t *rt, gcrt_stream_t **s) { return gcrt_stream_create_with_priority(rt, s, 0); }
+
+gcrt_error_t gcrt_stream_create_with_priority(gcrt_t *rt, gcrt_stream_t **out, int priority) {
+    if (!rt || !out) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_stream_create: NULL argument");
+    *out = NULL;
+    int least = 0, greatest = -(int)(rt->cfg.stream_priorities - 1);
+    if (priority > least || priority < greatest)
+        return fail(rt, GCRT_ERROR_INVALID_PRIORITY,
+                    "stream priority %d is outside [%d (greatest), %d (least)]: lower numbers are higher priorities",
+                    priority, greatest, least);
+    if (!grow((void **)&rt->streams, &rt->streams_cap, rt->nstreams + 1, sizeof *rt->streams))
+        return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "gcrt_stream_create: host out of memory");
+    gcrt_stream_t *s = calloc(1, sizeof *s);
+    if (!s) return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "gcrt_stream_create: host out of memory");
+    gcrt_error_t e = event_init(rt, &s->done);
+    if (e) {
+        free(s);
+        return e;
+    }
+    s->id = rt->stream_ids++;
+    stream_set_prio(rt, s, priority);
+    rt->streams[rt->nstreams++] = s;
+    *out = s;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_stream_destroy(gcrt_t *rt, gcrt_stream_t *s) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!s) return fail(rt, GCRT_ERROR_INVALID_HANDLE, "gcrt_stream_destroy: the default stream cannot be destroyed");
+    for (size_t i = 0; i < rt->nstreams; i++)
+        if (rt->streams[i] == s) {
+            /* as in CUDA, pending work still completes; the handle goes at once */
+            gc_mem_free(rt->dev, &s->done.slot);
+            rt->streams[i] = rt->streams[--rt->nstreams];
+            free(s);
+            return ok(rt);
+        }
+    return fail(rt, GCRT_ERROR_INVALID_HANDLE, "gcrt_stream_destroy: stream %p was not created by this runtime", (void *)s);
+}
+
+gcrt_error_t gcrt_stream_get_priority(gcrt_t *rt, gcrt_stream_t *s, int *priority) {
+    if (!rt || !priority) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_stream_get_priority: NULL argument");
+    if (!(s = stream_of(rt, s, "gcrt_stream_get_priority"))) return rt->last;
+    *priority = s->prio;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_stream_get_device_priority(gcrt_t *rt, gcrt_stream_t *s, uint32_t *dp) {
+    if (!rt || !dp) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_stream_get_device_priority: NULL argument");
+    if (!(s = stream_of(rt, s, "gcrt_stream_get_device_priority"))) return rt->last;
+    *dp = s->device_prio;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_stream_get_copy_channel(gcrt_t *rt, gcrt_stream_t *s, uint32_t *cp, uint32_t *hw) {
+    if (!rt || !cp || !hw) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_stream_get_copy_channel: NULL argument");
+    if (!(s = stream_of(rt, s, "gcrt_stream_get_copy_channel"))) return rt->last;
+    *cp = s->copy_prio;
+    *hw = gc_channel_id(rt->chan[s->copy_prio]);
+    return ok(rt);
+}
+
+/* ------------------------------------------------------------------ pushing work */
+static gcrt_error_t push(gcrt_t *rt, uint32_t q, gc_pushbuf_t *pb, const char *what) {
+    if (pb->status != GC_OK)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: pushbuffer overflow (internal)", what);
+    return from_gc(rt, gc_channel_submit(rt->chan[q], pb), what);
+}
+
+/* Read the stamps of ops in flight; true when every op has landed. */
+static gc_status_t refresh_ops(gcrt_t *rt, bool *all_done) {
+    bool all = true;
+    for (size_t i = 0; i < rt->nops; i++) {
+        op_int_t *o = &rt->ops[i];
+        if (o->harvested) continue;
+        uint32_t rec[8];
+        gc_status_t st = gc_mem_read(rt->dev, rt->stamps.addr + 32u * o->slot, rec, sizeof rec);
+        if (st) return st;
+        /* A 16-byte release lands as two beats, payload first: it has landed once the stamp
+         * (never 0: the slot was zeroed, and cycle 0 is reset) is there too. */
+        uint32_t want = o->pub.seq + 1;
+        uint64_t t_launch = ((uint64_t)rec[3] << 32) | rec[2], t_end = ((uint64_t)rec[7] << 32) | rec[6];
+        if (rec[0] == want && t_launch && !o->pub.launched) {
+            o->pub.launch_cycle = t_launch;
+            o->pub.launched = true;
+        }
+        if (rec[4] == want && t_end && o->pub.launched) {
+            o->pub.end_cycle = t_end;
+            o->pub.done = true;
+            o->harvested = true;
+        } else {
+            all = false;
+        }
+    }
+    if (all_done) *all_done = all;
+    return GC_OK;
+}
+
+static gcrt_error_t wait_all(gcrt_t *rt, const char *what);
+
+/* A free stamp slot; when all are in use, wait for the device to drain and start over. */
+static gcrt_error_t take_slot(gcrt_t *rt, uint32_t *slot) {
+    if (rt->slot_next == STAMP_SLOTS) {
+        gcrt_error_t e = wait_all(rt, "stamp slots");
+        if (e) return e;
+        rt->slot_next = 0;
+    }
+    *slot = rt->slot_next++;
+    uint8_t z[32] = {0};
+    return from_gc(rt, gc_mem_write(rt->dev, rt->stamps.addr + 32u * *slot, z, sizeof z), "stamp slot");
+}
+
+/* Push one copy-engine op on stream s with seed 000's bracketing. */
+static gcrt_error_t push_op(gcrt_t *rt, gcrt_stream_t *s, gcrt_op_kind_t kind, gcrt_memcpy_kind_t dir,
+                            gc_copy_desc_t *d, uint64_t bytes, const char *tag) {
+    if (!grow((void **)&rt->ops, &rt->ops_cap, rt->nops + 1, sizeof *rt->ops))
+        return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "host out of memory");
+    uint32_t slot;
+    gcrt_error_t e = take_slot(rt, &slot);
+    if (e) return e;
+    uint32_t q = s->copy_prio, p = rt->cfg.copy_priorities;
+    uint32_t seq = (uint32_t)rt->nops;
+    uint64_t stamp = rt->stamps.addr + 32u * slot;
+    uint32_t words[PB_WORDS];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, PB_WORDS);
+    bool prio = rt->cfg.copy_priorities_enabled;
+    if (prio)
+        for (uint32_t h = q + 1; h < p; h++)
+            gc_pb_sem_acquire(&pb, rt->sems.addr + 16u * h, 0, GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE, false, true);
+    if (prio && q > 0)
+        gc_pb_sem_reduce(&pb, rt->sems.addr + 16u * q, 0xFFFFFFFFu, GC_HOST_SEM_EXECUTE_REDUCTION_INC, false, false);
+    gc_pb_sem_release_ts(&pb, stamp, seq + 1, false, false);
+    d->sem = GC_COPY_SEM_FOUR_WORD;
+    d->sem_addr = stamp + 16;
+    d->sem_payload = seq + 1;
+    gc_pb_copy_desc(&pb, COPY_SUBCH, d);
+    if (prio && q > 0)
+        gc_pb_sem_reduce(&pb, rt->sems.addr + 16u * q, 0xFFFFFFFFu, GC_HOST_SEM_EXECUTE_REDUCTION_DEC, false, false);
+    op_int_t *o = &rt->ops[rt->nops];
+    memset(o, 0, sizeof *o);
+    o->slot = slot;
+    o->pub.seq = seq;
+    o->pub.kind = kind;
+    o->pub.dir = dir;
+    snprintf(o->pub.tag, sizeof o->pub.tag, "%s", tag ? tag : (kind == GCRT_OP_MEMSET ? "memset" : "copy"));
+    o->pub.stream_id = s == &rt->default_stream ? 0 : s->id;
+    o->pub.stream_priority = s->prio;
+    o->pub.copy_priority = q;
+    o->pub.hw_channel = gc_channel_id(rt->chan[q]);
+    o->pub.engine = rt->cfg.copy_runlist - 1;
+    o->pub.bytes = bytes;
+    o->pub.submit_cycle = gc_device_cycles(rt->dev);
+    if ((e = push(rt, q, &pb, kind == GCRT_OP_MEMSET ? "gcrt_memset_async" : "gcrt_memcpy_async"))) return e;
+    rt->nops++;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_memcpy_async(gcrt_t *rt, uint64_t dst, uint64_t src, uint64_t bytes, gcrt_memcpy_kind_t kind,
+                               gcrt_stream_t *s, const char *tag) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!(s = stream_of(rt, s, "gcrt_memcpy_async"))) return rt->last;
+    if (kind < GCRT_MEMCPY_HOST_TO_DEVICE || kind > GCRT_MEMCPY_HOST_TO_HOST)
+        return fail(rt, GCRT_ERROR_INVALID_MEMCPY_DIRECTION, "gcrt_memcpy_async: unknown copy kind %d", (int)kind);
+    if (bytes > 0xFFFFFFFFull)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_memcpy_async: %llu bytes: at most 4 GiB - 1 per copy",
+                    (unsigned long long)bytes);
+    if (bytes == 0) return ok(rt);
+    gc_mem_kind_t dk, sk;
+    gcrt_error_t e;
+    if ((e = check_range(rt, "gcrt_memcpy_async destination", dst, bytes, &dk)) ||
+        (e = check_range(rt, "gcrt_memcpy_async source", src, bytes, &sk)))
+        return e;
+    static const char *const kn[] = {"", "HOST_TO_DEVICE", "DEVICE_TO_HOST", "DEVICE_TO_DEVICE", "HOST_TO_HOST"};
+    gc_mem_kind_t want_s = (kind == GCRT_MEMCPY_HOST_TO_DEVICE || kind == GCRT_MEMCPY_HOST_TO_HOST) ? GC_MEM_SYSMEM
+                                                                                                   : GC_MEM_VIDMEM;
+    gc_mem_kind_t want_d = (kind == GCRT_MEMCPY_DEVICE_TO_HOST || kind == GCRT_MEMCPY_HOST_TO_HOST) ? GC_MEM_SYSMEM
+                                                                                                    : GC_MEM_VIDMEM;
+    if (sk != want_s || dk != want_d)
+        return fail(rt, GCRT_ERROR_INVALID_MEMCPY_DIRECTION,
+                    "gcrt_memcpy_async %s: source 0x%010llx is %s memory and destination 0x%010llx is %s memory",
+                    kn[kind], (unsigned long long)src, sk == GC_MEM_SYSMEM ? "host" : "device",
+                    (unsigned long long)dst, dk == GC_MEM_SYSMEM ? "host" : "device");
+    gc_copy_desc_t d = {.dst = dst, .src = src, .line_bytes = (uint32_t)bytes, .line_count = 1};
+    return push_op(rt, s, GCRT_OP_COPY, kind, &d, bytes, tag);
+}
+
+gcrt_error_t gcrt_memset_async(gcrt_t *rt, uint64_t dst, int value, uint64_t bytes, gcrt_stream_t *s,
+                               const char *tag) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!(s = stream_of(rt, s, "gcrt_memset_async"))) return rt->last;
+    if (bytes > 0xFFFFFFFFull)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_memset_async: %llu bytes: at most 4 GiB - 1 per memset",
+                    (unsigned long long)bytes);
+    if (bytes == 0) return ok(rt);
+    gcrt_error_t e = check_range(rt, "gcrt_memset_async", dst, bytes, NULL);
+    if (e) return e;
+    gc_copy_desc_t d = {.dst = dst, .line_bytes = (uint32_t)bytes, .line_count = 1, .fill_bytes = 1,
+                        .fill_value = (uint32_t)value & 0xFFu};
+    return push_op(rt, s, GCRT_OP_MEMSET, 0, &d, bytes, tag);
+}
+
+/* ------------------------------------------------------------------ waiting */
+/* Run until done() holds or a copy channel faults or the budget runs out. */
+static gcrt_error_t wait_until(gcrt_t *rt, bool (*done)(gcrt_t *, void *), void *arg, const char *what) {
+    uint64_t spent = 0, step = gc_device_config(rt->dev)->poll_cycles;
+    for (;;) {
+        if (done(rt, arg)) return ok(rt);
+        if (rt->last == GCRT_ERROR_BACKEND) return rt->last;
+        for (uint32_t q = 0; q < rt->cfg.copy_priorities; q++) {
+            gc_status_t st = gc_channel_check(rt->chan[q]);
+            if (st) return from_gc(rt, st, what);
+        }
+        if (spent >= rt->cfg.sync_cycles) {
+            gc_device_dump_state(rt->dev, stderr);
+            return fail(rt, GCRT_ERROR_TIMEOUT, "%s: not done after %llu cycles (the device state was printed)", what,
+                        (unsigned long long)spent);
+        }
+        gc_status_t st = gc_device_run(rt->dev, step);
+        if (st) return from_gc(rt, st, what);
+        spent += step;
+    }
+}
+
+/* An event's record has landed: payload reached its number and the stamp (second beat) is there. */
+static bool ev_landed(gcrt_t *rt, void *arg) {
+    gcrt_event_t *e = arg;
+    if (e->seq == 0) return true;
+    uint32_t v[4] = {0};
+    if (gc_mem_read(rt->dev, e->slot.addr, v, sizeof v) != GC_OK) {
+        fail(rt, GCRT_ERROR_BACKEND, "event read failed: %s", gc_device_last_error(rt->dev));
+        return false;
+    }
+    return (int32_t)(v[0] - e->seq) >= 0 && (v[2] | v[3]) != 0;
+}
+
+static bool all_landed(gcrt_t *rt, void *arg) {
+    (void)arg;
+    bool all = false;
+    if (refresh_ops(rt, &all) != GC_OK) fail(rt, GCRT_ERROR_BACKEND, "stamp read failed: %s", gc_device_last_error(rt->dev));
+    return all;
+}
+
+static gcrt_error_t wait_all(gcrt_t *rt, const char *what) {
+    gcrt_error_t e = wait_until(rt, all_landed, NULL, what);
+    if (e) return e;
+    for (uint32_t q = 0; q < rt->cfg.copy_priorities; q++) {
+        gc_status_t st = gc_channel_wait_idle(rt->chan[q]);
+        if (st) return from_gc(rt, st, what);
+    }
+    return ok(rt);
+}
+
+static gcrt_error_t record(gcrt_t *rt, gcrt_event_t *e, gcrt_stream_t *s, const char *what) {
+    if (ev_landed(rt, e)) { /* clear the old stamp so a landed payload without its stamp is seen as pending */
+        uint32_t z[4] = {e->seq, 0, 0, 0};
+        gc_status_t st = gc_mem_write(rt->dev, e->slot.addr, z, sizeof z);
+        if (st) return from_gc(rt, st, what);
+    }
+    uint32_t words[16];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 16);
+    uint32_t seq = e->seq + 1;
+    gc_pb_sem_release_ts(&pb, e->slot.addr, seq, false, true);
+    gcrt_error_t err = push(rt, s->copy_prio, &pb, what);
+    if (err) return err;
+    e->seq = seq;
+    e->chan = (int32_t)s->copy_prio;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_stream_synchronize(gcrt_t *rt, gcrt_stream_t *s) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!(s = stream_of(rt, s, "gcrt_stream_synchronize"))) return rt->last;
+    gcrt_error_t e = record(rt, &s->done, s, "gcrt_stream_synchronize");
+    if (e) return e;
+    if ((e = wait_until(rt, ev_landed, &s->done, "gcrt_stream_synchronize"))) return e;
+    bool all;
+    return from_gc(rt, refresh_ops(rt, &all), "gcrt_stream_synchronize");
+}
+
+/* Complete when every copy / memset pushed on the stream and its last synchronize marker have
+ * landed (no work is pushed: querying does not change the stream). */
+gcrt_error_t gcrt_stream_query(gcrt_t *rt, gcrt_stream_t *s) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!(s = stream_of(rt, s, "gcrt_stream_query"))) return rt->last;
+    gc_status_t st = gc_channel_check(rt->chan[s->copy_prio]);
+    if (st == GC_OK) st = refresh_ops(rt, NULL);
+    if (st) return from_gc(rt, st, "gcrt_stream_query");
+    uint32_t id = s == &rt->default_stream ? 0 : s->id;
+    for (size_t i = 0; i < rt->nops; i++)
+        if (rt->ops[i].pub.stream_id == id && !rt->ops[i].pub.done) return GCRT_ERROR_NOT_READY;
+    return ev_landed(rt, &s->done) ? ok(rt) : GCRT_ERROR_NOT_READY;
+}
+
+gcrt_error_t gcrt_device_synchronize(gcrt_t *rt) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    return wait_all(rt, "gcrt_device_synchronize");
+}
+
+/* ------------------------------------------------------------------ events */
+gcrt_error_t gcrt_event_create(gcrt_t *rt, gcrt_event_t **out) {
+    if (!rt || !out) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_event_create: NULL argument");
+    *out = NULL;
+    if (!grow((void **)&rt->events, &rt->events_cap, rt->nevents + 1, sizeof *rt->events))
+        return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "gcrt_event_create: host out of memory");
+    gcrt_event_t *e = calloc(1, sizeof *e);
+    if (!e) return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "gcrt_event_create: host out of memory");
+    gcrt_error_t err = event_init(rt, e);
+    if (err) {
+        free(e);
+        return err;
+    }
+    rt->events[rt->nevents++] = e;
+    *out = e;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_event_destroy(gcrt_t *rt, gcrt_event_t *e) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!event_known(rt, e, "gcrt_event_destroy")) return rt->last;
+    for (size_t i = 0; i < rt->nevents; i++)
+        if (rt->events[i] == e) {
+            rt->events[i] = rt->events[--rt->nevents];
+            break;
+        }
+    gc_mem_free(rt->dev, &e->slot);
+    free(e);
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_event_record(gcrt_t *rt, gcrt_event_t *e, gcrt_stream_t *s) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!event_known(rt, e, "gcrt_event_record")) return rt->last;
+    if (!(s = stream_of(rt, s, "gcrt_event_record"))) return rt->last;
+    return record(rt, e, s, "gcrt_event_record");
+}
+
+gcrt_error_t gcrt_event_query(gcrt_t *rt, gcrt_event_t *e) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!event_known(rt, e, "gcrt_event_query")) return rt->last;
+    if (e->chan >= 0) {
+        gc_status_t st = gc_channel_check(rt->chan[e->chan]);
+        if (st) return from_gc(rt, st, "gcrt_event_query");
+    }
+    return ev_landed(rt, e) ? ok(rt) : GCRT_ERROR_NOT_READY;
+}
+
+gcrt_error_t gcrt_event_synchronize(gcrt_t *rt, gcrt_event_t *e) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!event_known(rt, e, "gcrt_event_synchronize")) return rt->last;
+    return wait_until(rt, ev_landed, e, "gcrt_event_synchronize");
+}
+
+gcrt_error_t gcrt_event_elapsed_cycles(gcrt_t *rt, gcrt_event_t *a, gcrt_event_t *b, uint64_t *cycles) {
+    if (!rt || !cycles) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_event_elapsed_cycles: NULL argument");
+    if (!event_known(rt, a, "gcrt_event_elapsed_cycles") || !event_known(rt, b, "gcrt_event_elapsed_cycles"))
+        return rt->last;
+    if (a->seq == 0 || b->seq == 0)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_event_elapsed_cycles: an event was never recorded");
+    if (!ev_landed(rt, a) || !ev_landed(rt, b)) return fail(rt, GCRT_ERROR_NOT_READY, "gcrt_event_elapsed_cycles: not complete");
+    uint32_t ra[4], rb[4];
+    if (gc_mem_read(rt->dev, a->slot.addr, ra, 16) || gc_mem_read(rt->dev, b->slot.addr, rb, 16))
+        return from_gc(rt, GC_ERR_BACKEND, "gcrt_event_elapsed_cycles");
+    uint64_t ta = ((uint64_t)ra[3] << 32) | ra[2], tb = ((uint64_t)rb[3] << 32) | rb[2];
+    *cycles = tb - ta;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_stream_wait_event(gcrt_t *rt, gcrt_stream_t *s, gcrt_event_t *e) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!(s = stream_of(rt, s, "gcrt_stream_wait_event"))) return rt->last;
+    if (!event_known(rt, e, "gcrt_stream_wait_event")) return rt->last;
+    if (e->seq == 0) return ok(rt); /* never recorded: nothing to wait for */
+    uint32_t words[16];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 16);
+    gc_pb_sem_acquire(&pb, e->slot.addr, e->seq, GC_HOST_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, false, true);
+    return push(rt, s->copy_prio, &pb, "gcrt_stream_wait_event");
+}
+
+gcrt_error_t gcrt_copy_semaphore(gcrt_t *rt, uint32_t q, uint32_t *value) {
+    if (!rt || !value) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_copy_semaphore: NULL argument");
+    if (q < 1 || q >= rt->cfg.copy_priorities)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "copy semaphore S[%u]: they are S[1..%u]", q, rt->cfg.copy_priorities - 1);
+    return from_gc(rt, gc_mem_read(rt->dev, rt->sems.addr + 16u * q, value, 4), "gcrt_copy_semaphore");
+}
+
+/* ------------------------------------------------------------------ what happened */
+gcrt_error_t gcrt_ops(gcrt_t *rt, const gcrt_op_t **ops, size_t *count) {
+    if (!rt || !ops || !count) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_ops: NULL argument");
+    bool all;
+    gc_status_t st = refresh_ops(rt, &all);
+    if (st) return from_gc(rt, st, "gcrt_ops");
+    free(rt->pub);
+    rt->pub = calloc(rt->nops ? rt->nops : 1, sizeof *rt->pub);
+    if (!rt->pub) return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "gcrt_ops: host out of memory");
+    for (size_t i = 0; i < rt->nops; i++) rt->pub[i] = rt->ops[i].pub;
+    /* The launch stamp is written when the channel reaches LAUNCH_DMA; the engine may still be
+     * busy with another channel's copy then.  An engine runs one copy at a time, so a copy
+     * started at max(its launch stamp, the end of the copy the engine finished before it). */
+    for (size_t i = 0; i < rt->nops; i++) {
+        gcrt_op_t *o = &rt->pub[i];
+        if (!o->done) continue;
+        o->start_cycle = o->launch_cycle;
+        uint64_t prev_end = 0;
+        for (size_t j = 0; j < rt->nops; j++) {
+            const gcrt_op_t *p = &rt->pub[j];
+            if (j != i && p->done && p->engine == o->engine && p->end_cycle < o->end_cycle && p->end_cycle > prev_end)
+                prev_end = p->end_cycle;
+        }
+        if (prev_end > o->start_cycle) o->start_cycle = prev_end;
+    }
+    *ops = rt->pub;
+    *count = rt->nops;
+    return ok(rt);
+}

@@ -1,0 +1,320 @@
+/* The runtime (gpucosim/runtime.h) end to end, on whatever backend GPUCOSIM_BACKEND names: async
+ * copies and memsets, streams, events, synchronize, priority mapping and aliasing, copy priorities
+ * (seed 000 through the runtime and the CLI's scenario code), malformed requests. */
+#include "cosim_util.h"
+#include "gpucosim/scenarios.h"
+#include "tcase.h"
+
+static gcrt_t *rt_open(bool copy_prio) {
+    gcrt_config_t c;
+    gcrt_config_init(&c);
+    c.device.quiet = true;
+    c.copy_priorities_enabled = copy_prio;
+    c.sync_cycles = 5000000;
+    gcrt_t *rt = NULL;
+    gcrt_error_t e = gcrt_open(&c, &rt);
+    if (e) fprintf(stderr, "gcrt_open: %s\n", gcrt_error_name(e));
+    else fprintf(stderr, "backend %s\n", c.device.backend);
+    return rt;
+}
+
+#define RT_OK(rt, expr)                                                                                 \
+    do {                                                                                                \
+        gcrt_error_t e_ = (expr);                                                                       \
+        if (e_ != GCRT_SUCCESS) {                                                                       \
+            TCASE_FAIL_("%s: %s (%s)", #expr, gcrt_error_name(e_), gcrt_last_message(rt));              \
+            gcrt_close(rt);                                                                             \
+            return;                                                                                     \
+        }                                                                                               \
+    } while (0)
+
+/* H2D, D2D, D2H and memsets over three streams; every byte checked. */
+static void t_memcpy_memset(void) {
+    gcrt_t *rt = rt_open(true);
+    REQUIRE(rt);
+    enum { N = 20000 };
+    static uint8_t in[N], got[N], want[N];
+    util_fill(in, N, 5);
+    uint64_t h_in, h_out, d_a, d_b;
+    RT_OK(rt, gcrt_malloc_host(rt, &h_in, N));
+    RT_OK(rt, gcrt_malloc_host(rt, &h_out, N));
+    RT_OK(rt, gcrt_malloc(rt, &d_a, N));
+    RT_OK(rt, gcrt_malloc(rt, &d_b, N));
+    RT_OK(rt, gcrt_write(rt, h_in, in, N));
+    gcrt_stream_t *s;
+    RT_OK(rt, gcrt_stream_create_with_priority(rt, &s, -2));
+    RT_OK(rt, gcrt_memcpy_async(rt, d_a, h_in, N, GCRT_MEMCPY_HOST_TO_DEVICE, s, "h2d"));
+    RT_OK(rt, gcrt_memset_async(rt, d_a + 1001, 0xA5, 777, s, "memset"));
+    RT_OK(rt, gcrt_memcpy_async(rt, d_b + 3, d_a, N - 3, GCRT_MEMCPY_DEVICE_TO_DEVICE, s, "d2d"));
+    RT_OK(rt, gcrt_memset_async(rt, d_b, 0x11, 3, s, NULL));
+    RT_OK(rt, gcrt_memcpy_async(rt, h_out, d_b, N, GCRT_MEMCPY_DEVICE_TO_HOST, s, "d2h"));
+    RT_OK(rt, gcrt_stream_synchronize(rt, s));
+    memcpy(want + 3, in, N - 3);
+    memset(want + 3 + 1001, 0xA5, 777);
+    memset(want, 0x11, 3);
+    RT_OK(rt, gcrt_read(rt, h_out, got, N));
+    CHECK_EQ(util_diff("h2d/memset/d2d/d2h", want, got, N), 0);
+    const gcrt_op_t *ops;
+    size_t n;
+    RT_OK(rt, gcrt_ops(rt, &ops, &n));
+    CHECK_EQ(n, 5);
+    for (size_t i = 0; i < n; i++) {
+        CHECK(ops[i].done);
+        CHECK(ops[i].submit_cycle <= ops[i].launch_cycle && ops[i].launch_cycle <= ops[i].start_cycle &&
+              ops[i].start_cycle < ops[i].end_cycle);
+        if (i) CHECK(ops[i].start_cycle >= ops[i - 1].end_cycle); /* one stream: in order */
+    }
+    CHECK_EQ(ops[1].kind, GCRT_OP_MEMSET);
+    CHECK(!strcmp(ops[3].tag, "memset"));
+    RT_OK(rt, gcrt_device_synchronize(rt));
+    gcrt_close(rt);
+}
+
+/* Events: query before and after, elapsed cycles, and a cross-stream dependency through
+ * gcrt_stream_wait_event that only holds if the device waits. */
+static void t_events(void) {
+    gcrt_t *rt = rt_open(true);
+    REQUIRE(rt);
+    enum { BIG = 65536 };
+    static uint8_t data[BIG], got[BIG];
+    util_fill(data, BIG, 8);
+    uint64_t src, mid, dst;
+    RT_OK(rt, gcrt_malloc_host(rt, &src, BIG));
+    RT_OK(rt, gcrt_malloc(rt, &mid, BIG));
+    RT_OK(rt, gcrt_malloc(rt, &dst, BIG));
+    RT_OK(rt, gcrt_write(rt, src, data, BIG));
+    gcrt_stream_t *a, *b;
+    gcrt_event_t *e0, *e1, *never;
+    RT_OK(rt, gcrt_stream_create_with_priority(rt, &a, 0));
+    RT_OK(rt, gcrt_stream_create_with_priority(rt, &b, -5)); /* another HW channel */
+    RT_OK(rt, gcrt_event_create(rt, &e0));
+    RT_OK(rt, gcrt_event_create(rt, &e1));
+    RT_OK(rt, gcrt_event_create(rt, &never));
+    CHECK_EQ(gcrt_event_query(rt, never), GCRT_SUCCESS); /* never recorded: complete, as in CUDA */
+    RT_OK(rt, gcrt_event_record(rt, e0, a));
+    RT_OK(rt, gcrt_memcpy_async(rt, mid, src, BIG, GCRT_MEMCPY_HOST_TO_DEVICE, a, "slow h2d"));
+    RT_OK(rt, gcrt_event_record(rt, e1, a));
+    CHECK_EQ(gcrt_event_query(rt, e1), GCRT_ERROR_NOT_READY);
+    CHECK_EQ(gcrt_stream_query(rt, a), GCRT_ERROR_NOT_READY);
+    RT_OK(rt, gcrt_stream_wait_event(rt, b, e1));
+    RT_OK(rt, gcrt_memcpy_async(rt, dst, mid, BIG, GCRT_MEMCPY_DEVICE_TO_DEVICE, b, "dependent d2d"));
+    RT_OK(rt, gcrt_stream_synchronize(rt, b));
+    CHECK_EQ(gcrt_event_query(rt, e1), GCRT_SUCCESS);
+    RT_OK(rt, gcrt_read(rt, dst, got, BIG));
+    CHECK_EQ(util_diff("copy after the event", data, got, BIG), 0);
+    uint64_t el = 0;
+    RT_OK(rt, gcrt_event_elapsed_cycles(rt, e0, e1, &el));
+    CHECK(el >= BIG / 4); /* 64 KiB from sysmem at 4 bytes per cycle */
+    const gcrt_op_t *ops;
+    size_t n;
+    RT_OK(rt, gcrt_ops(rt, &ops, &n));
+    REQUIRE(n == 2);
+    CHECK(ops[1].start_cycle >= ops[0].end_cycle);
+    CHECK(ops[1].hw_channel != ops[0].hw_channel);
+    /* re-record and synchronize */
+    RT_OK(rt, gcrt_event_record(rt, e1, b));
+    RT_OK(rt, gcrt_event_synchronize(rt, e1));
+    CHECK_EQ(gcrt_stream_query(rt, a), GCRT_SUCCESS);
+    RT_OK(rt, gcrt_event_destroy(rt, e0));
+    CHECK_EQ(gcrt_event_query(rt, e0), GCRT_ERROR_INVALID_HANDLE);
+    gcrt_close(rt);
+}
+
+/* Priority range, seed 001 device priorities through gcrt_set_limit, aliasing onto copy channels. */
+static void t_priorities(void) {
+    gcrt_t *rt = rt_open(true);
+    REQUIRE(rt);
+    int least = 1, greatest = 1;
+    RT_OK(rt, gcrt_stream_priority_range(rt, &least, &greatest));
+    CHECK_EQ(least, 0);
+    CHECK_EQ(greatest, -5);
+    RT_OK(rt, gcrt_set_limit(rt, GCRT_LIMIT_MAX_NESTING_DEPTH, 4));
+    uint64_t depth = 0;
+    RT_OK(rt, gcrt_get_limit(rt, GCRT_LIMIT_MAX_NESTING_DEPTH, &depth));
+    CHECK_EQ(depth, 4);
+    gcrt_stream_t *s[6];
+    uint32_t cp[6], hw[6], dp[6];
+    for (int p = 0; p >= -5; p--) {
+        RT_OK(rt, gcrt_stream_create_with_priority(rt, &s[-p], p));
+        RT_OK(rt, gcrt_stream_get_device_priority(rt, s[-p], &dp[-p]));
+        RT_OK(rt, gcrt_stream_get_copy_channel(rt, s[-p], &cp[-p], &hw[-p]));
+        int back = 1;
+        RT_OK(rt, gcrt_stream_get_priority(rt, s[-p], &back));
+        CHECK_EQ(back, p);
+    }
+    /* 64 device priorities, N = 4: 16 levels 0, 4, 8, ...; 6 stream priorities use 0..20 */
+    for (int l = 0; l < 6; l++) CHECK_EQ(dp[l], 4u * (uint32_t)l);
+    CHECK_EQ(cp[0], 0);
+    CHECK_EQ(cp[5], 2);
+    for (int l = 1; l < 6; l++) CHECK(cp[l] >= cp[l - 1]);
+    CHECK(hw[0] != hw[5]);
+    uint32_t dflt = 9;
+    RT_OK(rt, gcrt_stream_get_device_priority(rt, NULL, &dflt)); /* the default stream: lowest */
+    CHECK_EQ(dflt, 0);
+    /* the depth is fixed once streams exist */
+    CHECK_EQ(gcrt_set_limit(rt, GCRT_LIMIT_MAX_NESTING_DEPTH, 2), GCRT_ERROR_NOT_PERMITTED);
+    CHECK(strstr(gcrt_last_message(rt), "before creating streams") != NULL);
+    CHECK_EQ(gcrt_get_last_error(rt), GCRT_ERROR_NOT_PERMITTED);
+    CHECK_EQ(gcrt_get_last_error(rt), GCRT_SUCCESS); /* get resets */
+    gcrt_close(rt);
+    /* a depth larger than the device priorities is refused */
+    rt = rt_open(true);
+    REQUIRE(rt);
+    CHECK_EQ(gcrt_set_limit(rt, GCRT_LIMIT_MAX_NESTING_DEPTH, 65), GCRT_ERROR_INVALID_VALUE);
+    CHECK_EQ(gcrt_set_limit(rt, GCRT_LIMIT_MAX_NESTING_DEPTH, 0), GCRT_ERROR_INVALID_VALUE);
+    gcrt_close(rt);
+}
+
+/* Malformed requests get a clear error and leave the other streams' work intact. */
+static void t_bad_requests(void) {
+    gcrt_t *rt = rt_open(true);
+    REQUIRE(rt);
+    enum { N = 32768 };
+    static uint8_t data[N], got[N];
+    util_fill(data, N, 11);
+    uint64_t h, d, d2;
+    RT_OK(rt, gcrt_malloc_host(rt, &h, N));
+    RT_OK(rt, gcrt_malloc(rt, &d, N));
+    RT_OK(rt, gcrt_malloc(rt, &d2, 256));
+    RT_OK(rt, gcrt_write(rt, h, data, N));
+    gcrt_stream_t *good;
+    RT_OK(rt, gcrt_stream_create_with_priority(rt, &good, -1));
+    RT_OK(rt, gcrt_memcpy_async(rt, d, h, N, GCRT_MEMCPY_HOST_TO_DEVICE, good, "good"));
+
+    gcrt_stream_t *bogus = (gcrt_stream_t *)(uintptr_t)0x1234; /* never dereferenced */
+    CHECK_EQ(gcrt_memcpy_async(rt, d, h, 64, GCRT_MEMCPY_HOST_TO_DEVICE, bogus, NULL), GCRT_ERROR_INVALID_HANDLE);
+    CHECK(strstr(gcrt_last_message(rt), "was not created by this runtime") != NULL);
+    CHECK_EQ(gcrt_memcpy_async(rt, d2, h, 257, GCRT_MEMCPY_HOST_TO_DEVICE, good, NULL), GCRT_ERROR_OUT_OF_BOUNDS);
+    CHECK(strstr(gcrt_last_message(rt), "past the end of the allocation") != NULL);
+    CHECK_EQ(gcrt_memcpy_async(rt, d, 0x10, 16, GCRT_MEMCPY_HOST_TO_DEVICE, good, NULL), GCRT_ERROR_OUT_OF_BOUNDS);
+    CHECK(strstr(gcrt_last_message(rt), "not inside any allocation") != NULL);
+    CHECK_EQ(gcrt_memset_async(rt, d2 + 200, 0, 100, good, NULL), GCRT_ERROR_OUT_OF_BOUNDS);
+    CHECK_EQ(gcrt_memcpy_async(rt, d, h, 64, GCRT_MEMCPY_DEVICE_TO_HOST, good, NULL),
+             GCRT_ERROR_INVALID_MEMCPY_DIRECTION);
+    CHECK(strstr(gcrt_last_message(rt), "DEVICE_TO_HOST") != NULL);
+    CHECK_EQ(gcrt_memcpy_async(rt, d, h, 64, (gcrt_memcpy_kind_t)9, good, NULL), GCRT_ERROR_INVALID_MEMCPY_DIRECTION);
+    gcrt_stream_t *s2 = NULL;
+    CHECK_EQ(gcrt_stream_create_with_priority(rt, &s2, -6), GCRT_ERROR_INVALID_PRIORITY);
+    CHECK(strstr(gcrt_last_message(rt), "outside [-5 (greatest), 0 (least)]") != NULL);
+    CHECK_EQ(gcrt_stream_create_with_priority(rt, &s2, 1), GCRT_ERROR_INVALID_PRIORITY);
+    CHECK(s2 == NULL);
+    CHECK_EQ(gcrt_stream_destroy(rt, NULL), GCRT_ERROR_INVALID_HANDLE);
+    CHECK_EQ(gcrt_event_record(rt, (gcrt_event_t *)(uintptr_t)0x99, good), GCRT_ERROR_INVALID_HANDLE);
+    CHECK_EQ(gcrt_free(rt, d + 1), GCRT_ERROR_INVALID_VALUE);
+    CHECK_EQ(gcrt_stream_synchronize(rt, bogus), GCRT_ERROR_INVALID_HANDLE);
+
+    RT_OK(rt, gcrt_stream_synchronize(rt, good));
+    RT_OK(rt, gcrt_read(rt, d, got, N));
+    CHECK_EQ(util_diff("the good stream's copy", data, got, N), 0);
+    const gcrt_op_t *ops;
+    size_t n;
+    RT_OK(rt, gcrt_ops(rt, &ops, &n));
+    CHECK_EQ(n, 1); /* nothing of the refused requests reached the device */
+    for (uint32_t q = 1; q < 3; q++) {
+        uint32_t v = 9;
+        RT_OK(rt, gcrt_copy_semaphore(rt, q, &v));
+        CHECK_EQ(v, 0);
+    }
+    gcrt_close(rt);
+}
+
+/* More ops than stamp slots: slots recycle after a drain, records stay right. */
+static void t_many_ops(void) {
+    gcrt_t *rt = rt_open(true);
+    REQUIRE(rt);
+    uint64_t d;
+    RT_OK(rt, gcrt_malloc(rt, &d, 4096));
+    gcrt_stream_t *s;
+    RT_OK(rt, gcrt_stream_create(rt, &s));
+    for (int i = 0; i < 2100; i++) RT_OK(rt, gcrt_memset_async(rt, d + (uint64_t)(i % 256) * 16, i & 0xFF, 16, s, NULL));
+    RT_OK(rt, gcrt_device_synchronize(rt));
+    uint8_t got[4096];
+    RT_OK(rt, gcrt_read(rt, d, got, sizeof got));
+    size_t bad = 0;
+    for (int k = 0; k < 256; k++) { /* the last memset of each 16-byte block wins */
+        int last = 2100 - 1 - ((2100 - 1 - k) % 256);
+        for (int j = 0; j < 16; j++) bad += got[k * 16 + j] != (uint8_t)(last & 0xFF);
+    }
+    CHECK_EQ(bad, 0);
+    const gcrt_op_t *ops;
+    size_t n;
+    RT_OK(rt, gcrt_ops(rt, &ops, &n));
+    CHECK_EQ(n, 2100);
+    size_t notdone = 0;
+    for (size_t i = 0; i < n; i++) notdone += !ops[i].done || ops[i].end_cycle == 0;
+    CHECK_EQ(notdone, 0);
+    gcrt_close(rt);
+}
+
+/* Seed 000 through the runtime and the scenario code behind `gpucosim run copy-priority`. */
+static void check_order(const gcsc_result_t *r, const char *const want[5]) {
+    CHECK_EQ(r->nops, 5);
+    for (size_t i = 0; i < 5 && i < r->nops; i++)
+        if (strcmp(r->ops[r->order[i]].tag, want[i]))
+            TCASE_FAIL_("completion %zu is %s, expected %s", i + 1, r->ops[r->order[i]].tag, want[i]);
+    CHECK_EQ(r->bad_bytes, 0);
+    CHECK_EQ(r->sem_final, 0);
+}
+
+static void t_copy_priority(void) {
+    gcrt_config_t c;
+    gcrt_config_init(&c);
+    c.device.quiet = true;
+    gcsc_result_t r;
+    char err[700] = "";
+    gcrt_error_t e = gcsc_copy_priority(&c, stderr, NULL, &r, err, sizeof err);
+    REQUIRE(e == GCRT_SUCCESS || (fprintf(stderr, "%s\n", err), 0));
+    static const char *const want[5] = {"Mlow1", "Mhigh1", "Mhigh2", "Mlow2", "Mlow3"};
+    check_order(&r, want);
+}
+
+static void t_copy_priority_prior_art(void) {
+    gcrt_config_t c;
+    gcrt_config_init(&c);
+    c.device.quiet = true;
+    c.copy_priorities_enabled = false;
+    gcsc_result_t r;
+    char err[700] = "";
+    gcrt_error_t e = gcsc_copy_priority(&c, stderr, NULL, &r, err, sizeof err);
+    REQUIRE(e == GCRT_SUCCESS || (fprintf(stderr, "%s\n", err), 0));
+    static const char *const want[5] = {"Mlow1", "Mlow2", "Mlow3", "Mhigh1", "Mhigh2"};
+    check_order(&r, want);
+}
+
+/* The video pipeline's frames arrive intact and each frame's stages run in order. */
+static void t_video_pipeline(void) {
+    gcrt_config_t c;
+    gcrt_config_init(&c);
+    c.device.quiet = true;
+    gcsc_result_t r;
+    char err[700] = "";
+    const char *tl = "build/test-results/video-pipeline.json";
+    gcrt_error_t e = gcsc_video_pipeline(&c, 3, NULL, tl, &r, err, sizeof err);
+    REQUIRE(e == GCRT_SUCCESS || (fprintf(stderr, "%s\n", err), 0));
+    CHECK_EQ(r.bad_bytes, 0);
+    CHECK_EQ(r.nops, 9);
+    for (int f = 0; f < 3; f++) {
+        CHECK(r.ops[3 * f + 1].start_cycle >= r.ops[3 * f].end_cycle);
+        CHECK(r.ops[3 * f + 2].start_cycle >= r.ops[3 * f + 1].end_cycle);
+        CHECK(r.frame_latency[f] > 0);
+    }
+    FILE *f = fopen(tl, "r");
+    REQUIRE(f);
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    CHECK(strstr(buf, "\"traceEvents\"") && strstr(buf, "\"F2.d2h\"") && strstr(buf, "\"CE0\""));
+}
+
+static const tcase_t cases[] = {
+    {"rt_memcpy_memset", t_memcpy_memset},
+    {"rt_events", t_events},
+    {"rt_priorities", t_priorities},
+    {"rt_bad_requests", t_bad_requests},
+    {"rt_many_ops", t_many_ops},
+    {"rt_copy_priority_seed000", t_copy_priority},
+    {"rt_copy_priority_prior_art", t_copy_priority_prior_art},
+    {"rt_video_pipeline", t_video_pipeline},
+};
+TCASE_MAIN(cases)
