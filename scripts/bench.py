@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 CYCLES_RE = re.compile(r"cosim: (\d+) cycles in ([0-9.]+) s = (\d+) cycles/s")
 SUMMARY_RE = re.compile(r"summary: copy PASSED: .* (\d+) cycles$", re.M)
@@ -76,6 +77,38 @@ def main():
         for name, value in METRIC_RE.findall(out):
             if name in ("channel_switch_cycles", "acquire_wake_cycles"):
                 add(name, float(value), "cycles", "lower", "measured in the PBDMA block bench (tests/rtl/pbdma_tb.cpp)")
+
+    # Copy priorities (seed 000): a high-priority copy under a low-priority flood, with and without.
+    def prio_latency(*extra):
+        out = run(args.bin, *extra, scenario="prio-latency")
+        return {k: float(v) for k, v in METRIC_RE.findall(out)}
+    on, off = prio_latency(), prio_latency("--no-copy-priorities")
+    add("prio_copy_latency_ratio", on["prio_copy_latency_flood"] / off["prio_copy_latency_flood"], "ratio", "lower",
+        f"prio-latency: high copy under flood {on['prio_copy_latency_flood']:.0f} cycles with copy priorities / "
+        f"{off['prio_copy_latency_flood']:.0f} without")
+    add("prio_copy_latency_vs_idle", on["prio_copy_latency_flood"] / on["prio_copy_latency_idle"], "ratio", "lower",
+        f"prio-latency: under flood with copy priorities / alone ({on['prio_copy_latency_idle']:.0f} cycles)")
+
+    # Backends on the same scenario: wall time of video-pipeline (8 frames), best of --repeat.
+    backends = [l.split()[0] for l in run_cmd([args.bin, "list"]).split("backends:")[1].splitlines() if l.strip()]
+
+    def wall(backend):
+        best_t = None
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            run(args.bin, "--backend", backend, "--frames", "8", scenario="video-pipeline")
+            t = time.perf_counter() - t0
+            best_t = t if best_t is None else min(best_t, t)
+        return best_t
+    t_rtl = wall("rtl")
+    for name, backend, better in (("sim_speedup_ref_vs_rtl", "ref", "higher"), ("sim_slowdown_sc_vs_rtl", "sc", "lower")):
+        if backend not in backends:
+            print(f"bench: backend {backend} is not built; {name} left out", file=sys.stderr)
+            continue
+        t_b = wall(backend)
+        ratio = t_rtl / t_b if backend == "ref" else t_b / t_rtl
+        add(name, ratio, "x", better,
+            f"video-pipeline --frames 8: rtl {t_rtl * 1000:.0f} ms, {backend} {t_b * 1000:.0f} ms wall (process included)")
 
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as fh:
