@@ -9,6 +9,8 @@
  *   channel  a GPFIFO channel: ring + pushbuffer space, submit with flow control on GP_GET,
  *            wait, error report, reset
  *   sem/copy semaphore wait helpers, copies through the copy engine
+ * Above it: gpucosim/runtime.h (CUDA-like streams, events, copy priorities) and
+ * gpucosim/scenarios.h (the scenarios of the gpucosim CLI).
  * Every call returns a gc_status_t.  No global state: everything hangs off a gc_device_t.
  */
 #ifndef GPUCOSIM_HOSTDRV_H
