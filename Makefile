@@ -25,15 +25,16 @@ RTL       := rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_a
              rtl/gc_pbdma.sv rtl/gpu_top.sv
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
              hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
-             hostdrv/src/backend_rtl.c
+             hostdrv/src/backend_rtl.c hostdrv/src/backend_ref.c hostdrv/src/ref_pbdma.c hostdrv/src/ref_engine.c
 DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
+DRV_CORE  += hostdrv/src/backend_sc.c
 COSIM_SRC := cosim/cosim.cpp
-UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime
+UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
 DRIVER_SUITE   := test_copy test_faults test_seed000 test_frontend test_runtime
-OTHER_BACKENDS :=
+OTHER_BACKENDS := ref sc
 
 WARN     := -Wall -Wextra -Werror
 INCS     := -Ihostdrv/include -I$(GEN) -Icosim -Itests/common
@@ -148,6 +149,61 @@ RTL_TBS := $(foreach b,$(RTL_BENCHES),$(BUILD)/rtl_$(b)/V$(b)_tb_top)
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS) $(COSIM_TESTS))
 
 all: check-tools $(GEN_FILES) $(BUILD)/bin/gpucosim $(TEST_BINS) $(RTL_TBS)
+
+# ---------------------------------------------------------------- sc backend (SystemC plugin)
+# gpu_top Verilated a second time, with --sc and the prefix Vgpu_top_sc, into build/vl_sc, and
+# the SystemC / TLM-2.0 top of cosim/sc/ around it, linked with its own Verilated runtime and
+# libsystemc into build/lib/libgpucosim_sc.so.  hostdrv/src/backend_sc.c (in DRV_CORE) dlopen()s
+# it on the first sc open, so nothing else links libsystemc and the two Verilated runtimes never
+# meet.  Built with -fPIC (-fno-semantic-interposition: the model's calls stay direct, ~10 %
+# faster) and without sanitizers (the ASan test binaries load it uninstrumented).
+# SYSTEMC_INCLUDE / SYSTEMC_LIBDIR point at another SystemC (default: Debian's, in system paths).
+comma       := ,
+VL_SC       := $(BUILD)/vl_sc
+SC_PLUGIN   := $(BUILD)/lib/libgpucosim_sc.so
+SC_SRC      := cosim/sc/sc_top.cpp cosim/sc/sc_memory.cpp cosim/sc/sc_backend.cpp
+SC_OBJ      := $(patsubst %,$(BUILD)/sc/obj/%.o,$(SC_SRC))
+SC_INC      := $(if $(SYSTEMC_INCLUDE),-isystem $(SYSTEMC_INCLUDE))
+SC_LIBS     := $(if $(SYSTEMC_LIBDIR),-L$(SYSTEMC_LIBDIR) -Wl$(comma)-rpath$(comma)$(SYSTEMC_LIBDIR)) -lsystemc
+SC_CXXFLAGS := -std=c++17 $(WARN) -O2 -g -fPIC -fno-semantic-interposition -Ihostdrv/include -I$(GEN) -Icosim/sc $(SC_INC) -isystem $(VL_SC) \
+               -isystem $(VERILATOR_ROOT_INC) -isystem $(VERILATOR_ROOT_INC)/vltstd -faligned-new \
+               -DVM_COVERAGE=0 -DVM_SC=1 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
+VL_SC_FLAGS := --sc --prefix Vgpu_top_sc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
+               --top-module gpu_top -Mdir $(VL_SC) -I$(GEN) -Wno-fatal \
+               -CFLAGS "-O2 -std=c++17 -fPIC -fno-semantic-interposition $(SC_INC)" --build -j $(JOBS)
+
+$(VL_SC)/.stamp: $(RTL) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
+	@mkdir -p $(VL_SC)
+	$(VERILATOR) $(VL_SC_FLAGS) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) >$(VL_SC)/build.log 2>&1 || \
+	  { cat $(VL_SC)/build.log; exit 1; }
+	$(MAKE) -s -C $(VL_SC) -f $(abspath cosim/sc/verilated_lib_sc.mk) -j $(JOBS) libverilated_sc.a \
+	  >>$(VL_SC)/build.log 2>&1 || { cat $(VL_SC)/build.log; exit 1; }
+	@touch $@
+
+$(BUILD)/sc/obj/%.cpp.o: %.cpp $(GEN)/gpucosim_spec.h $(VL_SC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) $(SC_CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(SC_PLUGIN): $(SC_OBJ) $(VL_SC)/.stamp cosim/sc/plugin.map
+	@mkdir -p $(dir $@)
+	$(CXX) -shared -o $@ $(SC_OBJ) $(VL_SC)/Vgpu_top_sc__ALL.a $(VL_SC)/libverilated_sc.a $(SC_LIBS) -lz -pthread \
+	  -Wl,--version-script=cosim/sc/plugin.map -Wl,--no-undefined
+
+# where the stub looks last for the plugin (first: $$GPUCOSIM_SC_PLUGIN, then next to the executable)
+$(BUILD)/rel/obj/hostdrv/src/backend_sc.c.o $(BUILD)/san/obj/hostdrv/src/backend_sc.c.o: \
+  CFLAGS += -DGC_SC_PLUGIN_DEFAULT='"$(abspath $(SC_PLUGIN))"'
+
+# sc-only checks (reopen, refusal of a second device, waves, watchdog, rtl vs sc in one process)
+SC_TESTS  := test_sc
+TEST_BINS += $(addprefix $(BUILD)/tests/,$(SC_TESTS))
+all: $(SC_PLUGIN) $(addprefix $(BUILD)/tests/,$(SC_TESTS))
+
+.PHONY: lint-sc
+lint: lint-sc
+lint-sc: $(VL_SC)/.stamp $(GEN_FILES)
+	$(CXX) $(SC_CXXFLAGS) -fsyntax-only $(SC_SRC)
+
+-include $(wildcard $(BUILD)/sc/obj/cosim/sc/*.d)
 
 # ---------------------------------------------------------------- main targets
 WAVES ?= 0

@@ -1,6 +1,8 @@
 /* The runtime (gpucosim/runtime.h) end to end, on whatever backend GPUCOSIM_BACKEND names: async
  * copies and memsets, streams, events, synchronize, priority mapping and aliasing, copy priorities
  * (seed 000 through the runtime and the CLI's scenario code), malformed requests. */
+#include <unistd.h>
+
 #include "cosim_util.h"
 #include "gpucosim/scenarios.h"
 #include "tcase.h"
@@ -288,7 +290,8 @@ static void t_video_pipeline(void) {
     c.device.quiet = true;
     gcsc_result_t r;
     char err[700] = "";
-    const char *tl = "build/test-results/video-pipeline.json";
+    char tl[64];
+    snprintf(tl, sizeof tl, "/tmp/gpucosim-timeline-%ld.json", (long)getpid());
     gcrt_error_t e = gcsc_video_pipeline(&c, 3, NULL, tl, &r, err, sizeof err);
     REQUIRE(e == GCRT_SUCCESS || (fprintf(stderr, "%s\n", err), 0));
     CHECK_EQ(r.bad_bytes, 0);
@@ -303,6 +306,7 @@ static void t_video_pipeline(void) {
     static char buf[65536];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
+    remove(tl);
     buf[n] = 0;
     CHECK(strstr(buf, "\"traceEvents\"") && strstr(buf, "\"F2.d2h\"") && strstr(buf, "\"CE0\""));
 }

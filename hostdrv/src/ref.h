@@ -1,0 +1,206 @@
+/* ref.h: the "ref" backend's internal model (a functional C model of gpu_top).
+ *
+ * Files: backend_ref.c (backend ops, BAR0 registers, event loop, stuck-state dump),
+ * ref_pbdma.c (per-runlist scheduler and PBDMA: GPFIFO, pushbuffer decode, host methods,
+ * semaphores, switches, faults), ref_engine.c (memory windows, atomic unit, copy engines).
+ *
+ * Time is an event model.  Every unit keeps the cycle at which it can act next; run() jumps
+ * from one such cycle to the next (idle time costs nothing) and, at each, lets every unit act
+ * until none can ("settle").  The units follow the RTL's rules (rtl/gc_pbdma.sv header comment)
+ * at method granularity: a method is one step, a memory access one latency, a copy one duration.
+ * Encodings come from gpucosim_spec.h only; the constants below are model costs and the RTL's
+ * internal parameters, named where they are used.
+ */
+#ifndef GPUCOSIM_REF_H
+#define GPUCOSIM_REF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gpucosim_spec.h"
+
+#define REF_NEVER UINT64_MAX
+
+/* Memory timing: the cosim memory model's defaults (cosim/cosim.cpp cosim_config_default). */
+#define REF_SYS_LATENCY 100u /* sysmem: a PCIe round trip */
+#define REF_SYS_BPC 4u       /* sysmem bytes per cycle */
+#define REF_VID_LATENCY 40u  /* vidmem: DRAM */
+#define REF_VID_BPC 8u       /* vidmem bytes per cycle */
+#define REF_BAD_LATENCY 1u   /* an address outside both windows answers DECERR after a cycle */
+#define REF_CHUNK_BYTES 65536u /* the windows are allocated in chunks on first write (untouched: zeros) */
+
+/* Bus geometry (AXI rules of rtl/README.md). */
+#define REF_BEAT_BYTES (GC_AXI_DATA_W / 8u)
+#define REF_PAGE_BYTES 4096u                                /* no burst crosses 4 KiB */
+#define REF_CE_BURST_BYTES (GC_AXI_MAX_BURST * REF_BEAT_BYTES) /* CE bursts never cross this */
+#define REF_ADDR_MASK ((1ull << GC_AXI_ADDR_W) - 1ull)
+#define REF_GP_ENTRY_BYTES 8u                               /* one GPFIFO entry: two dwords */
+
+/* Reset values of the scheduler registers (spec/gpucosim.yaml register docs). */
+#define REF_TIMESLICE_RESET 1024u
+#define REF_ACQ_RETRY_RESET 64u
+
+#define REF_NSUBCH (1u << GC_METHOD_HEADER_SUBCHANNEL_WIDTH)
+#define REF_NROUNDS (GC_CHANNEL_INTERLEAVE_LEVEL_HIGH + 1u) /* interleave rounds: LOW..HIGH */
+#define REF_NAU (GC_NUM_RUNLISTS + GC_NUM_CE)               /* atomic-unit requesters */
+#define REF_PB_FIFO_DWORDS 64u /* gc_pbdma PB_FIFO_DW: dwords buffered or in flight */
+#define REF_PB_BURSTS 8u       /* pushbuffer bursts the model tracks (the FIFO allows at most ~3) */
+
+/* Per-channel method registers (host semaphore and copy-class state), as in gc_pbdma. */
+enum {
+    MR_SEM_ADDR_LO, MR_SEM_ADDR_HI, MR_SEM_PAY_LO, MR_SEM_PAY_HI,
+    MR_OFS_IN_UPPER, MR_OFS_IN_LOWER, MR_OFS_OUT_UPPER, MR_OFS_OUT_LOWER,
+    MR_PITCH_IN, MR_PITCH_OUT, MR_LINE_LEN, MR_LINE_COUNT,
+    MR_CE_SEM_A, MR_CE_SEM_B, MR_CE_SEM_PAY, MR_REMAP_A, MR_REMAP_B, MR_REMAP_COMP,
+    MR_COUNT
+};
+
+/* Switch causes (counters SWITCH_*). */
+typedef enum { SW_TIMESLICE, SW_ACQUIRE, SW_ENGINE, SW_EMPTY } ref_sw_t;
+
+/* Fault injection of the memory model (cosim.h): flip-write, drop-sem, stall-reads. */
+typedef enum { INJ_NONE, INJ_FLIP_WRITE, INJ_DROP_SEM, INJ_STALL_READS } ref_inject_t;
+
+typedef enum { AU_READ, AU_WRITE, AU_RMW } ref_au_op_t;
+
+/* One atomic-unit request slot per requester (PBDMAs 0..NUM_RUNLISTS-1, then the CEs). */
+typedef struct ref_au_req {
+    bool valid, effected, done;
+    uint64_t t_eff;      /* cycle the memory is read / the write lands */
+    uint64_t t_done;     /* cycle of the response */
+    ref_au_op_t op;
+    uint32_t size;       /* 4, 8 or 16 bytes */
+    uint32_t red;
+    bool is_signed;
+    uint64_t addr, wdata, stamp;
+    uint64_t rdata;      /* READ: the value; RMW: the old value */
+    bool err;
+} ref_au_req_t;
+
+typedef struct ref_chan {
+    /* BAR0 registers */
+    uint64_t gpfifo_base;
+    uint32_t log2, gp_put, gp_get, runlist;
+    bool enable;
+    uint32_t err_cause, err_gp_get, err_method, err_data;
+    uint32_t methods, timeslice, interleave, acq_timeout;
+    uint32_t cyc_resident, sw_count[4], acq_blk_cycles;
+    /* PBDMA context: decoder, bindings, method registers */
+    uint32_t sec_op, maddr, subch, count;
+    bool bound[REF_NSUBCH];
+    uint32_t mreg[MR_COUNT];
+    bool ce_pend;        /* a copy it launched has not completed */
+    bool eng_wait;       /* switched out (as a guest) waiting for the engine */
+    bool in_ent;         /* an entry was left mid-way: resume from ent_* */
+    bool ent_sync;
+    uint64_t ent_addr;   /* next undecoded dword */
+    uint32_t ent_left, ent_get;
+    /* acquire */
+    bool acq_blk, acq_arm, acq_woke;
+    uint64_t acq_fail_t; /* last failed try */
+    uint64_t acq_blk_t;  /* first failed try of this blocking */
+    uint64_t acq_addr;
+    uint32_t acq_subch, acq_data;
+} ref_chan_t;
+
+typedef struct ref_pbdma {
+    uint32_t rl;
+    bool has_ce;
+    uint32_t state;      /* GC_PBDMA_STATE_* */
+    uint32_t cur;
+    uint64_t busy_until; /* nothing happens before this cycle */
+    uint64_t wake_at;    /* PB_FETCH: the next dword arrives */
+    /* scheduler */
+    bool own_vld, hold;
+    uint32_t own, rr_ptr, rr_rnd, g_ptr;
+    uint64_t slice_t, turn_t;
+    uint32_t switches;
+    /* segment being decoded */
+    uint32_t ent0_get, seg_left;
+    bool sync;
+    uint64_t seg_addr;                /* next undecoded dword */
+    uint64_t fetch_next, fetch_end;   /* next beat to request, end of the segment */
+    uint64_t fetch_lat, fetch_step;   /* first-beat latency, cycles per further beat */
+    uint64_t last_ar, last_beat;      /* cycle of the last burst request, of its last beat */
+    uint32_t nburst;                  /* pushbuffer bursts requested and not yet decoded */
+    struct ref_burst {
+        uint64_t addr, t_first;       /* first beat's cycle (REF_NEVER: stall-reads) */
+        uint32_t beats;
+    } burst[REF_PB_BURSTS];
+    /* SEM_EXECUTE in the atomic unit */
+    uint32_t pend_sec_op, pend_maddr, pend_count;
+    uint32_t exe_addr, exe_subch, exe_data;
+    bool sem_acq, sem_is64, sem_sw;
+    uint32_t sem_op;
+    uint64_t sem_pay;
+    /* the runlist's copy engine */
+    bool ce_busy, ce_cancel;
+    uint32_t ce_ch, ce_gp_get, ce_method, ce_data;
+} ref_pbdma_t;
+
+typedef struct ref_ce {
+    uint32_t state;      /* GC_CE_STATE_* */
+    uint32_t ch;
+    uint64_t t_next;     /* COPY: data done; DONE: report */
+    uint64_t src, dst, sem_addr;
+    uint32_t line_len, line_count, pitch_in, pitch_out, sem_payload;
+    uint32_t const_a, const_b, components;
+    bool copy, remap, sem, sem_four, intr, err;
+    uint64_t valid_bytes; /* stream bytes before the first bus error */
+    uint32_t bytes, busy_cycles;
+} ref_ce_t;
+
+typedef struct ref {
+    uint64_t seed, max_cycles;
+    uint32_t stall_pct;
+    ref_inject_t inject;
+    bool quiet, watchdog_fired;
+    uint64_t now;
+    uint64_t rng;
+    uint8_t **mem[2];    /* sysmem, vidmem: REF_CHUNK_BYTES chunks, NULL until written */
+    ref_chan_t ch[GC_NUM_CHANNELS];
+    ref_pbdma_t pb[GC_NUM_RUNLISTS];
+    ref_ce_t ce[GC_NUM_CE];
+    ref_au_req_t au[REF_NAU];
+    uint64_t au_free;    /* the atomic unit serves one request at a time */
+    uint32_t intr_status, intr_enable, acq_retry, cycle_hi;
+    uint64_t n_reads, n_wbeats; /* read bursts issued, write beats (fault injection, dump) */
+    double t_open;
+} ref_t;
+
+/* ref_engine.c: memory */
+int ref_window(uint64_t addr, uint64_t n);                /* 0 sysmem, 1 vidmem, -1 neither */
+bool ref_mem_alloc(ref_t *r);
+void ref_mem_free(ref_t *r);
+/* [addr, addr + n) must lie inside one window (false otherwise, nothing done). */
+bool ref_mem_read(ref_t *r, uint64_t addr, void *dst, uint64_t n);
+bool ref_mem_write(ref_t *r, uint64_t addr, const void *src, uint64_t n);
+uint32_t ref_latency(uint64_t addr);
+uint32_t ref_bpc(uint64_t addr);
+uint64_t ref_stretch(ref_t *r, uint64_t cycles);          /* GPUCOSIM_STALL_PCT */
+/* Issue `bursts` read bursts; the index of the first that never returns (stall-reads), or -1. */
+int64_t ref_reads_issue(ref_t *r, uint64_t bursts);
+/* ref_engine.c: atomic unit and copy engines */
+void ref_au_request(ref_t *r, uint32_t who, ref_au_op_t op, uint32_t size, uint64_t addr, uint64_t wdata,
+                    uint32_t red, bool is_signed);
+bool ref_au_settle(ref_t *r);
+bool ref_sem_acquire_pass(uint32_t op, bool is64, uint64_t mem, uint64_t payload);
+uint64_t ref_sem_reduce(uint32_t red, bool is_signed, bool is64, uint64_t mem, uint64_t operand);
+void ref_ce_launch(ref_t *r, uint32_t e, const ref_chan_t *c, uint32_t ch, uint32_t launch);
+bool ref_ce_step(ref_t *r, uint32_t e);
+/* ref_pbdma.c */
+void ref_pbdma_init(ref_t *r, uint32_t rl);
+bool ref_pbdma_step(ref_t *r, uint32_t rl);
+bool ref_pbdma_timeouts(ref_t *r);
+void ref_pbdma_ce_done(ref_t *r, uint32_t rl, bool err, bool intr);
+void ref_pbdma_timers(const ref_t *r, uint32_t rl, uint64_t *next);
+void ref_acquire_timers(const ref_t *r, uint64_t *next);
+void ref_chan_reset(ref_t *r, uint32_t ch);
+bool ref_runnable(const ref_t *r, uint32_t rl, uint32_t c);
+/* backend_ref.c */
+void ref_record_fault(ref_t *r, uint32_t ch, uint32_t cause, uint32_t gp_get, uint32_t method, uint32_t data);
+void ref_nonstall(ref_t *r);
+uint32_t ref_err_method(uint32_t subch, uint32_t maddr);
+
+#endif
