@@ -23,13 +23,16 @@ SPEC      := spec/gpucosim.yaml
 GEN_FILES := $(GEN)/gpucosim_pkg.sv $(GEN)/gpucosim_spec.h $(GEN)/spec.md
 RTL       := rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
              rtl/gc_pbdma.sv rtl/gpu_top.sv
+RTL       += rtl/gc_simt_pkg.sv rtl/gc_task_queue.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
+             rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
              hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
              hostdrv/src/backend_rtl.c hostdrv/src/backend_ref.c hostdrv/src/ref_pbdma.c hostdrv/src/ref_engine.c
 DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
 DRV_CORE  += hostdrv/src/backend_sc.c
+DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 COSIM_SRC := cosim/cosim.cpp
-UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref
+UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_elf test_tmd
 COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
@@ -193,7 +196,8 @@ $(SC_PLUGIN): $(SC_OBJ) $(VL_SC)/.stamp cosim/sc/plugin.map
 $(BUILD)/rel/obj/hostdrv/src/backend_sc.c.o $(BUILD)/san/obj/hostdrv/src/backend_sc.c.o: \
   CFLAGS += -DGC_SC_PLUGIN_DEFAULT='"$(abspath $(SC_PLUGIN))"'
 
-# sc-only checks (reopen, refusal of a second device, waves, watchdog, rtl vs sc in one process)
+# sc-only checks (reopen, refusal of a second device, waves, watchdog, rtl vs sc in one process,
+# gc_sc_run: the driver in an SC_THREAD against the mailbox and rtl, its errors)
 SC_TESTS  := test_sc
 TEST_BINS += $(addprefix $(BUILD)/tests/,$(SC_TESTS))
 all: $(SC_PLUGIN) $(addprefix $(BUILD)/tests/,$(SC_TESTS))
@@ -204,6 +208,89 @@ lint-sc: $(VL_SC)/.stamp $(GEN_FILES)
 	$(CXX) $(SC_CXXFLAGS) -fsyntax-only $(SC_SRC)
 
 -include $(wildcard $(BUILD)/sc/obj/cosim/sc/*.d)
+
+# ---------------------------------------------------------------- SIMT core (issue 5)
+# SIMT_RTL: the compute engine (gc_compute + gc_task_queue) and the SMs (gc_sm + icache, LSU,
+# divider), wrapped by gc_simt.  Firmware: crt0, link script, device runtime and the C kernels
+# (firmware/), built with riscv64-unknown-elf-gcc into $(FW)/kernels.elf; the instruction tests
+# (tests/rtl/simt_isa.S) into $(FW)/simt_isa.elf.  The SIMT block bench is built three times:
+# build/rtl_simt8/test_simt8 (LANES 8, the default), build/rtl_simt32/test_simt32 (LANES 32) and
+# build/rtl_simt2sm/test_simt2sm (2 SMs).
+SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
+              rtl/gc_task_queue.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
+              rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
+FW         := $(BUILD)/firmware
+RV_CC      ?= riscv64-unknown-elf-gcc
+FW_CFLAGS  := -O2 -march=rv32ima -mabi=ilp32 -mcmodel=medany -mno-relax -ffreestanding -fno-builtin \
+              -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Ifirmware/include -I$(GEN) -MMD -MP
+FW_LDFLAGS := -nostdlib -nostartfiles -Wl,--no-relax -T firmware/link.ld
+FW_SRC     := firmware/crt0.S firmware/lib.c firmware/kernels/vecadd.c firmware/kernels/reduce.c \
+              firmware/kernels/histogram.c firmware/kernels/divergent.c
+FW_OBJ     := $(patsubst %,$(FW)/obj/%.o,$(FW_SRC))
+FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf
+
+.PHONY: check-riscv
+check-riscv:
+	@command -v $(RV_CC) >/dev/null 2>&1 || \
+	  { echo "error: $(RV_CC) not found (Debian gcc-riscv64-unknown-elf): run 'make setup'" >&2; exit 1; }
+$(FW)/obj/%.c.o: %.c $(GEN)/gpucosim_spec.h | check-riscv
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_CFLAGS) -c $< -o $@
+$(FW)/obj/%.S.o: %.S $(GEN)/gpucosim_spec.h | check-riscv
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_CFLAGS) -c $< -o $@
+$(FW)/kernels.elf: $(FW_OBJ) firmware/link.ld
+	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_OBJ) -lgcc
+# The instruction tests use the Zicsr mnemonics (csrr ...) and sit at another address than
+# kernels.elf, so that both can be loaded at once.
+$(FW)/simt_isa.elf: tests/rtl/simt_isa.S tests/rtl/simt_isa_list.h firmware/link.ld $(GEN)/gpucosim_spec.h | check-riscv
+	@mkdir -p $(dir $@)
+	$(RV_CC) -march=rv32ima_zicsr -mabi=ilp32 -mno-relax -nostdlib -nostartfiles -I$(GEN) -Itests/rtl \
+	  -Wl,--no-relax -T firmware/link.ld -Wl,--defsym=GC_LOAD_BASE=0x83800000 -Wl,-e,isa_main -o $@ $<
+
+# $(call simt_bench,NAME,verilator -G options): build/rtl_NAME/test_NAME
+define simt_bench
+$(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) tests/rtl/simt_tb_top.sv tests/rtl/simt_tb.cpp tests/rtl/simt_isa_list.h \
+    hostdrv/src/elf.c hostdrv/src/compute.c hostdrv/include/gpucosim/elf.h hostdrv/include/gpucosim/compute.h \
+    firmware/include/gc_kernels.h cosim/axi_mem.h tests/common/tcase.h $(GEN)/gpucosim_pkg.sv \
+    $(GEN)/gpucosim_spec.h rtl/lint.vlt | check-tools
+	@mkdir -p $(BUILD)
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal $(2) -I$(GEN) \
+	  -CFLAGS "-O2 -I$(CURDIR)/$(GEN) -I$(CURDIR)/hostdrv/include -I$(CURDIR)/cosim -I$(CURDIR)/tests/common \
+	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include" \
+	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(SIMT_RTL) tests/rtl/simt_tb_top.sv $(CURDIR)/tests/rtl/simt_tb.cpp \
+	  --top-module simt_tb_top -Mdir $(BUILD)/rtl_$(1) -o test_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || \
+	  { cat $(BUILD)/rtl_$(1).log; exit 1; }
+endef
+$(eval $(call simt_bench,simt8,))
+$(eval $(call simt_bench,simt32,-GLANES=32))
+$(eval $(call simt_bench,simt2sm,-GNSM=2))
+SIMT_TBS   := $(BUILD)/rtl_simt8/test_simt8 $(BUILD)/rtl_simt32/test_simt32 $(BUILD)/rtl_simt2sm/test_simt2sm
+TEST_BINS  += $(SIMT_TBS)
+all: $(FW_ELFS) $(SIMT_TBS)
+$(SIMT_TBS): | $(FW_ELFS)
+
+# Host side: the ELF loader and TMD unit tests, and the end-to-end compute test (tests/compute/)
+$(BUILD)/tests/%: $(BUILD)/san/obj/tests/compute/%.c.o $(BUILD)/san/libgpucosim.a $(VL)/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) $(SAN) -o $@ $< $(BUILD)/san/libgpucosim.a $(VL_LIB) $(LDLIBS)
+SIMT_FW_DEF := -Ifirmware/include -DGC_FIRMWARE_DIR='"$(abspath $(FW))"'
+$(BUILD)/san/obj/tests/compute/test_compute.c.o $(BUILD)/san/obj/tests/unit/test_elf.c.o: CFLAGS += $(SIMT_FW_DEF)
+COMPUTE_TESTS := test_compute
+TEST_BINS  += $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS))
+all: $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf test_tmd)
+$(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf): | $(FW_ELFS)
+
+bench: $(SIMT_TBS)
+
+.PHONY: lint-simt firmware
+firmware: $(FW_ELFS)
+lint: lint-simt
+# (the SIMT RTL is linted with gpu_top by `lint`; this adds the compute tests' C)
+lint-simt: check-tools $(GEN_FILES)
+	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) -Ifirmware/include $(wildcard tests/compute/*.c)
+
+-include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d)
 
 # ---------------------------------------------------------------- main targets
 WAVES ?= 0

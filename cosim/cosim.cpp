@@ -290,6 +290,12 @@ extern "C" void cosim_dump_state(cosim_t *s, FILE *out) {
                      gc_ce_state_name(GC_ENGINE_DBG_STATE_GET(ce)), GC_ENGINE_DBG_CHANNEL_GET(ce),
                      GC_ENGINE_DBG_RD_OUT_GET(ce), rd(GC_REG_ENGINE_BYTES(e)));
     }
+    uint32_t cp = rd(GC_REG_COMPUTE_DBG);
+    std::fprintf(out, "compute: state %s, %u launches queued, %u CTAs in flight, %u warps active, task 0x%x; "
+                      "last fault %s\n",
+                 gc_task_state_name(GC_COMPUTE_DBG_STATE_GET(cp)), GC_COMPUTE_DBG_QUEUED_GET(cp),
+                 GC_COMPUTE_DBG_CTAS_INFLIGHT_GET(cp), GC_COMPUTE_DBG_WARPS_ACTIVE_GET(cp), rd(GC_REG_COMPUTE_TASK),
+                 gc_simt_fault_name(GC_COMPUTE_FAULT_CAUSE_CAUSE_GET(rd(GC_REG_COMPUTE_FAULT_CAUSE))));
     std::fprintf(out, "IRQ: status 0x%x enable 0x%x line %d; faulted channels 0x%x\n", rd(GC_REG_GLOBAL_INTR_STATUS),
                  rd(GC_REG_GLOBAL_INTR_ENABLE), cosim_irq(s), rd(GC_REG_GLOBAL_FAULT_CHANNELS));
     for (uint32_t ch = 0; ch < GC_NUM_CHANNELS; ch++) {

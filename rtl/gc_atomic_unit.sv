@@ -15,6 +15,16 @@
 //              16 bytes is meant for WRITE; a READ or RMW with size 16 acts as size 8; the
 //              unused size code 3 acts as 4 bytes.
 //   An op code outside the three above is answered at once with as_err_o and no memory access.
+//   aq_xop_i   extended operations for the SIMT core's "A" extension (SEM_XOP_NONE for everyone
+//              else): SEM_XOP_LR is a READ that also sets reservation aq_rtag_i on the 4-byte
+//              word; SEM_XOP_SC is a 4-byte WRITE made only if reservation aq_rtag_i still holds
+//              that word: as_rdata_o = 0 when it was written, 1 (at once, no memory access) when
+//              not; either way the reservation is dropped.  SEM_XOP_SWAP is an RMW whose new value
+//              is aq_wdata_i.  Every write that lands (WRITE, RMW, SC; B response OKAY) drops the
+//              reservations of every tag on its 8-byte word (16 bytes for a 16-byte write), so
+//              an SC fails when anyone wrote the word through the unit after the LR.  Plain
+//              stores that do not go through the unit (the SMs' load/store units) do not.
+//              NRES reservations, one per tag (gpu_top: one per SIMT thread).
 //
 // Serialization.  The unit serves one request at a time, from grant to response:
 //   IDLE --grant--> AR --> R --(RMW, read OKAY)--> AW --> W --> B --> IDLE
@@ -42,7 +52,9 @@ module gc_atomic_unit
   import gpucosim_pkg::*;
   import gc_sem_pkg::*;
 #(
-  parameter int unsigned N = 4
+  parameter int unsigned N    = 4,
+  parameter int unsigned NRES = 1,   // LR/SC reservations (tags)
+  localparam int unsigned RTW = (NRES > 1) ? $clog2(NRES) : 1
 ) (
   input  logic                                  clk_i,
   input  logic                                  rst_ni,
@@ -56,6 +68,8 @@ module gc_atomic_unit
   input  logic [N-1:0][1:0]                     aq_size_i,
   input  logic [N-1:0][GC_AXI_ADDR_W-1:0]       aq_addr_i,
   input  logic [N-1:0][63:0]                    aq_wdata_i,
+  input  logic [N-1:0][1:0]                     aq_xop_i,
+  input  logic [N-1:0][RTW-1:0]                 aq_rtag_i,
 
   // ---- responses ----
   output logic [N-1:0]                          as_valid_o,
@@ -138,6 +152,12 @@ module gc_atomic_unit
   logic [63:0]       old_q;              // the read beat (RMW)
   logic [63:0]       ts_q;               // timestamp for the 16-byte write
   logic              beat_q;             // W beat index (16-byte write)
+  logic [1:0]        xop_q;
+  logic [RTW-1:0]    rtag_q;
+
+  // LR/SC reservations: valid + 4-byte word address, per tag
+  logic [NRES-1:0]   res_v_q;
+  logic [AW-1:2]     res_a_q [NRES];
 
   // registered responses
   logic [N-1:0]      as_valid_q;
@@ -170,7 +190,8 @@ module gc_atomic_unit
     rd_val  = is4 ? {32'h0, (half ? m_rdata_i[63:32] : m_rdata_i[31:0])} : m_rdata_i;
     old_val = is4 ? {32'h0, (half ? old_q[63:32] : old_q[31:0])} : old_q;
     new_val = sem_reduce(red_q, signed_q, is64, old_val, wdata_q);
-    w_val   = (op_q == SEM_AOP_RMW) ? new_val : wdata_q;
+    w_val   = (op_q != SEM_AOP_RMW) ? wdata_q :
+              (xop_q == SEM_XOP_SWAP) ? wdata_q : new_val;
   end
 
   // ------------------------------------------------------------------ memory port
@@ -208,15 +229,31 @@ module gc_atomic_unit
   assign b_hs   = m_bvalid_i && m_bready_o;
   assign r_err  = m_rresp_i[1];                  // SLVERR (2) or DECERR (3)
   assign b_err  = m_bresp_i[1];
-  assign bad_op = (aq_op_i[gnt_idx] != SEM_AOP_READ) && (aq_op_i[gnt_idx] != SEM_AOP_WRITE) &&
-                  (aq_op_i[gnt_idx] != SEM_AOP_RMW);
+  // The request's operation: aq_op_i, or the one an extended operation implies
+  logic [1:0] gnt_op;
+  logic       gnt_xop, sc_fail;
+  always_comb begin
+    gnt_xop = (aq_xop_i[gnt_idx] != SEM_XOP_NONE);
+    unique case (aq_xop_i[gnt_idx])
+      SEM_XOP_LR:   gnt_op = SEM_AOP_READ;
+      SEM_XOP_SC:   gnt_op = SEM_AOP_WRITE;
+      SEM_XOP_SWAP: gnt_op = SEM_AOP_RMW;
+      default:      gnt_op = aq_op_i[gnt_idx];
+    endcase
+    // an SC whose reservation is gone is answered at once
+    sc_fail = (aq_xop_i[gnt_idx] == SEM_XOP_SC) &&
+              !(res_v_q[32'(aq_rtag_i[gnt_idx]) % NRES] &&
+                res_a_q[32'(aq_rtag_i[gnt_idx]) % NRES] == aq_addr_i[gnt_idx][AW-1:2]);
+  end
+  assign bad_op = !gnt_xop && (gnt_op != SEM_AOP_READ) && (gnt_op != SEM_AOP_WRITE) &&
+                  (gnt_op != SEM_AOP_RMW);
 
   // ------------------------------------------------------------------ control
   always_comb begin
     state_d = state_q;
     unique case (state_q)
-      ATOM_IDLE: if (gnt_any && !bad_op) begin
-        state_d = (aq_op_i[gnt_idx] == SEM_AOP_WRITE) ? ATOM_AW : ATOM_AR;
+      ATOM_IDLE: if (gnt_any && !bad_op && !sc_fail) begin
+        state_d = (gnt_op == SEM_AOP_WRITE) ? ATOM_AW : ATOM_AR;
       end
       ATOM_AR:   if (ar_hs) state_d = ATOM_R;
       ATOM_R:    if (r_hs) state_d = (op_q == SEM_AOP_RMW && !r_err) ? ATOM_AW : ATOM_IDLE;
@@ -241,6 +278,9 @@ module gc_atomic_unit
       old_q         <= '0;
       ts_q          <= '0;
       beat_q        <= 1'b0;
+      xop_q         <= SEM_XOP_NONE;
+      rtag_q        <= '0;
+      res_v_q       <= '0;
       as_valid_q    <= '0;
       as_rdata_q    <= '0;
       as_err_q      <= 1'b0;
@@ -255,7 +295,9 @@ module gc_atomic_unit
       if (gnt_any) begin
         rr_last_q <= gnt_idx;
         idx_q     <= gnt_idx;
-        op_q      <= aq_op_i[gnt_idx];
+        op_q      <= gnt_op;
+        xop_q     <= aq_xop_i[gnt_idx];
+        rtag_q    <= aq_rtag_i[gnt_idx];
         red_q     <= aq_red_i[gnt_idx];
         signed_q  <= aq_signed_i[gnt_idx];
         size_q    <= aq_size_i[gnt_idx];
@@ -266,12 +308,18 @@ module gc_atomic_unit
           as_valid_q[gnt_idx] <= 1'b1;
           as_rdata_q          <= '0;
           as_err_q            <= 1'b1;
+        end else if (sc_fail) begin              // SC without its reservation: not written
+          as_valid_q[gnt_idx] <= 1'b1;
+          as_rdata_q          <= 64'd1;
+          as_err_q            <= 1'b0;
         end
+        if (aq_xop_i[gnt_idx] == SEM_XOP_SC) res_v_q[32'(aq_rtag_i[gnt_idx]) % NRES] <= 1'b0;
       end
 
       // ---- read beat: READ answers now; RMW keeps the old value (or answers a bus error)
       if (r_hs) begin
         old_q <= m_rdata_i;
+        if (xop_q == SEM_XOP_LR && !r_err) res_v_q[32'(rtag_q) % NRES] <= 1'b1;
         if (op_q != SEM_AOP_RMW || r_err) begin
           as_valid_q[idx_q] <= 1'b1;
           as_rdata_q        <= rd_val;
@@ -290,8 +338,20 @@ module gc_atomic_unit
         as_err_q          <= b_err;
         snoop_valid_q     <= !b_err;
         snoop_addr_q      <= addr_q;
+        // a landed write breaks the reservations on its word(s)
+        for (int r = 0; r < NRES; r++) begin
+          if (!b_err && (is16 ? (res_a_q[r][AW-1:4] == addr_q[AW-1:4])
+                              : (res_a_q[r][AW-1:3] == addr_q[AW-1:3]))) begin
+            res_v_q[r] <= 1'b0;
+          end
+        end
       end
     end
+  end
+
+  // Reservation addresses (no reset needed: read only while valid)
+  always_ff @(posedge clk_i) begin
+    if (r_hs && xop_q == SEM_XOP_LR) res_a_q[32'(rtag_q) % NRES] <= addr_q[AW-1:2];
   end
 
   assign as_valid_o    = as_valid_q;

@@ -16,6 +16,10 @@
 // counters (they wrap) and are not cleared by a reset; TIMESLICE, INTERLEAVE, ACQ_TIMEOUT and
 // RUNLIST keep their values across a reset too (configuration, like GPFIFO_BASE).
 //
+// COMPUTE block: read-only values computed by the compute engine (cp_regs_i, indexed by the
+// register offset in the block / 4); task_fault_i sets INTR_STATUS.TASK_FAULT and
+// task_fault_pend_o tells the engine the bit is set (its fault record is kept meanwhile).
+//
 // One PBDMA per runlist: the PBDMA-side ports are arrays indexed by runlist. A channel is served
 // by one runlist at a time, so updates of the same channel from two runlists in one cycle cannot
 // normally happen; if they do (RUNLIST.ID changed under a running channel), the lower runlist
@@ -30,7 +34,8 @@ module gc_mmio_regs
   localparam int unsigned NRL  = GC_NUM_RUNLISTS,
   localparam int unsigned NCE  = GC_NUM_CE,
   localparam int unsigned RLW  = GC_CHANNEL_RUNLIST_ID_W,
-  localparam int unsigned ILW  = GC_CHANNEL_INTERLEAVE_LEVEL_W
+  localparam int unsigned ILW  = GC_CHANNEL_INTERLEAVE_LEVEL_W,
+  localparam int unsigned NCPREG = 32                     // COMPUTE block words
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -100,7 +105,12 @@ module gc_mmio_regs
   input  logic [NCE-1:0][GC_ENGINE_DBG_RD_OUT_W-1:0]   dbg_ce_rd_out_i,
   input  logic [NCE-1:0][GC_ENGINE_DBG_CHANNEL_W-1:0]  dbg_ce_ch_i,
   input  logic [NCE-1:0][31:0]                         ce_bytes_i,
-  input  logic [NCE-1:0][31:0]                         ce_busy_cycles_i
+  input  logic [NCE-1:0][31:0]                         ce_busy_cycles_i,
+
+  // Compute engine
+  input  logic [NCPREG-1:0][31:0]                      cp_regs_i,
+  input  logic                                         task_fault_i,
+  output logic                                         task_fault_pend_o
 );
 
   // AXI response codes (AXI4 protocol constants, not device encodings)
@@ -112,7 +122,8 @@ module gc_mmio_regs
 
   localparam logic [31:0] INTR_CF = 32'(1) << GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT_LSB;
   localparam logic [31:0] INTR_NS = 32'(1) << GC_GLOBAL_INTR_STATUS_NON_STALL_LSB;
-  localparam logic [31:0] INTR_MASK = INTR_CF | INTR_NS;
+  localparam logic [31:0] INTR_TF = 32'(1) << GC_GLOBAL_INTR_STATUS_TASK_FAULT_LSB;
+  localparam logic [31:0] INTR_MASK = INTR_CF | INTR_NS | INTR_TF;
 
   // Reset values of the scheduler configuration (spec/gpucosim.yaml register docs)
   localparam int unsigned RL_IW = (NRL > 1) ? $clog2(NRL) : 1;  // runlist index width
@@ -162,11 +173,12 @@ module gc_mmio_regs
   // ------------------------------------------------------------------------------------------
   // Address decode and read mux
   // ------------------------------------------------------------------------------------------
-  typedef enum logic [1:0] {
-    BLK_GLOBAL  = 2'd0,
-    BLK_RUNLIST = 2'd1,
-    BLK_ENGINE  = 2'd2,
-    BLK_CHANNEL = 2'd3
+  typedef enum logic [2:0] {
+    BLK_GLOBAL  = 3'd0,
+    BLK_RUNLIST = 3'd1,
+    BLK_ENGINE  = 3'd2,
+    BLK_CHANNEL = 3'd3,
+    BLK_COMPUTE = 3'd4
   } blk_e;
 
   typedef struct packed {
@@ -200,6 +212,18 @@ module gc_mmio_regs
       d.ch  = CH_W'(rel / GC_REG_ENGINE_STRIDE);
       unique case (d.off)
         GC_REG_ENGINE_DBG, GC_REG_ENGINE_BYTES, GC_REG_ENGINE_BUSY_CYCLES: d.hit = 1'b1;
+        default: d.hit = 1'b0;
+      endcase
+    end else if (a >= GC_REG_COMPUTE_BASE && a < GC_REG_CHANNEL_BASE) begin
+      d.blk = BLK_COMPUTE;
+      d.off = a - GC_REG_COMPUTE_BASE;
+      unique case (a)
+        GC_REG_COMPUTE_CONFIG, GC_REG_COMPUTE_DBG, GC_REG_COMPUTE_TASK, GC_REG_COMPUTE_FAULT_CAUSE,
+        GC_REG_COMPUTE_FAULT_PC, GC_REG_COMPUTE_FAULT_ADDR, GC_REG_COMPUTE_FAULT_LOC,
+        GC_REG_COMPUTE_FAULT_TASK, GC_REG_COMPUTE_FAULT_CHANNEL, GC_REG_COMPUTE_TASKS,
+        GC_REG_COMPUTE_CTAS, GC_REG_COMPUTE_WARP_INSTRS, GC_REG_COMPUTE_THREAD_INSTRS,
+        GC_REG_COMPUTE_ACTIVE_CYCLES, GC_REG_COMPUTE_ICACHE_MISSES,
+        GC_REG_COMPUTE_LSU_BEATS: d.hit = 1'b1;
         default: d.hit = 1'b0;
       endcase
     end else if (a < GC_REG_CHANNEL_BASE) begin
@@ -266,6 +290,8 @@ module gc_mmio_regs
         GC_REG_ENGINE_BUSY_CYCLES: v = ce_busy_cycles_i[d.ch];
         default: v = '0;
       endcase
+    end else if (d.hit && d.blk == BLK_COMPUTE) begin
+      v = cp_regs_i[d.off[6:2]];
     end else if (d.hit && d.blk == BLK_GLOBAL) begin
       unique case (d.off)
         GC_REG_GLOBAL_ID:      v = GC_ID;
@@ -530,10 +556,12 @@ module gc_mmio_regs
       end
       if (fault_recorded) intr_status_q[GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT_LSB] <= 1'b1;
       if (nonstall_i)     intr_status_q[GC_GLOBAL_INTR_STATUS_NON_STALL_LSB] <= 1'b1;
+      if (task_fault_i)   intr_status_q[GC_GLOBAL_INTR_STATUS_TASK_FAULT_LSB] <= 1'b1;
     end
   end
 
   assign irq_o = |(intr_status_q & intr_enable_q);
+  assign task_fault_pend_o = intr_status_q[GC_GLOBAL_INTR_STATUS_TASK_FAULT_LSB];
 
   // ------------------------------------------------------------------------------------------
   // Channel registers

@@ -1,6 +1,6 @@
 // gc_pbdma: the push-buffer DMA and host scheduler of one runlist (RL). gpu_top instantiates
-// NUM_RUNLISTS of them; each serves only the channels whose RUNLIST.ID == RL. Runlist 0 has no
-// engine; runlist RL >= 1 owns copy engine RL-1 (cmd_* / ce_done_*).
+// NUM_RUNLISTS of them; each serves only the channels whose RUNLIST.ID == RL. Runlist 0 owns the
+// compute engine (gc_simt); runlist RL >= 1 owns copy engine RL-1 (cmd_* / ce_done_*).
 //
 //   scheduler   round robin over runnable channels (on this runlist, enabled, ERROR.CAUSE NONE,
 //               work pending, not blocked on an acquire unless due for a retry or woken, not
@@ -55,6 +55,14 @@
 //   counting    mthd_inc_o pulses once for every method that completed (LAUNCH_DMA when the
 //               copy engine accepts the command, SEM_EXECUTE when the atomic unit answered and
 //               the acquire passed). sw_valid_o reports every switch away with its cause.
+//   compute     runlist 0: SET_OBJECT binds the COMPUTE class (COPY binds but its methods fault
+//               UNSUPPORTED there, as COMPUTE's do on the copy runlists). SEND_PCAS_A is a method
+//               register; SEND_SIGNALING_PCAS_B with SCHEDULE TRUE is the compute LAUNCH_DMA: the
+//               TMD address SEND_PCAS_A << 8 goes to the engine on cmd_src_o (cmd_valid/ready,
+//               counted when accepted), and exactly as for a copy the channel's next method waits
+//               until the engine reports the task done (ce_done_i), WFI / RELEASE_WFI wait for it,
+//               the channel keeps its slice while other channels run host methods as guests, and
+//               ce_done_err_i faults the launching channel, here with TASK_FAULT.
 module gc_pbdma
   import gpucosim_pkg::*;
   import gc_sem_pkg::*;
@@ -163,6 +171,8 @@ module gc_pbdma
   // Local constants (memory-bus and internal sizes, not device encodings)
   // ------------------------------------------------------------------------------------------
   localparam bit          HAS_CE     = (RL >= 1) && (RL <= GC_NUM_CE);
+  localparam bit          HAS_CP     = (RL == 0);              // the compute engine
+  localparam bit          HAS_ENG    = HAS_CE || HAS_CP;
   localparam int unsigned BEAT_B     = GC_AXI_DATA_W / 8;     // bytes per beat (8)
   localparam int unsigned BEAT_LSB   = $clog2(BEAT_B);        // 3
   localparam int unsigned PAGE_LSB   = 12;                    // AXI: bursts never cross 4 KiB
@@ -186,9 +196,10 @@ module gc_pbdma
   localparam int unsigned SW_EMPTY     = 3;
 
   // Object bound to a subchannel by SET_OBJECT
-  typedef enum logic [0:0] {
-    OBJ_NONE = 1'b0,
-    OBJ_COPY = 1'b1
+  typedef enum logic [1:0] {
+    OBJ_NONE    = 2'd0,
+    OBJ_COPY    = 2'd1,
+    OBJ_COMPUTE = 2'd2
   } obj_e;
 
   // Per-channel method-register file slots (host semaphore and copy-class state)
@@ -210,9 +221,10 @@ module gc_pbdma
     MR_CE_SEM_PAY    = 5'd14,
     MR_REMAP_A       = 5'd15,
     MR_REMAP_B       = 5'd16,
-    MR_REMAP_COMP    = 5'd17
+    MR_REMAP_COMP    = 5'd17,
+    MR_PCAS_A        = 5'd18
   } mreg_e;
-  localparam int unsigned NMREG = 18;
+  localparam int unsigned NMREG = 19;
 
   // Per-channel method decoder context
   typedef struct packed {
@@ -486,6 +498,8 @@ module gc_pbdma
   logic                 mreg_we;
   mreg_e                mreg_sel;
   logic                 bind_we;
+  obj_e                 bind_obj;
+  logic                 launch_cp;          // compute launch (SEND_SIGNALING_PCAS_B SCHEDULE)
   logic                 ar_load_gp, ar_load_pb;
   logic [AW-1:0]        gp_rd_addr;
   logic                 aq_start;
@@ -594,6 +608,8 @@ module gc_pbdma
     mreg_we       = 1'b0;
     mreg_sel      = MR_SEM_ADDR_LO;
     bind_we       = 1'b0;
+    bind_obj      = OBJ_COPY;
+    launch_cp     = 1'b0;
     ar_load_gp    = 1'b0;
     ar_load_pb    = 1'b0;
     gp_rd_addr    = gp_addr(ch_gpfifo_base_i[cur_ch_q], ch_gpfifo_log2_i[cur_ch_q], nxt_gp_get);
@@ -786,7 +802,7 @@ module gc_pbdma
           end
 
           // Does the method need the engine idle? (runlists with an engine only)
-          if (is_mthd && HAS_CE) begin
+          if (is_mthd && HAS_ENG) begin
             if (mthd_addr < HOST_END_DW) begin
               needs_eng = (mthd_addr == GC_HOST_WFI_DW) ||
                           ((mthd_addr == GC_HOST_SEM_EXECUTE_DW) &&
@@ -794,8 +810,13 @@ module gc_pbdma
                                       GC_HOST_SEM_EXECUTE_RELEASE_WFI_W] ==
                             GC_HOST_SEM_EXECUTE_RELEASE_WFI_EN));
             end else begin
-              needs_eng = (mthd_addr == GC_COPY_LAUNCH_DMA_DW) &&
-                          (bind_q[cur_ch_q][mthd_subch] == OBJ_COPY);
+              needs_eng = (HAS_CE && (mthd_addr == GC_COPY_LAUNCH_DMA_DW) &&
+                           (bind_q[cur_ch_q][mthd_subch] == OBJ_COPY)) ||
+                          (HAS_CP && (mthd_addr == GC_COMPUTE_SEND_SIGNALING_PCAS_B_DW) &&
+                           (bind_q[cur_ch_q][mthd_subch] == OBJ_COMPUTE) &&
+                           (mthd_data[GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_LSB +:
+                                      GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_W] ==
+                            GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_TRUE));
             end
           end
 
@@ -826,6 +847,11 @@ module gc_pbdma
                 if (mthd_data[GC_HOST_SET_OBJECT_NVCLASS_LSB +: GC_HOST_SET_OBJECT_NVCLASS_W] ==
                     GC_CLASS_COPY) begin
                   bind_we    = 1'b1;
+                  mthd_inc_o = 1'b1;
+                end else if (mthd_data[GC_HOST_SET_OBJECT_NVCLASS_LSB +: GC_HOST_SET_OBJECT_NVCLASS_W] ==
+                             GC_CLASS_COMPUTE) begin
+                  bind_we    = 1'b1;
+                  bind_obj   = OBJ_COMPUTE;
                   mthd_inc_o = 1'b1;
                 end else begin
                   flt_set     = 1'b1;
@@ -923,13 +949,36 @@ module gc_pbdma
                 flt_cause_d = ERROR_CAUSE_INVALID_METHOD;
               end
             endcase
-          end else if (bind_q[cur_ch_q][mthd_subch] != OBJ_COPY) begin
+          end else if (bind_q[cur_ch_q][mthd_subch] == OBJ_NONE) begin
             flt_set     = 1'b1;
             flt_cause_d = ERROR_CAUSE_INVALID_SUBCHANNEL;
-          end else if (!HAS_CE) begin
-            // Runlist without a copy engine: COPY may be bound, its methods are not executed
+          end else if ((bind_q[cur_ch_q][mthd_subch] == OBJ_COPY && !HAS_CE) ||
+                       (bind_q[cur_ch_q][mthd_subch] == OBJ_COMPUTE && !HAS_CP)) begin
+            // A class bound on a runlist without its engine: bound, its methods not executed
             flt_set     = 1'b1;
             flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
+          end else if (bind_q[cur_ch_q][mthd_subch] == OBJ_COMPUTE) begin
+            // COMPUTE class (runlist 0)
+            mthd_inc_o = 1'b1;
+            unique case (mthd_addr)
+              GC_COMPUTE_SEND_PCAS_A_DW: begin mreg_we = 1'b1; mreg_sel = MR_PCAS_A; end
+              GC_COMPUTE_SEND_SIGNALING_PCAS_B_DW: begin
+                // SCHEDULE: launch (counted when the engine takes it); INVALIDATE alone: nothing
+                if (mthd_data[GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_LSB +:
+                              GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_W] ==
+                    GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_TRUE) begin
+                  mthd_inc_o = 1'b0;
+                  launch_cp  = 1'b1;
+                  exe_load   = 1'b1;
+                  state_d    = PBDMA_STATE_EXEC;
+                end
+              end
+              default: begin
+                mthd_inc_o  = 1'b0;
+                flt_set     = 1'b1;
+                flt_cause_d = ERROR_CAUSE_INVALID_METHOD;
+              end
+            endcase
           end else begin
             // COPY class
             mthd_inc_o = 1'b1;
@@ -1027,7 +1076,7 @@ module gc_pbdma
 
       // ---------------------------------------------------------------------------------------
       PBDMA_STATE_EXEC: begin
-        // LAUNCH_DMA: hand the command to the copy engine
+        // LAUNCH_DMA / SEND_SIGNALING_PCAS_B: hand the command to the engine
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
         end else if (cmd_hs) begin
@@ -1176,7 +1225,7 @@ module gc_pbdma
     if (ce_fault) begin
       fault_valid_o  = 1'b1;
       fault_ch_o     = ce_ch_q;
-      fault_cause_o  = ERROR_CAUSE_BUS_ERROR;
+      fault_cause_o  = HAS_CP ? ERROR_CAUSE_TASK_FAULT : ERROR_CAUSE_BUS_ERROR;
       fault_gp_get_o = ce_gp_get_q;
       fault_method_o = ce_method_q;
       fault_data_o   = ce_data_q;
@@ -1212,7 +1261,7 @@ module gc_pbdma
   assign aq_addr_o   = aq_addr_q;
   assign aq_wdata_o  = aq_wdata_q;
 
-  assign cmd_valid_o       = HAS_CE && cmd_valid_q && !ce_busy_q && !abort;
+  assign cmd_valid_o       = HAS_ENG && cmd_valid_q && !ce_busy_q && !abort;
   assign cmd_ch_o          = 8'(cur_ch_q);
   assign cmd_src_o         = cmd_src_q;
   assign cmd_dst_o         = cmd_dst_q;
@@ -1504,6 +1553,19 @@ module gc_pbdma
                                         GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_W] ==
                               GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING);
       end
+      if (launch_cp) begin
+        // compute: the TMD address; nothing else of the command is used
+        cmd_valid_q       <= 1'b1;
+        cmd_src_q         <= AW'({cur_mr[MR_PCAS_A], 8'h00});
+        cmd_dst_q         <= '0;
+        cmd_line_len_q    <= '0;
+        cmd_line_count_q  <= '0;
+        cmd_copy_q        <= 1'b0;
+        cmd_remap_q       <= 1'b0;
+        cmd_sem_q         <= 1'b0;
+        cmd_sem_four_q    <= 1'b0;
+        cmd_intr_q        <= 1'b0;
+      end
       if (cmd_hs || state_d == PBDMA_STATE_FAULT) cmd_valid_q <= 1'b0;
       if (cmd_hs) begin
         ce_busy_q   <= 1'b1;
@@ -1605,7 +1667,7 @@ module gc_pbdma
     end else begin
       if (ctx_we)  ctx_q[cur_ch_q] <= ctx_d;
       if (mreg_we) mreg_q[cur_ch_q][mreg_sel] <= mthd_data;
-      if (bind_we) bind_q[cur_ch_q][mthd_subch] <= OBJ_COPY;
+      if (bind_we) bind_q[cur_ch_q][mthd_subch] <= bind_obj;
 
       // Mid-entry context
       if (resume) in_ent_q[cur_ch_d] <= 1'b0;

@@ -39,6 +39,13 @@ package gc_sem_pkg;
   localparam logic [1:0] SEM_ASIZE_8   = 2'd1;   // 8 bytes (8-aligned)
   localparam logic [1:0] SEM_ASIZE_16  = 2'd2;   // 16 bytes (16-aligned, WRITE only)
 
+  // Extended operations (aq_xop_i, the SIMT core's "A" extension); with XOP_NONE the request is
+  // the aq_op_i above, otherwise aq_op_i is ignored.
+  localparam logic [1:0] SEM_XOP_NONE  = 2'd0;
+  localparam logic [1:0] SEM_XOP_LR    = 2'd1;   // READ that also sets reservation aq_rtag_i
+  localparam logic [1:0] SEM_XOP_SC    = 2'd2;   // WRITE done only if the reservation holds
+  localparam logic [1:0] SEM_XOP_SWAP  = 2'd3;   // RMW whose new value is the operand
+
   typedef logic [GC_HOST_SEM_EXECUTE_OPERATION_W-1:0] sem_op_t;
   typedef logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] sem_red_t;
 

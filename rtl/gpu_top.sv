@@ -1,12 +1,19 @@
 // gpu_top: the gpucosim device. BAR0 register block (AXI4-Lite slave), one PBDMA + host scheduler
 // per runlist (u_pbdma[n], runlist n), NUM_CE copy engines (u_ce0, u_ce1: CE n serves runlist
-// n + 1; runlist 0 has no engine), the atomic unit (requesters 0..NUM_RUNLISTS-1 = PBDMAs,
-// then the copy engines' completion releases) and the memory crossbar onto the AXI4 master.
+// n + 1), the compute engine of runlist 0 with its SMs (u_simt: NUM_SM SMs of WARPS warps of
+// LANES threads), the atomic unit and the memory crossbar onto the AXI4 master.
+// Atomic-unit requesters: 0..NUM_RUNLISTS-1 the PBDMAs, then the copy engines' completion
+// releases, then u_simt's (its completion releases, then SM s's atomics; LR/SC reservation tag
+// of SM s warp w lane l = (s * WARPS + w) * LANES + l).
 // Crossbar clients (= AXI IDs): 0..NUM_RUNLISTS-1 the PBDMAs (GPFIFO / pushbuffer reads only),
-// then CE0, CE1, then the atomic unit.
+// then CE0, CE1, then the atomic unit, then u_simt's (TMD reads, then per SM instruction fetch
+// and load/store).
 module gpu_top
   import gpucosim_pkg::*;
 #(
+  parameter int unsigned NUM_SM = GC_SIMT_NUM_SM,
+  parameter int unsigned WARPS  = GC_SIMT_WARPS,
+  parameter int unsigned LANES  = GC_SIMT_LANES,
   localparam int unsigned NCH  = GC_NUM_CHANNELS,
   localparam int unsigned CH_W = $clog2(NCH),
   localparam int unsigned AW   = GC_AXI_ADDR_W,
@@ -16,8 +23,8 @@ module gpu_top
   localparam int unsigned LW   = GC_CHANNEL_GPFIFO_SIZE_LOG2_W,
   localparam int unsigned NRL  = GC_NUM_RUNLISTS,
   localparam int unsigned NCE  = GC_NUM_CE,
-  localparam int unsigned NAQ  = NRL + NCE,
-  localparam int unsigned NCLI = NRL + NCE + 1
+  localparam int unsigned NAQ  = NRL + NCE + 1 + NUM_SM,
+  localparam int unsigned NCLI = NRL + NCE + 1 + 1 + 2 * NUM_SM
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -78,11 +85,21 @@ module gpu_top
   localparam int unsigned CLI_CE0  = NRL;            // crossbar client of CE n: CLI_CE0 + n
   localparam int unsigned CLI_ATOM = NRL + NCE;
   localparam int unsigned AQ_CE0   = NRL;            // atomic requester of CE n: AQ_CE0 + n
+  localparam int unsigned CLI_SIMT = NRL + NCE + 1;  // u_simt's crossbar clients from here
+  localparam int unsigned AQ_SIMT  = NRL + NCE;      // u_simt's atomic requesters from here
+  localparam int unsigned NC_SIMT  = 1 + 2 * NUM_SM;
+  localparam int unsigned NA_SIMT  = 1 + NUM_SM;
+  localparam int unsigned NRES     = NUM_SM * WARPS * LANES;
+  localparam int unsigned RTW      = (NRES > 1) ? $clog2(NRES) : 1;
   localparam int unsigned RLW      = GC_CHANNEL_RUNLIST_ID_W;
   localparam int unsigned ILW      = GC_CHANNEL_INTERLEAVE_LEVEL_W;
 
   if (NCE != 2 || NRL != NCE + 1) begin : g_bad_cfg
     $error("gpu_top: written for NUM_CE = 2 copy engines (u_ce0, u_ce1) and NUM_RUNLISTS = NUM_CE + 1");
+  end
+  if (NUM_SM < 1 || NCLI > (1 << IW)) begin : g_bad_sm
+    $error("gpu_top: NUM_SM must be 1..%0d (every crossbar client needs its own AXI ID)",
+           ((1 << IW) - (NRL + NCE + 2)) / 2);
   end
 
   // ------------------------------------------------------------------------------------------
@@ -131,6 +148,8 @@ module gpu_top
   logic [NAQ-1:0][GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red;
   logic [NAQ-1:0][AW-1:0]   aq_addr;
   logic [NAQ-1:0][63:0]     aq_wdata;
+  logic [NAQ-1:0][1:0]      aq_xop;
+  logic [NAQ-1:0][RTW-1:0]  aq_rtag;
   logic [63:0]              as_rdata;
   logic                     as_err;
   logic                     snoop_valid;
@@ -146,6 +165,10 @@ module gpu_top
   logic [NCLI-1:0]          c_awvalid, c_awready, c_wvalid, c_wready, c_wlast, c_bvalid, c_bready;
   logic [NCLI-1:0][DW-1:0]  c_wdata;
   logic [NCLI-1:0][DW/8-1:0] c_wstrb;
+
+  // Compute engine
+  logic                     simt_nonstall, simt_task_fault, simt_task_fault_pend;
+  logic [31:0][31:0]        simt_regs;
 
   always_comb begin
     ch_resident = '0;
@@ -205,7 +228,7 @@ module gpu_top
     .fault_data_i        (fault_data),
     .mthd_inc_i          (mthd_inc),
     .mthd_ch_i           (mthd_ch),
-    .nonstall_i          ((|pbdma_nonstall) | (|ce_intr)),
+    .nonstall_i          ((|pbdma_nonstall) | (|ce_intr) | simt_nonstall),
     .sw_valid_i          (sw_valid),
     .sw_ch_i             (sw_ch),
     .sw_cause_i          (sw_cause),
@@ -220,7 +243,10 @@ module gpu_top
     .dbg_ce_rd_out_i     (ce_rd_out),
     .dbg_ce_ch_i         (ce_ch),
     .ce_bytes_i          (ce_bytes),
-    .ce_busy_cycles_i    (ce_busy_cycles)
+    .ce_busy_cycles_i    (ce_busy_cycles),
+    .cp_regs_i           (simt_regs),
+    .task_fault_i        (simt_task_fault),
+    .task_fault_pend_o   (simt_task_fault_pend)
   );
 
   // ------------------------------------------------------------------------------------------
@@ -321,10 +347,66 @@ module gpu_top
     assign c_bready[n]  = 1'b1;
   end
 
-  // Runlist 0 has no copy engine
-  assign cmd_ready[0]   = 1'b0;
-  assign ce_done[0]     = 1'b0;
-  assign ce_done_err[0] = 1'b0;
+  // ------------------------------------------------------------------------------------------
+  // Compute engine and SMs: runlist 0
+  // ------------------------------------------------------------------------------------------
+  gc_simt #(
+    .NSM (NUM_SM),
+    .NW  (WARPS),
+    .NL  (LANES),
+    .RTW (RTW)
+  ) u_simt (
+    .clk_i,
+    .rst_ni,
+    .cmd_valid_i       (cmd_valid[0]),
+    .cmd_ready_o       (cmd_ready[0]),
+    .cmd_tmd_i         (cmd_src[0]),
+    .cmd_ch_i          (cmd_ch[0]),
+    .done_o            (ce_done[0]),
+    .done_err_o        (ce_done_err[0]),
+    .nonstall_o        (simt_nonstall),
+    .task_fault_o      (simt_task_fault),
+    .task_fault_pend_i (simt_task_fault_pend),
+    .regs_o            (simt_regs),
+    .timestamp_i       (cycle),
+    .c_arvalid_o       (c_arvalid[CLI_SIMT +: NC_SIMT]),
+    .c_arready_i       (c_arready[CLI_SIMT +: NC_SIMT]),
+    .c_araddr_o        (c_araddr[CLI_SIMT +: NC_SIMT]),
+    .c_arlen_o         (c_arlen[CLI_SIMT +: NC_SIMT]),
+    .c_rvalid_i        (c_rvalid[CLI_SIMT +: NC_SIMT]),
+    .c_rready_o        (c_rready[CLI_SIMT +: NC_SIMT]),
+    .c_rdata_i         (c_rdata),
+    .c_rresp_i         (c_rresp),
+    .c_rlast_i         (c_rlast),
+    .c_awvalid_o       (c_awvalid[CLI_SIMT +: NC_SIMT]),
+    .c_awready_i       (c_awready[CLI_SIMT +: NC_SIMT]),
+    .c_awaddr_o        (c_awaddr[CLI_SIMT +: NC_SIMT]),
+    .c_awlen_o         (c_awlen[CLI_SIMT +: NC_SIMT]),
+    .c_wvalid_o        (c_wvalid[CLI_SIMT +: NC_SIMT]),
+    .c_wready_i        (c_wready[CLI_SIMT +: NC_SIMT]),
+    .c_wdata_o         (c_wdata[CLI_SIMT +: NC_SIMT]),
+    .c_wstrb_o         (c_wstrb[CLI_SIMT +: NC_SIMT]),
+    .c_wlast_o         (c_wlast[CLI_SIMT +: NC_SIMT]),
+    .c_bvalid_i        (c_bvalid[CLI_SIMT +: NC_SIMT]),
+    .c_bready_o        (c_bready[CLI_SIMT +: NC_SIMT]),
+    .c_bresp_i         (c_bresp),
+    .aq_valid_o        (aq_valid[AQ_SIMT +: NA_SIMT]),
+    .aq_ready_i        (aq_ready[AQ_SIMT +: NA_SIMT]),
+    .aq_op_o           (aq_op[AQ_SIMT +: NA_SIMT]),
+    .aq_red_o          (aq_red[AQ_SIMT +: NA_SIMT]),
+    .aq_signed_o       (aq_signed[AQ_SIMT +: NA_SIMT]),
+    .aq_size_o         (aq_size[AQ_SIMT +: NA_SIMT]),
+    .aq_addr_o         (aq_addr[AQ_SIMT +: NA_SIMT]),
+    .aq_wdata_o        (aq_wdata[AQ_SIMT +: NA_SIMT]),
+    .aq_xop_o          (aq_xop[AQ_SIMT +: NA_SIMT]),
+    .aq_rtag_o         (aq_rtag[AQ_SIMT +: NA_SIMT]),
+    .as_valid_i        (as_valid[AQ_SIMT +: NA_SIMT]),
+    .as_rdata_i        (as_rdata),
+    .as_err_i          (as_err)
+  );
+  // The PBDMAs' and copy engines' atomic requests use no extended operation
+  assign aq_xop[AQ_SIMT-1:0]  = '0;
+  assign aq_rtag[AQ_SIMT-1:0] = '0;
 
   // ------------------------------------------------------------------------------------------
   // Copy engines: CE n serves runlist n + 1
@@ -461,7 +543,8 @@ module gpu_top
   // Atomic unit: every semaphore access (PBDMA SEM_EXECUTE, CE completion releases)
   // ------------------------------------------------------------------------------------------
   gc_atomic_unit #(
-    .N (NAQ)
+    .N    (NAQ),
+    .NRES (NRES)
   ) u_atomic (
     .clk_i,
     .rst_ni,
@@ -473,6 +556,8 @@ module gpu_top
     .aq_size_i     (aq_size),
     .aq_addr_i     (aq_addr),
     .aq_wdata_i    (aq_wdata),
+    .aq_xop_i      (aq_xop),
+    .aq_rtag_i     (aq_rtag),
     .as_valid_o    (as_valid),
     .as_rdata_o    (as_rdata),
     .as_err_o      (as_err),
@@ -559,9 +644,10 @@ module gpu_top
     .m_rlast_i
   );
 
-  // Runlist 0's command outputs (no engine there) and the PBDMAs' unused write responses
+  // Runlist 0's copy-command outputs (the compute engine takes the TMD address on cmd_src) and
+  // the PBDMAs' unused write responses
   logic unused_top;
-  assign unused_top = ^{cmd_valid[0], cmd_ch[0], cmd_src[0], cmd_dst[0], cmd_line_len[0],
+  assign unused_top = ^{cmd_dst[0], cmd_line_len[0],
                         cmd_line_count[0], cmd_pitch_in[0], cmd_pitch_out[0], cmd_copy[0],
                         cmd_remap[0], cmd_const_a[0], cmd_const_b[0], cmd_components[0],
                         cmd_sem[0], cmd_sem_four[0], cmd_sem_addr[0], cmd_sem_payload[0],

@@ -39,6 +39,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=3, help="runs per speed figure; the best counts (default 3)")
     ap.add_argument("--pbdma-tb", default="build/rtl_pbdma/Vpbdma_tb_top",
                     help="the PBDMA block bench, which prints the switch and wake figures (default %(default)s)")
+    ap.add_argument("--simt-tbs", default="build/rtl_simt8/test_simt8,build/rtl_simt32/test_simt32",
+                    help="SIMT block benches (comma separated), which print the IPC and streaming figures")
     args = ap.parse_args()
 
     results = []
@@ -77,6 +79,27 @@ def main():
         for name, value in METRIC_RE.findall(out):
             if name in ("channel_switch_cycles", "acquire_wake_cycles"):
                 add(name, float(value), "cycles", "lower", "measured in the PBDMA block bench (tests/rtl/pbdma_tb.cpp)")
+
+    # SIMT core: IPC of an ALU-bound loop (peak: one warp instruction per cycle), streaming vecadd
+    # bytes per cycle against the 8-byte bus, reconvergence after divergence (block benches)
+    for tb in [t for t in (args.simt_tbs or "").split(",") if t]:
+        if not os.path.exists(tb):
+            print(f"bench: {tb} is not built; its SIMT figures left out", file=sys.stderr)
+            continue
+        tag = os.path.basename(tb).removeprefix("test_")
+        out = run_cmd([tb, f"{tag}_perf_alu_ipc", f"{tag}_perf_stream", f"{tag}_perf_reconverge"])
+        m = re.search(r"IPC ([0-9.]+) of peak", out)
+        if m:
+            add(f"{tag}_alu_ipc", float(m.group(1)), "of peak", "higher",
+                "alu_loop, one CTA filling every warp slot: warp instructions / active cycles")
+        m = re.search(r"([0-9.]+) bytes/cycle = ([0-9.]+) of the 8-byte bus", out)
+        if m:
+            add(f"{tag}_stream_bus_fraction", float(m.group(2)), "of peak", "higher",
+                f"vecadd 16384 elements from vidmem: {m.group(1)} bytes/cycle / 8")
+        m = re.search(r"([0-9.]+) active lanes per warp instruction \(of (\d+)\)", out)
+        if m:
+            add(f"{tag}_reconverge_lanes", float(m.group(1)) / int(m.group(2)), "of lanes", "higher",
+                "divergent prologue, then a uniform loop: active lanes per warp instruction / LANES")
 
     # Copy priorities (seed 000): a high-priority copy under a low-priority flood, with and without.
     def prio_latency(*extra):

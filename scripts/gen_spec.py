@@ -114,7 +114,72 @@ def load(path):
                                 fields=load_fields(f"{cname}.{mname}", m.get("fields"), enums)))
         classes.append(dict(name=cname, id=c["id"], doc=c.get("doc", ""), methods=methods))
     spec["classes"] = classes
+    spec["structs"] = load_structs(raw.get("structs") or {}, enums)
+    spec["simt"] = load_simt(raw.get("simt") or {})
     return spec
+
+
+def load_structs(raw, enums):
+    """Memory structures: words at byte offsets (4-aligned, unique, inside `size`), with fields."""
+    out = []
+    for sname, st in raw.items():
+        size, align = st.get("size"), st.get("align", 4)
+        if not isinstance(size, int) or size <= 0 or size % 4:
+            raise SpecError(f"{sname}: size must be a positive multiple of 4")
+        if align <= 0 or align & (align - 1):
+            raise SpecError(f"{sname}: align {align} is not a power of two")
+        words, seen = [], {}
+        for wname, w in (st.get("words") or {}).items():
+            off = w["offset"]
+            if off % 4 or off + 4 > size:
+                raise SpecError(f"{sname}.{wname}: offset {off:#x} must be 4-aligned and inside the {size}-byte struct")
+            if off in seen:
+                raise SpecError(f"{sname}.{wname}: offset {off:#x} also used by {seen[off]}")
+            seen[off] = wname
+            words.append(dict(name=wname, offset=off, doc=w.get("doc", ""),
+                              fields=load_fields(f"{sname}.{wname}", w.get("fields"), enums)))
+        out.append(dict(name=sname, size=size, align=align, doc=st.get("doc", ""), words=words))
+    return out
+
+
+# custom-0 and custom-1: the opcodes RISC-V leaves to extensions that need no other encoding space
+CUSTOM_OPCODES = {0x0B: "custom-0", 0x2B: "custom-1"}
+
+
+def load_simt(raw):
+    """SIMT ISA additions: address windows, CSRs, custom instructions."""
+    simt = dict(doc=raw.get("doc", ""), windows=[], csrs=[], insns=[])
+    spans = []
+    for name, w in (raw.get("windows") or {}).items():
+        base, size = w["base"], w["size"]
+        if size <= 0 or base + size > 1 << 32:
+            raise SpecError(f"simt.windows.{name}: [{base:#x}, +{size:#x}) is not inside the 32-bit thread space")
+        for oname, ob, osz in spans:
+            if base < ob + osz and ob < base + size:
+                raise SpecError(f"simt.windows.{name}: overlaps window {oname}")
+        spans.append((name, base, size))
+        simt["windows"].append(dict(name=name, base=base, size=size, device=w.get("device"), doc=w.get("doc", "")))
+    seen = {}
+    for name, c in (raw.get("csrs") or {}).items():
+        num = c["number"]
+        if not 0 <= num < 1 << 12:
+            raise SpecError(f"simt.csrs.{name}: number {num:#x} is not a 12-bit CSR number")
+        if num in seen:
+            raise SpecError(f"simt.csrs.{name}: number {num:#x} also used by {seen[num]}")
+        seen[num] = name
+        simt["csrs"].append(dict(name=name, number=num, doc=c.get("doc", "")))
+    seen = {}
+    for name, i in (raw.get("instructions") or {}).items():
+        op, f3 = i["opcode"], i["funct3"]
+        if op not in CUSTOM_OPCODES:
+            raise SpecError(f"simt.instructions.{name}: opcode {op:#x} is not custom-0 (0x0b) or custom-1 (0x2b)")
+        if not 0 <= f3 < 8:
+            raise SpecError(f"simt.instructions.{name}: funct3 {f3} does not fit in 3 bits")
+        if (op, f3) in seen:
+            raise SpecError(f"simt.instructions.{name}: opcode {op:#x} funct3 {f3} also used by {seen[(op, f3)]}")
+        seen[(op, f3)] = name
+        simt["insns"].append(dict(name=name, opcode=op, funct3=f3, doc=i.get("doc", "")))
+    return simt
 
 
 def enum_width(spec, ename):
@@ -127,14 +192,18 @@ def enum_width(spec, ename):
 
 # --------------------------------------------------------------------------------------------- C
 def gen_c(spec):
-    L = [f"/* {BANNER} */", "#ifndef GPUCOSIM_SPEC_H", "#define GPUCOSIM_SPEC_H", "",
-         "#include <stdint.h>", ""]
+    L = [f"/* {BANNER} */", "#ifndef GPUCOSIM_SPEC_H", "#define GPUCOSIM_SPEC_H", ""]
+    # The SIMT ISA constants come first, as plain integers, so that firmware .S files can include
+    # this header too (everything after them is C only).
+    gen_c_simt(spec, L)
+    L += ["#ifndef __ASSEMBLER__", "", "#include <stdint.h>", ""]
     L.append(f"#define GC_ID 0x{spec['id']:08X}u")
     L.append(f"#define GC_VERSION 0x{spec['version']:08X}u")
     L.append("")
-    L.append("/* Parameters */")
+    L.append("/* Parameters (the SIMT_ ones are at the top, assembler-safe) */")
     for k, (v, doc) in spec["params"].items():
-        L.append(f"#define GC_{k} {v}u /* {doc} */")
+        if not k.startswith("SIMT_"):
+            L.append(f"#define GC_{k} {v}u /* {doc} */")
     L.append("")
     L.append("/* Memory map */")
     for k, w in spec["memory_map"].items():
@@ -178,8 +247,8 @@ def gen_c(spec):
 
     L.append("/* Registers (BAR0 byte offsets) */")
     for b in spec["blocks"]:
+        L.append(f"#define GC_REG_{b['name']}_BASE 0x{b['base']:04X}u")
         if b["stride"]:
-            L.append(f"#define GC_REG_{b['name']}_BASE 0x{b['base']:04X}u")
             L.append(f"#define GC_REG_{b['name']}_STRIDE 0x{b['stride']:X}u")
             L.append(f"#define GC_REG_{b['name']}_COUNT {b['count']}u")
         for r in b["regs"]:
@@ -248,8 +317,43 @@ def gen_c(spec):
     L.append("           GC_GP_ENTRY1_LENGTH(length_dwords) | GC_GP_ENTRY1_SYNC(sync);")
     L.append("}")
     L.append("")
+    L.append("/* Memory structures (byte offsets of 32-bit words) */")
+    for st in spec["structs"]:
+        L.append(f"#define GC_{st['name']}_SIZE {st['size']}u")
+        L.append(f"#define GC_{st['name']}_ALIGN {st['align']}u")
+        for w in st["words"]:
+            L.append(f"#define GC_{st['name']}_{w['name']} 0x{w['offset']:02X}u")
+            field_macros(f"GC_{st['name']}_{w['name']}", w["fields"])
+    L.append("")
+    L.append("/* SIMT windows: device address of each global window's base */")
+    for w in spec["simt"]["windows"]:
+        if w["device"] is not None:
+            L.append(f"#define GC_SIMT_WIN_{w['name']}_DEVICE 0x{w['device']:010X}ull")
+    L.append("")
+    L.append("#endif /* __ASSEMBLER__ */")
     L.append("#endif")
     return "\n".join(L) + "\n"
+
+
+def gen_c_simt(spec, L):
+    simt = spec["simt"]
+    L.append("/* SIMT parameters (plain integers: usable from C, C++ and assembly) */")
+    for k, (v, doc) in spec["params"].items():
+        if k.startswith("SIMT_"):
+            L.append(f"#define GC_{k} {v} /* {doc} */")
+    L.append("/* SIMT thread address windows */")
+    for w in simt["windows"]:
+        L.append(f"#define GC_SIMT_WIN_{w['name']}_BASE 0x{w['base']:08X} /* {w['doc']} */")
+        L.append(f"#define GC_SIMT_WIN_{w['name']}_SIZE 0x{w['size']:08X}")
+    L.append("/* SIMT CSR numbers (read-only) */")
+    for c in simt["csrs"]:
+        L.append(f"#define GC_SIMT_CSR_{c['name']} 0x{c['number']:03X} /* {c['doc']} */")
+    L.append("/* SIMT custom instructions (I-type, rd = rs1 = 0, imm = 0): opcode, funct3, the word */")
+    for i in simt["insns"]:
+        L.append(f"#define GC_SIMT_INSN_{i['name']}_OPCODE 0x{i['opcode']:02X} /* {CUSTOM_OPCODES[i['opcode']]} */")
+        L.append(f"#define GC_SIMT_INSN_{i['name']}_FUNCT3 {i['funct3']}")
+        L.append(f"#define GC_SIMT_INSN_{i['name']} 0x{i['opcode'] | (i['funct3'] << 12):08X} /* {i['doc']} */")
+    L.append("")
 
 
 # ---------------------------------------------------------------------------------------------- SV
@@ -280,8 +384,8 @@ def gen_sv(spec):
                     L.append(f"  localparam logic [{f['width'] - 1}:0] {p}_{vname} = {f['width']}'d{v};")
 
     for b in spec["blocks"]:
+        L.append(f"  localparam logic [15:0] GC_REG_{b['name']}_BASE = 16'h{b['base']:04X};")
         if b["stride"]:
-            L.append(f"  localparam logic [15:0] GC_REG_{b['name']}_BASE = 16'h{b['base']:04X};")
             L.append(f"  localparam logic [15:0] GC_REG_{b['name']}_STRIDE = 16'h{b['stride']:04X};")
         for r in b["regs"]:
             if b["stride"]:
@@ -299,6 +403,24 @@ def gen_sv(spec):
             L.append(f"  localparam logic [11:0] GC_{c['name']}_{m['name']}_DW = 12'h{m['offset'] >> 2:03X};"
                      f"  // byte offset 0x{m['offset']:04X}")
             field_params(f"GC_{c['name']}_{m['name']}", m["fields"])
+    L.append("")
+    for st in spec["structs"]:
+        L.append(f"  localparam int unsigned GC_{st['name']}_SIZE = {st['size']};")
+        L.append(f"  localparam int unsigned GC_{st['name']}_ALIGN = {st['align']};")
+        for w in st["words"]:
+            L.append(f"  localparam int unsigned GC_{st['name']}_{w['name']}_OFS = {w['offset']};")
+            field_params(f"GC_{st['name']}_{w['name']}", w["fields"])
+    L.append("")
+    for w in spec["simt"]["windows"]:
+        L.append(f"  localparam logic [31:0] GC_SIMT_WIN_{w['name']}_BASE = 32'h{w['base']:08X};")
+        L.append(f"  localparam logic [31:0] GC_SIMT_WIN_{w['name']}_SIZE = 32'h{w['size']:08X};")
+        if w["device"] is not None:
+            L.append(f"  localparam logic [63:0] GC_SIMT_WIN_{w['name']}_DEVICE = 64'h{w['device']:016X};")
+    for c in spec["simt"]["csrs"]:
+        L.append(f"  localparam logic [11:0] GC_SIMT_CSR_{c['name']} = 12'h{c['number']:03X};")
+    for i in spec["simt"]["insns"]:
+        L.append(f"  localparam logic [6:0] GC_SIMT_INSN_{i['name']}_OPCODE = 7'h{i['opcode']:02X};")
+        L.append(f"  localparam logic [2:0] GC_SIMT_INSN_{i['name']}_FUNCT3 = 3'd{i['funct3']};")
     L.append("")
     L.append("endpackage")
     return "\n".join(L) + "\n"
@@ -350,6 +472,25 @@ def gen_md(spec):
         for m in c["methods"]:
             L += ["", f"#### {m['name']} (`0x{m['offset']:04X}`)", "", m["doc"]]
             fields_table(m["fields"])
+    L += ["", "## Memory structures"]
+    for st in spec["structs"]:
+        L += ["", f"### {st['name']} ({st['size']} bytes, {st['align']}-byte aligned)", "", st["doc"]]
+        for w in st["words"]:
+            L += ["", f"#### {st['name']}.{w['name']} (`+0x{w['offset']:02X}`)", "", w["doc"]]
+            fields_table(w["fields"])
+    simt = spec["simt"]
+    L += ["", "## SIMT ISA", "", simt["doc"], "", "### Thread address windows", "",
+          "| window | thread addresses | device address of the base | meaning |", "|---|---|---|---|"]
+    for w in simt["windows"]:
+        dev = f"`0x{w['device']:010X}`" if w["device"] is not None else "(on chip)"
+        L.append(f"| {w['name']} | `0x{w['base']:08X}` .. `0x{w['base'] + w['size'] - 1:08X}` | {dev} | {w['doc']} |")
+    L += ["", "### CSRs (read-only; a write faults ILLEGAL_INSTRUCTION)", "", "| CSR | number | meaning |", "|---|---|---|"]
+    for c in simt["csrs"]:
+        L.append(f"| {c['name']} | `0x{c['number']:03X}` | {c['doc']} |")
+    L += ["", "### Custom instructions", "", "| instruction | opcode | funct3 | word | meaning |", "|---|---|---|---|---|"]
+    for i in simt["insns"]:
+        L.append(f"| {i['name']} | `0x{i['opcode']:02X}` ({CUSTOM_OPCODES[i['opcode']]}) | {i['funct3']} | "
+                 f"`0x{i['opcode'] | (i['funct3'] << 12):08X}` | {i['doc']} |")
     return "\n".join(L) + "\n"
 
 

@@ -1,6 +1,6 @@
 // sc_backend.cpp: the `sc` device backend, as a plugin (build/lib/libgpucosim_sc.so).
 //
-// Hierarchy (elaborated once per process, on the first open):
+// Hierarchy (elaborated once per process, on the first open or gc_sc_run):
 //
 //   gpucosim (ScSystem)
 //     host (ScHost)     the driver side: SC_THREAD `serve` and two initiator sockets
@@ -9,25 +9,43 @@
 //     top (ScTop)       clock, reset, the Verilated SystemC model of gpu_top, the AXI4 bridge
 //       .mem   ------>  memory.bus (TLM target: b_transport with annotated delays)
 //     memory (ScMemory) sysmem and vidmem windows
+//   driver_<n>          (only inside gc_sc_run) an SC_THREAD spawned with sc_spawn that runs the
+//                       caller's program, i.e. the C driver
 //
-// How the C driver runs it (the arrangement, honestly): hostdrv stays on the caller's stack; it is
-// not itself an SC_THREAD.  Each backend call that needs simulated time (MMIO read or write,
-// run(cycles), open's reset, the state dump) is posted to a one-entry mailbox; the call then
-// runs the simulation with sc_start() until the request is served.  `serve`, the SC_THREAD,
-// takes the request and does it: an MMIO access is a TLM transaction on host.mmio (whose target
-// wait()s clock edges until the AXI4-Lite handshake completes), run(n) is wait(n cycles); then
-// it calls sc_pause(), so sc_start() returns to the driver at a rest point (sc_top.h).  The
-// simulation therefore advances only inside backend calls, as the rtl backend's does.  Memory
-// accesses from the host take no time and go straight to memory.host's transport_dbg; the IRQ
-// line and the cycle count are read from the paused model.  (Running hostdrv itself in the
-// SC_THREAD would turn its synchronous C API inside out, and put the ASan-built driver and tests
-// on a SystemC coroutine stack, which ASan does not follow.)
+// The driver runs in one of two places; every backend call looks at where it is called from
+// (ScHost::in_driver_thread) and needs nothing from the caller:
+//
+// 1. In an SC_THREAD (gc_sc_run, gpucosim/sc.h; the CLI's --backend sc).  gc_sc_plugin_run spawns
+//    `driver_<n>` (sc_spawn, an 8 MiB stack) and runs sc_start() until the program has returned.
+//    The thread first goes to a rest point (sc_top.h); from there the program's backend calls are
+//    plain SystemC: an MMIO access is a TLM-2.0 b_transport on host.mmio issued from the driver's
+//    own thread (the target wait()s clock edges until the AXI4-Lite handshake completes and
+//    returns at a rest point), run(n) is wait(n cycles), open's reset waits its 9 cycles.  Time
+//    advances only when the driver waits, as an SC_THREAD initiator's does.  When the program
+//    returns, the thread calls sc_pause() and gc_sc_run returns its status.
+//
+// 2. On the caller's stack (gc_device_open anywhere else: the tests, the runtime, any C code):
+//    each call that needs simulated time (MMIO read or write, run(cycles), open's reset, the state
+//    dump) is posted to a one-entry mailbox and the call runs the simulation with sc_start()
+//    until `serve`, the host module's SC_THREAD, has done it the same way as above and called
+//    sc_pause(), so sc_start() returns to the driver at a rest point.
+//
+// Both give the same cycles (tests/cosim/test_sc.c), and a device opened in one place may be used
+// from the other (its calls switch mode with the caller).  Memory accesses from the host take no
+// time and go straight to memory.host's transport_dbg; the IRQ line and the cycle count are read
+// from the model as it stands.  ASan: libsystemc 2.3.4's QuickThreads coroutines announce their
+// stack switches to the sanitizers (weak __sanitizer_start/finish_switch_fiber references,
+// resolved by the ASan runtime of the test binaries), all but a thread's exit, which
+// asan_back_on_main_stack() makes up for; so the ASan-built driver may run on the spawned
+// thread's stack.  That stack is mmap()ed, so its 8 MiB (a main thread's usual limit, room for
+// ASan's larger frames) costs only the pages touched.
 //
 // SystemC elaborates once per process: a second gc_device_open after a close reuses the
 // hierarchy: the bridge forgets its transactions, memory is zeroed, cycles count from 0 again
 // and gpu_top is reset for the same 9 cycles as a new one.  Two sc devices open at once are
 // refused.  Registers without a reset keep their values from the previous device (a fresh
 // Verilated model starts them at 0): nothing in gpu_top may depend on them.
+#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn
 #include <chrono>
 #include <cinttypes>
 #include <climits>
@@ -46,11 +64,35 @@
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
+// The sanitizers' fiber interface, as libsystemc refers to it: weak, so these are null unless the
+// executable carries ASan (the test binaries do).
+extern "C" void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size)
+    __attribute__((weak));
+extern "C" void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old)
+    __attribute__((weak));
+
 namespace {
 
 const sc_time kCycle(1, sc_core::SC_NS);
 
 enum Rc { RC_OK = 0, RC_ARG, RC_BUS, RC_TIMEOUT, RC_WATCHDOG, RC_SIM };
+
+// gc_sc_run's driver thread (mode 1 in the header comment), while a program runs.
+struct DriverThread {
+    bool running = false;  // gc_sc_plugin_run is in sc_start()
+    bool done = false;     // the program has returned
+    int status = 0;        // what it returned
+    unsigned serial = 0;   // names the threads driver_1, driver_2, ...
+    sc_core::sc_process_handle handle;
+};
+DriverThread g_drv;
+
+// Is the caller gc_sc_run's driver thread?  (While the kernel is paused,
+// sc_get_current_process_handle() is the last process created, not a caller, hence the status.)
+bool in_driver_thread() {
+    return g_drv.running && sc_core::sc_get_status() == sc_core::SC_RUNNING &&
+           sc_core::sc_get_current_process_handle() == g_drv.handle;
+}
 
 struct DeviceConfig {
     uint64_t seed = 1;
@@ -72,21 +114,31 @@ class ScHost : public sc_core::sc_module {
         set_stack_size(1 << 20);
     }
 
-    // ---- called by the backend (outside the kernel, simulation paused)
+    // ---- called by the backend: from gc_sc_run's driver thread, or outside the kernel (paused)
     Rc open(const DeviceConfig &cfg) {
         cfg_ = cfg;
         fired_ = false;
-        return post(Request{Kind::Open, 0, 0, 0, nullptr});
+        Request r{Kind::Open, 0, 0, 0, nullptr};
+        return post(r);
     }
     Rc mmio_read(uint32_t off, uint32_t *v) {
         Request r{Kind::MmioRead, off, 0, 0, nullptr};
         Rc rc = post(r);
-        *v = req_.value;
+        *v = r.value;
         return rc;
     }
-    Rc mmio_write(uint32_t off, uint32_t v) { return post(Request{Kind::MmioWrite, off, v, 0, nullptr}); }
-    Rc run(uint64_t n) { return post(Request{Kind::Run, 0, 0, n, nullptr}); }
-    void dump(FILE *out) { post(Request{Kind::Dump, 0, 0, 0, out}); }
+    Rc mmio_write(uint32_t off, uint32_t v) {
+        Request r{Kind::MmioWrite, off, v, 0, nullptr};
+        return post(r);
+    }
+    Rc run(uint64_t n) {
+        Request r{Kind::Run, 0, 0, n, nullptr};
+        return post(r);
+    }
+    void dump(FILE *out) {
+        Request r{Kind::Dump, 0, 0, 0, out};
+        post(r);
+    }
     Rc mem_access(bool write, uint64_t addr, void *p, size_t n) {
         if (n > UINT_MAX) return RC_ARG;
         tlm::tlm_generic_payload gp;
@@ -118,8 +170,18 @@ class ScHost : public sc_core::sc_module {
     Request req_{Kind::Run, 0, 0, 0, nullptr};
     sc_core::sc_event req_ev_;
 
-    // The mailbox: hand the request to `serve` and run the simulation until it is done.
-    Rc post(const Request &r) {
+    // Do a request where the caller is: in gc_sc_run's driver thread at once (it may wait);
+    // elsewhere through the mailbox: hand it to `serve` and run the simulation until it is done.
+    Rc post(Request &r) {
+        if (in_driver_thread()) {
+            execute(r);
+            return r.rc;
+        }
+        if (sc_core::sc_get_status() == sc_core::SC_RUNNING) {  // no sc_start() inside sc_start()
+            std::fprintf(stderr, "sc: the backend was called from SystemC process '%s', which is not gc_sc_run's "
+                                 "driver thread\n", sc_core::sc_get_current_process_handle().name());
+            return r.rc = RC_SIM;
+        }
         req_ = r;
         req_.pending = true;
         req_.done = false;
@@ -128,9 +190,20 @@ class ScHost : public sc_core::sc_module {
             while (!req_.done) sc_core::sc_start();
         } catch (const std::exception &e) {
             std::fprintf(stderr, "sc: simulation stopped: %s\n", e.what());
-            return RC_SIM;
+            return r.rc = RC_SIM;
         }
-        return req_.rc;
+        r = req_;
+        return r.rc;
+    }
+
+    void execute(Request &r) {
+        switch (r.kind) {
+        case Kind::Open: r.rc = t_open(); break;
+        case Kind::MmioRead: r.rc = t_mmio(false, r.offset, &r.value); break;
+        case Kind::MmioWrite: r.rc = t_mmio(true, r.offset, &r.value); break;
+        case Kind::Run: r.rc = t_run(r.cycles); break;
+        case Kind::Dump: t_dump(r.out); r.rc = RC_OK; break;
+        }
     }
 
     void serve() {
@@ -138,19 +211,13 @@ class ScHost : public sc_core::sc_module {
         for (;;) {
             while (!req_.pending) wait(req_ev_);
             req_.pending = false;
-            switch (req_.kind) {
-            case Kind::Open: req_.rc = t_open(); break;
-            case Kind::MmioRead: req_.rc = t_mmio(false, req_.offset, &req_.value); break;
-            case Kind::MmioWrite: req_.rc = t_mmio(true, req_.offset, &req_.value); break;
-            case Kind::Run: req_.rc = t_run(req_.cycles); break;
-            case Kind::Dump: t_dump(req_.out); req_.rc = RC_OK; break;
-            }
+            execute(req_);
             req_.done = true;
             sc_core::sc_pause();
         }
     }
 
-    // ---- in the thread
+    // ---- in a thread: `serve` (the mailbox) or gc_sc_run's driver thread
     void run_cycles(uint64_t n) {
         if (n) wait(sc_time::from_value(n * kCycle.value()));
     }
@@ -393,6 +460,69 @@ uint64_t sc_cycles(void *) { return g_sys->top.cycles(); }
 uint64_t sc_seed(void *s) { return static_cast<Device *>(s)->cfg.seed; }
 void sc_dump(void *, FILE *out) { g_sys->host.dump(out); }
 
+// ------------------------------------------------------------------ gc_sc_run
+
+// The driver thread's stack: a main thread's usual 8 MiB, as the ASan-built driver's frames are
+// several times their plain size.  mmap()ed by SystemC: only the pages touched cost memory.
+constexpr int kDriverStack = 8 << 20;
+
+// libsystemc tells ASan about every coroutine switch (sc_cor_pkg_qt::yield), except the last one
+// out of a thread that ends (sc_cor_pkg_qt::abort: no hooks), so after the driver thread's end
+// ASan would still take its (unmapped) stack for the current one.  Back on the main stack, say
+// so as yield() does when it switches to main (whose coroutine has no stack of its own: 0, 0).
+void asan_back_on_main_stack() {
+    if (!__sanitizer_start_switch_fiber || !__sanitizer_finish_switch_fiber) return;
+    __sanitizer_start_switch_fiber(nullptr, nullptr, 0);
+    __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+}
+
+// The body of driver_<n>: from a rest point (the first one at 0.5 cycles, as `serve`'s), run the
+// program, then pause the kernel so gc_sc_plugin_run returns.
+void driver_main(gc_sc_program_fn program, void *arg) {
+    const uint64_t c = kCycle.value(), r = sc_core::sc_time_stamp().value() % c;
+    if (const uint64_t dt = (c / 2 + c - r) % c) sc_core::wait(sc_time::from_value(dt));
+    g_drv.status = program(arg);
+    g_drv.done = true;
+    sc_core::sc_pause();
+}
+
+gc_status_t run_program(gc_sc_program_fn program, void *arg, int *program_status, char *err, size_t errlen) {
+    if (!program) {
+        std::snprintf(err, errlen, "gc_sc_run: the program is NULL (give the function to run in the SC_THREAD)");
+        return GC_ERR_INVALID_ARG;
+    }
+    if (g_drv.running) {
+        std::snprintf(err, errlen,
+                      "gc_sc_run: called from inside gc_sc_run's driver thread (%s); it does not nest: call the "
+                      "program directly, it is already in an SC_THREAD",
+                      g_drv.handle.name());
+        return GC_ERR_BUSY;
+    }
+    if (!elaborate(err, errlen)) return GC_ERR_BACKEND;
+    char name[32];
+    std::snprintf(name, sizeof name, "driver_%u", ++g_drv.serial);
+    g_drv.done = false;
+    g_drv.status = 0;
+    try {
+        sc_core::sc_spawn_options opt;
+        opt.set_stack_size(kDriverStack);
+        g_drv.handle = sc_core::sc_spawn([program, arg] { driver_main(program, arg); }, name, &opt);
+        g_drv.running = true;
+        while (!g_drv.done) sc_core::sc_start();
+        asan_back_on_main_stack();
+    } catch (const std::exception &e) {
+        asan_back_on_main_stack();
+        g_drv.running = false;
+        g_drv.handle = sc_core::sc_process_handle();
+        std::snprintf(err, errlen, "gc_sc_run: the simulation stopped in %s: %s", name, e.what());
+        return GC_ERR_BACKEND;
+    }
+    g_drv.running = false;
+    g_drv.handle = sc_core::sc_process_handle();  // lets the kernel reclaim the finished thread
+    if (program_status) *program_status = g_drv.status;
+    return GC_OK;
+}
+
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) const gc_backend_ops_t *gc_sc_plugin_ops(unsigned abi,
@@ -419,6 +549,16 @@ extern "C" __attribute__((visibility("default"))) const gc_backend_ops_t *gc_sc_
     ops.seed = sc_seed;
     ops.dump_state = sc_dump;
     return &ops;
+}
+
+extern "C" __attribute__((visibility("default"))) gc_status_t gc_sc_plugin_run(gc_sc_program_fn program, void *arg,
+                                                                            int *program_status, char *err,
+                                                                            size_t errlen) {
+    return run_program(program, arg, program_status, err, errlen);
+}
+
+extern "C" __attribute__((visibility("default"))) const char *gc_sc_plugin_thread(void) {
+    return in_driver_thread() ? g_drv.handle.name() : nullptr;
 }
 
 // libsystemc.so refers to sc_main (its own main() would call it); the plugin never runs that

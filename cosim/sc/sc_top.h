@@ -33,10 +33,11 @@
 // transaction per beat, and the burst's B goes out when its last beat's transaction is done.
 // Without the extension (a plain LT target) the bridge would take W beats at the bus rate.
 //
-// The MMIO target (`mmio`) must be called from a thread (the host module's): its b_transport
-// drives AW+W (or AR) at a rest point, waits for clock edges until the B (or R) handshake and
-// lowers what was taken at the next rest point, as cosim_mmio_write / cosim_mmio_read do around
-// their ticks, and returns at a rest point.
+// The MMIO target (`mmio`) must be called from a thread (the host module's `serve`, or the
+// driver's own thread under gc_sc_run; see sc_backend.cpp): its b_transport drives AW+W (or AR)
+// at a rest point, waits for clock edges until the B (or R) handshake and lowers what was taken
+// at the next rest point, as cosim_mmio_write / cosim_mmio_read do around their ticks, and
+// returns at a rest point.
 #pragma once
 
 #include <cstdint>
@@ -101,12 +102,18 @@ class ScTop : public sc_core::sc_module {
     std::unique_ptr<VerilatedFstC> fst_;
 
     // ---- pins
-    sc_core::sc_signal<bool> clk_{"clk"}, rst_n_{"rst_n"};
+    // Reset and the AXI4-Lite slave inputs are driven from the host's thread: the mailbox's
+    // `serve`, or gc_sc_run's driver thread, one after the other in one process, hence
+    // SC_MANY_WRITERS (which still refuses two writers in one delta cycle).
+    template <typename T>
+    using host_signal = sc_core::sc_signal<T, sc_core::SC_MANY_WRITERS>;
+    sc_core::sc_signal<bool> clk_{"clk"};
+    host_signal<bool> rst_n_{"rst_n"};
     // AXI4-Lite slave (driven by the MMIO target, i.e. the host thread)
-    sc_core::sc_signal<bool> s_awvalid_{"s_awvalid"}, s_wvalid_{"s_wvalid"}, s_bready_{"s_bready"};
-    sc_core::sc_signal<bool> s_arvalid_{"s_arvalid"}, s_rready_{"s_rready"};
-    sc_core::sc_signal<uint32_t> s_awaddr_{"s_awaddr"}, s_wdata_{"s_wdata"}, s_wstrb_{"s_wstrb"};
-    sc_core::sc_signal<uint32_t> s_araddr_{"s_araddr"};
+    host_signal<bool> s_awvalid_{"s_awvalid"}, s_wvalid_{"s_wvalid"}, s_bready_{"s_bready"};
+    host_signal<bool> s_arvalid_{"s_arvalid"}, s_rready_{"s_rready"};
+    host_signal<uint32_t> s_awaddr_{"s_awaddr"}, s_wdata_{"s_wdata"}, s_wstrb_{"s_wstrb"};
+    host_signal<uint32_t> s_araddr_{"s_araddr"};
     sc_core::sc_signal<bool> s_awready_{"s_awready"}, s_wready_{"s_wready"}, s_bvalid_{"s_bvalid"};
     sc_core::sc_signal<bool> s_arready_{"s_arready"}, s_rvalid_{"s_rvalid"};
     sc_core::sc_signal<uint32_t> s_bresp_{"s_bresp"}, s_rdata_{"s_rdata"}, s_rresp_{"s_rresp"};

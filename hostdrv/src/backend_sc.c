@@ -10,6 +10,9 @@
  *   the build directory's copy, GC_SC_PLUGIN_DEFAULT (an absolute path set by the Makefile).
  * It stays loaded for the life of the process (SystemC elaborates once per process).  This is the
  * driver's one piece of process-wide state, as a loaded library is process-wide anyway.
+ *
+ * gc_sc_run and gc_sc_thread_name (gpucosim/sc.h) are here too: they load the plugin the same
+ * way and call its gc_sc_plugin_run / gc_sc_plugin_thread.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -20,6 +23,7 @@
 #include <unistd.h>
 
 #include "gpucosim/backend.h"
+#include "gpucosim/sc.h"
 #include "sc/sc_plugin.h"
 
 #ifndef GC_SC_PLUGIN_DEFAULT
@@ -27,6 +31,9 @@
 #endif
 
 static const gc_backend_ops_t *plugin;
+static gc_sc_plugin_run_fn plugin_run;
+static gc_sc_plugin_thread_fn plugin_thread;
+static char report[2048]; /* why the last load failed: "\n  path: reason" per path tried */
 
 /* Try one path; on failure append "path: reason" to the report. */
 static const gc_backend_ops_t *try_load(const char *path, char *report, size_t len) {
@@ -41,16 +48,20 @@ static const gc_backend_ops_t *try_load(const char *path, char *report, size_t l
     memcpy(&entry, &sym, sizeof entry);
     char why[256] = "";
     const gc_backend_ops_t *ops = sym ? entry(GC_SC_PLUGIN_ABI, sizeof(gc_backend_ops_t), why, sizeof why) : NULL;
-    if (!ops) {
+    void *run = ops ? dlsym(h, GC_SC_PLUGIN_RUN) : NULL, *thread = ops ? dlsym(h, GC_SC_PLUGIN_THREAD) : NULL;
+    if (ops && (!run || !thread)) snprintf(why, sizeof why, "no %s in it", run ? GC_SC_PLUGIN_THREAD : GC_SC_PLUGIN_RUN);
+    if (!ops || !run || !thread) {
         snprintf(report + used, len - used, "\n  %s: %s", path, sym ? why : "no " GC_SC_PLUGIN_ENTRY " in it");
         dlclose(h);
+        return NULL;
     }
+    memcpy(&plugin_run, &run, sizeof plugin_run);
+    memcpy(&plugin_thread, &thread, sizeof plugin_thread);
     return ops;
 }
 
 static const gc_backend_ops_t *load(char *err, size_t errlen) {
     if (plugin) return plugin;
-    static char report[2048];
     report[0] = 0;
     const char *env = getenv("GPUCOSIM_SC_PLUGIN");
     if (env && *env) {
@@ -98,6 +109,30 @@ static bool sc_irq(void *s) { return plugin->irq(s); }
 static uint64_t sc_cycles(void *s) { return plugin->cycles(s); }
 static uint64_t sc_seed(void *s) { return plugin->seed(s); }
 static void sc_dump(void *s, FILE *out) { plugin->dump_state(s, out); }
+
+gc_status_t gc_sc_run(gc_sc_program_fn program, void *arg, int *program_status, char *err, size_t errlen) {
+    char buf[256];
+    if (!err || !errlen) {
+        err = buf;
+        errlen = sizeof buf;
+    }
+    err[0] = 0;
+    if (!program) {
+        snprintf(err, errlen, "gc_sc_run: the program is NULL (give the function to run in the SC_THREAD)");
+        return GC_ERR_INVALID_ARG;
+    }
+    char why[256] = "";
+    if (!load(why, sizeof why)) {
+        /* the first path tried and its reason, then the remedy */
+        const char *first = report[0] == '\n' ? report + 3 : report;
+        const char *nl = strchr(first, '\n');
+        snprintf(err, errlen, "gc_sc_run: %s; %.*s", why, nl ? (int)(nl - first) : (int)strlen(first), first);
+        return GC_ERR_BACKEND;
+    }
+    return plugin_run(program, arg, program_status, err, errlen);
+}
+
+const char *gc_sc_thread_name(void) { return plugin ? plugin_thread() : NULL; }
 
 const gc_backend_ops_t gc_backend_sc = {
     .name = "sc",

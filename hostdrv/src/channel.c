@@ -67,6 +67,10 @@ static gc_status_t channel_start(gc_channel_t *ch) {
     return gc_channel_submit(ch, &pb);
 }
 
+void gc_channel_set_subch_class(gc_channel_t *ch, uint32_t subch, uint32_t class_id) {
+    if (ch && subch < 8) ch->subch_class[subch] = class_id;
+}
+
 gc_status_t gc_channel_open(gc_device_t *dev, const gc_channel_config_t *cfg, gc_channel_t **out) {
     gc_channel_config_t d;
     if (!cfg) {

@@ -35,6 +35,8 @@ gc_status_t gc_fail(gc_device_t *dev, gc_status_t st, const char *fmt, ...)
 
 gc_status_t gc_heap_alloc(gc_heap_t *h, uint64_t size, uint64_t align, uint64_t *addr);
 gc_status_t gc_heap_free(gc_heap_t *h, uint64_t addr);
+/* Mark [addr, addr + size) used (GC_ERR_BUSY if part of it is, GC_ERR_INVALID_ARG if outside). */
+gc_status_t gc_heap_reserve(gc_heap_t *h, uint64_t addr, uint64_t size);
 void gc_heap_destroy(gc_heap_t *h);
 
 #endif

@@ -24,6 +24,23 @@ gc_status_t gc_heap_alloc(gc_heap_t *h, uint64_t size, uint64_t align, uint64_t 
     }
 }
 
+gc_status_t gc_heap_reserve(gc_heap_t *h, uint64_t addr, uint64_t size) {
+    if (size == 0 || addr < h->base || addr - h->base > h->size || size > h->size - (addr - h->base))
+        return GC_ERR_INVALID_ARG;
+    gc_block_t **link = &h->used;
+    uint64_t prev_end = h->base;
+    while (*link && (*link)->addr < addr) {
+        prev_end = (*link)->addr + (*link)->size;
+        link = &(*link)->next;
+    }
+    if (prev_end > addr || (*link && (*link)->addr < addr + size)) return GC_ERR_BUSY;
+    gc_block_t *b = malloc(sizeof *b);
+    if (!b) return GC_ERR_NO_MEMORY;
+    *b = (gc_block_t){addr, size, *link};
+    *link = b;
+    return GC_OK;
+}
+
 gc_status_t gc_heap_free(gc_heap_t *h, uint64_t addr) {
     for (gc_block_t **link = &h->used; *link; link = &(*link)->next) {
         if ((*link)->addr == addr) {
@@ -52,6 +69,17 @@ gc_status_t gc_mem_alloc(gc_device_t *dev, gc_mem_kind_t kind, uint64_t size, ui
     if (st != GC_OK)
         return gc_fail(dev, st, "cannot allocate %llu bytes (align %llu) of %s: %s", (unsigned long long)size,
                        (unsigned long long)align, kind == GC_MEM_SYSMEM ? "sysmem" : "vidmem", gc_status_str(st));
+    *out = (gc_buf_t){addr, size, kind};
+    return GC_OK;
+}
+
+gc_status_t gc_mem_reserve(gc_device_t *dev, gc_mem_kind_t kind, uint64_t addr, uint64_t size, gc_buf_t *out) {
+    if (!dev || !out || (kind != GC_MEM_SYSMEM && kind != GC_MEM_VIDMEM)) return GC_ERR_INVALID_ARG;
+    gc_status_t st = gc_heap_reserve(&dev->heap[kind], addr, size);
+    if (st != GC_OK)
+        return gc_fail(dev, st, "cannot reserve [0x%010llx, +%llu) of %s: %s", (unsigned long long)addr,
+                       (unsigned long long)size, kind == GC_MEM_SYSMEM ? "sysmem" : "vidmem",
+                       st == GC_ERR_BUSY ? "part of it is allocated" : "not inside the window");
     *out = (gc_buf_t){addr, size, kind};
     return GC_OK;
 }

@@ -5,7 +5,8 @@
  *                [--bytes N] [--stall PCT] [--no-copy-priorities] [--frames N] ...
  *
  * Scenarios print what happened with cycle numbers and end with a one-line summary; the exit
- * status is 0 only if every check of the scenario passed.
+ * status is 0 only if every check of the scenario passed.  With --backend sc the whole scenario,
+ * driver included, runs in an SC_THREAD of the SystemC top (gc_sc_run, gpucosim/sc.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "gpucosim/backend.h"
 #include "gpucosim/hostdrv.h"
+#include "gpucosim/sc.h"
 #include "gpucosim/scenarios.h"
 #include "gpucosim_spec.h"
 
@@ -296,12 +298,39 @@ static const scenario_t scenarios[] = {
 #define RT_SCENARIO(fn) ((fn) == scenario_copy_priority || (fn) == scenario_video_pipeline || (fn) == scenario_prio_latency)
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 
+/* --backend sc: the scenario, i.e. the driver, runs in an SC_THREAD spawned by gc_sc_run. */
+typedef struct sc_job {
+    scenario_fn fn;
+    const opts_t *o;
+} sc_job_t;
+
+static int sc_job(void *arg) {
+    const sc_job_t *j = arg;
+    const char *thread = gc_sc_thread_name();
+    printf("sc: the driver runs in SystemC thread '%s' (gc_sc_run): its MMIO accesses are TLM-2.0 b_transport "
+           "calls from that thread, its waits are wait()\n", thread ? thread : "?");
+    return j->fn(j->o);
+}
+
+static int run_in_sc_thread(scenario_fn fn, const opts_t *o) {
+    sc_job_t job = {fn, o};
+    char err[512] = "";
+    int status = 1;
+    gc_status_t st = gc_sc_run(sc_job, &job, &status, err, sizeof err);
+    if (st != GC_OK) {
+        fprintf(stderr, "gpucosim: %s\n", err);
+        return 1;
+    }
+    return status;
+}
+
 static void usage(FILE *f) {
     fprintf(f,
             "usage: gpucosim list\n"
             "       gpucosim run [SCENARIO] [options]\n"
             "options:\n"
-            "  --backend NAME   device backend (default rtl, or $GPUCOSIM_BACKEND)\n"
+            "  --backend NAME   device backend: rtl, ref or sc (default rtl, or $GPUCOSIM_BACKEND); with sc\n"
+            "                   the whole scenario, driver included, runs in a SystemC SC_THREAD (gc_sc_run)\n"
             "  --seed N         memory-model seed (default 1, or $GPUCOSIM_SEED)\n"
             "  --waves FILE     write an FST waveform (open with cosim/gpucosim.gtkw)\n"
             "  --bytes N        bytes per copy (default 4096)\n"
@@ -413,6 +442,7 @@ int main(int argc, char **argv) {
                         name);
                 return 2;
             }
+            if (!strcmp(o.dev.backend, "sc")) return run_in_sc_thread(scenarios[i].fn, &o);
             return scenarios[i].fn(&o);
         }
     fprintf(stderr, "gpucosim: no scenario '%s' (gpucosim list shows them)\n", name);

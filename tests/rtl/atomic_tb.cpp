@@ -33,6 +33,12 @@
 //    exactly one per WRITE/RMW whose B was OKAY, after that B and by its response, with the
 //    request address; none otherwise.  Arbitration: a waiting requester sees at most N-1
 //    other grants before its own (round robin), and strict rotation when all request.
+//  * Extended operations (the SIMT core's "A" extension, aq_xop_i / aq_rtag_i): LR is a READ that
+//    sets the tag's reservation, SC a 4-byte WRITE made only while it holds (answer 0) or, without
+//    any memory access or snoop, answer 1; SWAP an RMW writing the operand.  The reference keeps the
+//    reservations: SC consumes the tag's, every landed write (WRITE, RMW, SWAP, successful SC)
+//    clears all those on its 8-byte word.  Directed sequences, then random LR/SC/SWAP/WRITE/RMW
+//    traffic from the 3 requesters on a few words with 8 tags.
 //  * Phases: known-answer RMWs of every reduction (32-bit at both halves of a beat with a
 //    sentinel in the other half, and 64-bit); READ/WRITE of 4/8 bytes at both halves;
 //    timestamped 16-byte writes; bus errors on read and write (READ, WRITE, RMW whose read
@@ -71,6 +77,8 @@ static_assert(BEAT == 8, "bench written for a 64-bit bus");
 // gc_atomic_unit request encodings (rtl/README.md "Atomic unit"; not part of the spec)
 constexpr unsigned OP_READ = 0, OP_WRITE = 1, OP_RMW = 2, OP_BAD = 3;
 constexpr unsigned SZ4 = 0, SZ8 = 1, SZ16 = 2;
+constexpr unsigned XOP_NONE = 0, XOP_LR = 1, XOP_SC = 2, XOP_SWAP = 3;   // gc_sem_pkg SEM_XOP_*
+constexpr unsigned NRES = 8;
 const char* op_name(unsigned op) {
   static const char* n[] = {"READ", "WRITE", "RMW", "op3"};
   return n[op & 3];
@@ -210,10 +218,16 @@ struct Req {
   bool sgn = false;
   uint64_t addr = 0, wdata = 0;
   int tag = 0;  // caller's id
+  unsigned xop = XOP_NONE, rtag = 0;   // extended operation and its reservation
 };
+// the operation an extended operation implies
+unsigned eff_op(const Req& q) {
+  return q.xop == XOP_LR ? OP_READ : q.xop == XOP_SC ? OP_WRITE : q.xop == XOP_SWAP ? OP_RMW : q.op;
+}
 std::string req_str(const Req& r) {
   char b[200];
-  snprintf(b, sizeof b, "%s size %u addr 0x%010" PRIx64 " data 0x%016" PRIx64 " %s %s", op_name(r.op),
+  static const char* xn[] = {"", "LR ", "SC ", "SWAP "};
+  snprintf(b, sizeof b, "%s%s size %u addr 0x%010" PRIx64 " data 0x%016" PRIx64 " %s %s", xn[r.xop & 3], op_name(r.op),
            r.size == SZ4 ? 4 : r.size == SZ8 ? 8 : 16, r.addr, r.wdata, r.op == OP_RMW ? red_name(r.red) : "",
            r.op == OP_RMW ? (r.sgn ? "signed" : "unsigned") : "");
   return b;
@@ -401,6 +415,14 @@ struct Bench {
   void ref_put(uint64_t a, uint64_t v) { refmem[a] = v; touched.insert(a); }
   // backdoor (unit idle): both the memory and the reference
   void preset(uint64_t a, uint64_t v) { mem.put(a, v); ref_put(a, v); }
+  // reference LR/SC reservations (4-byte word address per tag)
+  bool res_v[NRES] = {};
+  uint64_t res_a[NRES] = {};
+  void res_break(uint64_t wa8, bool is16) {
+    for (unsigned r = 0; r < NRES; r++)
+      if (res_v[r] && ((res_a[r] & ~7ull) == wa8 || (is16 && (res_a[r] & ~7ull) == wa8 + 8))) res_v[r] = false;
+  }
+  bool sc_fail = false;   // the request in service is an SC without its reservation
 
   void drive_requests() {
     for (int i = 0; i < N; i++) {
@@ -420,6 +442,8 @@ struct Bench {
       set_bits(t->aq_size_i, 2 * i, 2, q.size);
       set_bits(t->aq_addr_i, 40 * i, 40, q.addr);
       set_bits(t->aq_wdata_i, 64 * i, 64, q.wdata);
+      set_bits(t->aq_xop_i, 2 * i, 2, r.valid ? q.xop : (unsigned)rnd(4));
+      set_bits(t->aq_rtag_i, 3 * i, 3, r.valid ? q.rtag : (unsigned)rnd(NRES));
     }
   }
 
@@ -486,18 +510,28 @@ struct Bench {
     std::string rs = req_str(q);
     Result res{who, q, rdata, err, svc_grant, g_cycle};
 
-    if (q.op == OP_BAD) {
+    if (q.op == OP_BAD && q.xop == XOP_NONE) {
       check("badop", err && svc_ar == 0 && svc_aw == 0, "unknown op: err %d, %" PRIu64 " AR, %" PRIu64 " AW", err, svc_ar, svc_aw);
+    } else if (q.xop == XOP_SC && sc_fail) {
+      check("sc", !err && rdata == 1 && svc_ar == 0 && svc_aw == 0,
+            "%s without its reservation: rdata %" PRIu64 " err %d, %" PRIu64 " AR, %" PRIu64 " AW (want 1, no access)",
+            rs.c_str(), rdata, err, svc_ar, svc_aw);
     } else if (q.op == OP_READ) {
       bool eerr = rd_resp_for(wa) != RESP_OKAY;
       check("read", err == eerr, "%s: as_err_o %d, expected %d", rs.c_str(), err, eerr);
       if (!eerr) check("read", rdata == oldv, "%s: got 0x%016" PRIx64 ", expected 0x%016" PRIx64, rs.c_str(), rdata, oldv);
       check("read", svc_aw == 0, "%s issued a write", rs.c_str());
+      if (q.xop == XOP_LR && !eerr) {
+        res_v[q.rtag % NRES] = true;
+        res_a[q.rtag % NRES] = q.addr & ~3ull;
+      }
     } else if (q.op == OP_WRITE) {
       bool eerr = wr_resp_for(wa) != RESP_OKAY || (q.size == SZ16 && wr_resp_for(wa + 8) != RESP_OKAY);
       check("write", err == eerr, "%s: as_err_o %d, expected %d", rs.c_str(), err, eerr);
       check("write", svc_ar == 0, "%s issued a read", rs.c_str());
+      if (q.xop == XOP_SC) check("sc", rdata == 0, "%s with its reservation: rdata %" PRIu64 " (want 0)", rs.c_str(), rdata);
       if (!eerr) {
+        res_break(wa, q.size == SZ16);
         if (is4) ref_put(wa, hi ? (before & 0xFFFFFFFFull) | (q.wdata << 32) : (before & ~0xFFFFFFFFull) | (q.wdata & 0xFFFFFFFFull));
         else ref_put(wa, q.wdata);
         if (q.size == SZ16) {
@@ -514,7 +548,8 @@ struct Bench {
       if (rerr) check("rmw", svc_aw == 0, "%s: wrote after its read failed", rs.c_str());
       if (!eerr) {
         check("rmw", rdata == oldv, "%s: old value 0x%016" PRIx64 ", expected 0x%016" PRIx64, rs.c_str(), rdata, oldv);
-        uint64_t nv = ref_reduce(q.red, q.sgn, !is4, oldv, q.wdata);
+        uint64_t nv = q.xop == XOP_SWAP ? q.wdata : ref_reduce(q.red, q.sgn, !is4, oldv, q.wdata);
+        res_break(wa, false);
         if (is4) ref_put(wa, hi ? (before & 0xFFFFFFFFull) | (nv << 32) : (before & ~0xFFFFFFFFull) | (nv & 0xFFFFFFFFull));
         else ref_put(wa, nv);
       }
@@ -525,7 +560,7 @@ struct Bench {
       check("memory", mem.get(a) == ref_get(a), "after %s: word 0x%010" PRIx64 " = 0x%016" PRIx64 ", expected 0x%016" PRIx64,
             rs.c_str(), a, mem.get(a), ref_get(a));
     }
-    bool landed = (q.op == OP_WRITE || q.op == OP_RMW) && svc_snoop_exp && !err;
+    bool landed = (q.op == OP_WRITE || q.op == OP_RMW) && svc_snoop_exp && !err && !sc_fail;
     check("snoop", svc_snoop_seen == landed, "%s: %s snoop pulse", rs.c_str(), landed ? "missing" : "unexpected");
     served.push_back(res);
     svc = false;
@@ -545,6 +580,14 @@ struct Bench {
     for (int i = 0; i < N; i++)
       if (i != who && rq[i].valid) rq[i].others++;
     svc = true; svc_who = who; svc_req = rq[who].cur; svc_grant = g_cycle;
+    // extended operations: judge the SC now (the unit decides at the grant), check as the implied op
+    sc_fail = false;
+    if (svc_req.xop == XOP_SC) {
+      unsigned tg = svc_req.rtag % NRES;
+      sc_fail = !(res_v[tg] && res_a[tg] == (svc_req.addr & ~3ull));
+      res_v[tg] = false;
+    }
+    svc_req.op = eff_op(svc_req);
     svc_b_cycle = 0; svc_ar = svc_aw = svc_wbeats = 0;
     svc_read_done = svc_read_err = svc_snoop_exp = svc_snoop_seen = false;
     rq[who].valid = false;
@@ -957,6 +1000,100 @@ void test_random(Bench& b, unsigned per) {
   for (int i = 0; i < N; i++) b.rq[i].max_gap = 3;
 }
 
+// ------------------------------------------------------------------ extended operations
+Req mkx(unsigned xop, uint64_t addr, uint64_t wdata, unsigned tag, unsigned size = SZ4) {
+  Req q = mk(OP_BAD, size, addr, wdata);   // aq_op_i is ignored with an extended operation
+  q.xop = xop;
+  q.rtag = tag;
+  return q;
+}
+
+void test_extended(Bench& b) {
+  g_phase = "extended ops";
+  const char* C = "xop";
+  uint64_t a = MEM_BASE + 0xC00;
+  b.preset(a, 0x1111111122222222ull);
+  // LR / SC pair: the SC writes
+  Result r = b.run_one(0, mkx(XOP_LR, a, 0, 1));
+  check(C, !r.err && r.rdata == 0x22222222ull, "LR: 0x%" PRIx64, r.rdata);
+  r = b.run_one(0, mkx(XOP_SC, a, 0xAAAA5555, 1));
+  check(C, !r.err && r.rdata == 0 && (b.mem.get(a) & 0xFFFFFFFF) == 0xAAAA5555, "SC after LR: %" PRIu64 " word 0x%016" PRIx64,
+        r.rdata, b.mem.get(a));
+  // a second SC fails: the first consumed the reservation
+  r = b.run_one(0, mkx(XOP_SC, a, 0x1, 1));
+  check(C, r.rdata == 1 && (b.mem.get(a) & 0xFFFFFFFF) == 0xAAAA5555, "second SC: %" PRIu64, r.rdata);
+  // another requester's WRITE to the other half of the 8-byte word breaks the reservation
+  b.run_one(1, mkx(XOP_LR, a, 0, 2));
+  b.run_one(2, mk(OP_WRITE, SZ4, a + 4, 7));
+  r = b.run_one(1, mkx(XOP_SC, a, 0x2, 2));
+  check(C, r.rdata == 1, "SC after a WRITE to its 8-byte word: %" PRIu64, r.rdata);
+  // ... an RMW too; a write elsewhere does not
+  b.run_one(1, mkx(XOP_LR, a, 0, 3));
+  b.run_one(2, mk(OP_WRITE, SZ8, a + 8, 7));
+  r = b.run_one(1, mkx(XOP_SC, a, 0x3, 3));
+  check(C, r.rdata == 0, "SC after a write to the next word: %" PRIu64, r.rdata);
+  b.run_one(1, mkx(XOP_LR, a, 0, 3));
+  b.run_one(0, mk(OP_RMW, SZ4, a, 1, IADD));
+  r = b.run_one(1, mkx(XOP_SC, a, 0x4, 3));
+  check(C, r.rdata == 1, "SC after an RMW: %" PRIu64, r.rdata);
+  // an SC with a reservation for another word, or another tag's, fails
+  b.run_one(0, mkx(XOP_LR, a + 8, 0, 4));
+  r = b.run_one(0, mkx(XOP_SC, a, 0x5, 4));
+  check(C, r.rdata == 1, "SC on another word than its LR: %" PRIu64, r.rdata);
+  b.run_one(0, mkx(XOP_LR, a, 0, 5));
+  r = b.run_one(0, mkx(XOP_SC, a, 0x6, 6));
+  check(C, r.rdata == 1, "SC with another tag: %" PRIu64, r.rdata);
+  // SWAP: the old value back, the operand in memory (both halves, and 8 bytes)
+  b.preset(a + 16, 0x0123456789ABCDEFull);
+  r = b.run_one(2, mkx(XOP_SWAP, a + 16, 0xFFFFFFFF5A5A5A5Aull, 0));
+  check(C, r.rdata == 0x89ABCDEFull && b.mem.get(a + 16) == 0x012345675A5A5A5Aull, "SWAP low: 0x%" PRIx64 " word 0x%016" PRIx64,
+        r.rdata, b.mem.get(a + 16));
+  r = b.run_one(2, mkx(XOP_SWAP, a + 20, 0x77, 0));
+  check(C, r.rdata == 0x01234567ull && b.mem.get(a + 16) == 0x000000775A5A5A5Aull, "SWAP high: word 0x%016" PRIx64, b.mem.get(a + 16));
+  r = b.run_one(2, mkx(XOP_SWAP, a + 16, 0xFEEDFACECAFEBEEFull, 0, SZ8));
+  check(C, r.rdata == 0x000000775A5A5A5Aull && b.mem.get(a + 16) == 0xFEEDFACECAFEBEEFull, "SWAP 8");
+  // SC / SWAP with bus errors: an SC that holds its reservation writes and reports the error
+  b.run_one(0, mkx(XOP_LR, RDERR_BASE + 8, 0, 7));   // read error: no reservation
+  r = b.run_one(0, mkx(XOP_SC, RDERR_BASE + 8, 1, 7));
+  check(C, r.rdata == 1 && !r.err, "SC after a failed LR: %" PRIu64 " err %d", r.rdata, r.err);
+  r = b.run_one(0, mkx(XOP_SWAP, RDERR_BASE + 16, 1, 0));
+  check(C, r.err, "SWAP on a read error: no error reported");
+  b.compare_all("extended ops");
+
+  // random: LR / SC / SWAP / WRITE / RMW from 3 requesters, 8 tags, 4 words (the reference judges
+  // every SC from its own reservation model)
+  g_phase = "extended random";
+  uint64_t pool = MEM_BASE + 0xD00;
+  size_t pushed = 0;
+  for (int i = 0; i < N; i++) {
+    b.rq[i].max_gap = (unsigned)rnd(3);
+    for (unsigned k = 0; k < 400; k++) {
+      uint64_t w = pool + 4 * rnd(8);   // (an LR / SC pair counts as two of the 400)
+      unsigned tag = (unsigned)(i + 3 * rnd(3)) % NRES;
+      switch (rnd(6)) {
+        case 0: case 1: case 2:   // an LR / SC pair (others may slip in between)
+          b.rq[i].todo.push_back(mkx(XOP_LR, w, 0, tag));
+          b.rq[i].todo.push_back(mkx(XOP_SC, rnd(8) ? w : pool + 4 * rnd(8), g_rng(), tag));
+          k++;
+          break;
+        case 3: b.rq[i].todo.push_back(mkx(rnd(2) ? XOP_LR : XOP_SC, w, g_rng(), tag)); break;
+        case 4: b.rq[i].todo.push_back(mkx(XOP_SWAP, w, g_rng(), 0)); break;
+        default: b.rq[i].todo.push_back(rnd(2) ? mk(OP_WRITE, SZ4, w, g_rng()) : mk(OP_RMW, SZ4, w, 1, IADD)); break;
+      }
+    }
+    pushed += b.rq[i].todo.size();
+  }
+  size_t n0 = b.served.size();
+  b.run_until_idle();
+  check("xop", b.served.size() - n0 == pushed, "%zu responses for %zu requests", b.served.size() - n0, pushed);
+  unsigned sc_ok = 0;
+  for (size_t k = n0; k < b.served.size(); k++)
+    if (b.served[k].req.xop == XOP_SC && b.served[k].rdata == 0) sc_ok++;
+  check("xop", sc_ok > 20, "only %u SCs succeeded: the random mix does not exercise reservations", sc_ok);
+  b.compare_all(g_phase.c_str());
+  for (int i = 0; i < N; i++) b.rq[i].max_gap = 3;
+}
+
 void test_rotation(Bench& b) {
   g_phase = "rotation";
   // every requester always has a request ready: grants must go 0,1,2,0,1,2,... (after the first)
@@ -1018,6 +1155,7 @@ int main(int argc, char** argv) {
     b.mem.cfg = c;
     test_atomicity(b, 500);
     test_random(b, ops);
+    test_extended(b);
     test_rotation(b);
   }
   if (b.stuck) check("hang", false, "bench stopped: the unit hung");

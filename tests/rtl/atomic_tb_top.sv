@@ -1,4 +1,5 @@
-// atomic_tb_top: block-test wrapper for gc_atomic_unit with N = 3 requesters
+// atomic_tb_top: block-test wrapper for gc_atomic_unit with N = 3 requesters and NRES = 8 LR/SC
+// reservations
 // (tests/rtl/atomic_tb.cpp drives the request ports and models the memory behind the client
 // memory port), plus a combinational window on the gc_sem_pkg functions: fn_* inputs in,
 // fn_pass_o = sem_acquire_pass(...) and fn_reduce_o = sem_reduce(...) out.
@@ -6,7 +7,8 @@ module atomic_tb_top
   import gpucosim_pkg::*;
   import gc_sem_pkg::*;
 #(
-  parameter int unsigned N = 3
+  parameter int unsigned N    = 3,
+  parameter int unsigned NRES = 8
 ) (
   input  logic                                  clk_i,
   input  logic                                  rst_ni,
@@ -19,6 +21,8 @@ module atomic_tb_top
   input  logic [N-1:0][1:0]                     aq_size_i,
   input  logic [N-1:0][GC_AXI_ADDR_W-1:0]       aq_addr_i,
   input  logic [N-1:0][63:0]                    aq_wdata_i,
+  input  logic [N-1:0][1:0]                     aq_xop_i,
+  input  logic [N-1:0][$clog2(NRES)-1:0]        aq_rtag_i,
   output logic [N-1:0]                          as_valid_o,
   output logic [63:0]                           as_rdata_o,
   output logic                                  as_err_o,
@@ -59,10 +63,12 @@ module atomic_tb_top
   output logic [63:0]                           fn_reduce_o
 );
 
-  gc_atomic_unit #(.N(N)) u_atomic (
+  gc_atomic_unit #(.N(N), .NRES(NRES)) u_atomic (
     .clk_i, .rst_ni,
     .aq_valid_i, .aq_ready_o, .aq_op_i, .aq_red_i, .aq_signed_i, .aq_size_i, .aq_addr_i,
     .aq_wdata_i,
+    .aq_xop_i,
+    .aq_rtag_i,
     .as_valid_o, .as_rdata_o, .as_err_o,
     .timestamp_i,
     .snoop_valid_o, .snoop_addr_o,

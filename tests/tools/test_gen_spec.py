@@ -75,6 +75,45 @@ def case_duplicate_method():
                  "also used by")
 
 
+def case_duplicate_csr():
+    expect_error(mutate("TID_Y:    {number: 0xCC1", "TID_Y:    {number: 0xCC0"), "simt.csrs.TID_Y", "also used by TID_X")
+
+
+def case_custom_insn_outside_custom_space():
+    expect_error(mutate("EXIT: {opcode: 0x0B", "EXIT: {opcode: 0x33"), "simt.instructions.EXIT", "custom-0")
+
+
+def case_duplicate_custom_insn():
+    expect_error(mutate("EXIT: {opcode: 0x0B, funct3: 1", "EXIT: {opcode: 0x0B, funct3: 0"),
+                 "simt.instructions.EXIT", "also used by BAR")
+
+
+def case_overlapping_windows():
+    expect_error(mutate("LOCAL:  {base: 0xF8000000", "LOCAL:  {base: 0xF0800000"), "simt.windows.LOCAL", "overlaps")
+
+
+def case_struct_word_outside():
+    expect_error(mutate("FLAGS:\n        offset: 0x30", "FLAGS:\n        offset: 0x40"), "TMD.FLAGS", "inside")
+
+
+def case_struct_duplicate_word():
+    expect_error(mutate("GRID_Y:      {offset: 0x0C", "GRID_Y:      {offset: 0x08"), "TMD.GRID_Y", "also used by GRID_X")
+
+
+def case_header_is_assembler_safe():
+    """Firmware .S files include the C header: the SIMT part must come before any C-only line."""
+    with tempfile.TemporaryDirectory() as d:
+        assert gen(out=d).returncode == 0
+        lines = open(os.path.join(d, "gpucosim_spec.h")).read().splitlines()
+        guard = lines.index("#ifndef __ASSEMBLER__")
+        before = [l for l in lines[:guard] if l.startswith("#define GC_")]
+        assert any("GC_SIMT_CSR_TID_X" in l for l in before) and any("GC_SIMT_INSN_BAR " in l for l in before)
+        for l in before:
+            value = l.split()[2]
+            assert value.startswith("0x") or value.isdigit(), l
+            assert not value.endswith(("u", "U", "ull")), f"suffix not accepted by the assembler: {l}"
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":

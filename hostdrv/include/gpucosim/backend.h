@@ -2,7 +2,8 @@
  *
  * A backend is a table of functions over an opaque state.  "rtl" (the Verilated model, in
  * process) is implemented; "ref" (a C functional model) and "sc" (SystemC/TLM) plug in here
- * with no change to the layers above.
+ * with no change to the layers above.  The sc backend can also run the driver itself in an
+ * SC_THREAD of its SystemC top: gpucosim/sc.h.
  */
 #ifndef GPUCOSIM_BACKEND_H
 #define GPUCOSIM_BACKEND_H

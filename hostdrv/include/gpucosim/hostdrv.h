@@ -88,6 +88,9 @@ typedef struct gc_buf {
 /* align must be a power of two (0 means 64). */
 gc_status_t gc_mem_alloc(gc_device_t *dev, gc_mem_kind_t kind, uint64_t size, uint64_t align, gc_buf_t *out);
 gc_status_t gc_mem_free(gc_device_t *dev, const gc_buf_t *buf);
+/* Take [addr, addr + size) out of the allocator (for images linked at fixed addresses, e.g. SIMT
+ * kernels: gpucosim/elf.h); GC_ERR_BUSY if part of it is allocated.  Freed with gc_mem_free. */
+gc_status_t gc_mem_reserve(gc_device_t *dev, gc_mem_kind_t kind, uint64_t addr, uint64_t size, gc_buf_t *out);
 
 /* ------------------------------------------------------------------ ring (seed 003 [0071]) */
 /* wrap() for a ring of n entries, any n > 0: x in [-n, 2n) comes back into [0, n). */
@@ -203,6 +206,9 @@ gc_status_t gc_channel_check(gc_channel_t *ch);
 gc_status_t gc_channel_error(gc_channel_t *ch, gc_channel_error_t *err);
 /* One line: "channel 3: INVALID_METHOD at GP_GET 2, method 0x0404 (subchannel 4, OFFSET_IN_LOWER), data 0x0: ..." */
 int gc_channel_error_format(const gc_channel_error_t *err, uint32_t bound_class, char *buf, size_t len);
+/* Note that `subch` is bound to `class_id` (after a SET_OBJECT the caller submitted), so that
+ * fault messages name its methods.  gc_channel_reset forgets it (only the copy class is redone). */
+void gc_channel_set_subch_class(gc_channel_t *ch, uint32_t subch, uint32_t class_id);
 /* Clear the error and start the ring afresh (the subchannel binding is redone). */
 gc_status_t gc_channel_reset(gc_channel_t *ch);
 

@@ -1,0 +1,78 @@
+/* gc_kernels.h: the parameter blocks of the kernels in firmware/kernels/, shared by the device
+ * code and the host (tests, runtime), plus the per-element functions both compute (the host uses
+ * them as the reference).  Pointers are 32-bit SIMT thread addresses (gc_simt_ptr on the host).
+ * Every kernel covers n elements with a grid-stride loop over x, so any grid / CTA shape works. */
+#ifndef GC_KERNELS_H
+#define GC_KERNELS_H
+
+#include <stdint.h>
+
+/* vecadd: c[i] = a[i] + b[i] */
+typedef struct gc_vecadd_params {
+    uint32_t a, b, c, n;
+} gc_vecadd_params_t;
+
+/* saxpy (integer): y[i] = alpha * x[i] + y[i] */
+typedef struct gc_saxpy_params {
+    uint32_t x, y, n;
+    int32_t alpha;
+} gc_saxpy_params_t;
+
+/* reduce: out[linear CTA id] = sum of in[i] over the i the CTA's threads visit (grid-stride),
+ * combined in shared memory (4 bytes per thread, SMEM_BYTES >= 4 * CTA threads) with barriers;
+ * also atomically added to *total. */
+typedef struct gc_reduce_params {
+    uint32_t in, out, total, n;
+} gc_reduce_params_t;
+
+/* histogram: bins[in[i] % nbins] += 1 with global atomics (mode 0), or per CTA in shared memory
+ * (4 * nbins bytes) merged into bins at the end (mode 1); in both modes *maxv = max in[i]
+ * (AMOMAXU) and *count = n (each thread adds its count with an LR/SC compare-and-swap loop). */
+typedef struct gc_histogram_params {
+    uint32_t in, bins, maxv, count, n, nbins, mode;
+} gc_histogram_params_t;
+
+/* divergent: out[i] = gc_divergent_elem(in[i]): data-dependent loops and nested ifs, so that
+ * neighbouring lanes take different paths */
+typedef struct gc_divergent_params {
+    uint32_t in, out, n;
+} gc_divergent_params_t;
+
+static inline uint32_t gc_divergent_elem(uint32_t v) {
+    uint32_t r = 0;
+    if (v & 1u) {
+        for (uint32_t k = 0; k < v % 7u; k++) {
+            r += k * v;
+            if (r & 4u) r ^= 0x55u;
+        }
+        if (v & 2u) {
+            r ^= 0xA5A5u;
+        } else if (v % 5u == 0) {
+            r -= 3u;
+        } else {
+            r = (r << 3) | (v >> 29);
+        }
+    } else if (v % 3u == 0) {
+        uint32_t x = v;
+        while (x > 1u && r < 60u) { /* Collatz steps, capped */
+            x = (x & 1u) ? 3u * x + 1u : x / 2u;
+            r++;
+        }
+    } else {
+        switch (v % 4u) {
+        case 0: r = v / 9u + v % 11u; break;
+        case 2: {
+            int32_t s = (int32_t)v;
+            r = (uint32_t)(s / -7 + s % 13);
+            break;
+        }
+        default: r = ~v; break;
+        }
+        uint32_t d = v;
+        while (d >= 10u) d /= 10u; /* leading decimal digit */
+        r += d;
+    }
+    return r;
+}
+
+#endif

@@ -1,0 +1,687 @@
+// gc_sm_lsu: the SM's load/store unit.  One warp memory instruction (LOAD, STORE or AMO / LR /
+// SC) is accepted at a time (req_ready_o); its lanes are served in three phases:
+//
+//   LOCAL   every lane whose address is in the LOCAL window, in one cycle: local memory is banked
+//           per lane (a thread only ever touches its own bank), so no lane waits for another.
+//   SHARED  the CTA's shared memory: LANES banks of 32-bit words (word w in bank w % LANES).  Each
+//           cycle serves, for loads, every pending lane whose bank no lower pending lane uses for
+//           another word (lanes on the same word share the read); for stores, the lowest pending
+//           lane of each bank; for AMOs one lane (read-modify-write).
+//   GLOBAL  device memory through the SM's crossbar port, coalesced: the lowest pending lane picks
+//           its 128-byte aligned segment; every pending lane in that segment is served by one
+//           INCR burst from the segment's lowest to its highest beat used (<= 16 beats, never
+//           across 4 KiB); repeat.  Loads issue one AR per cycle and do not wait for the data;
+//           stores send AW then the W beats (bytes of each lane at its offset, wstrb); AMOs, LR
+//           and SC go lane by lane (lowest first) to the atomic unit, in order, one at a time.
+//           A load burst first waits until no store burst of its warp to the same 128-byte segment
+//           is still waiting for its B response (a thread must read its own stores, and AXI
+//           orders nothing between reads and writes); an atomic waits for every store of its warp
+//           (it goes through the atomic unit's own port).
+//
+// Loads and atomics own an entry of a return queue (LQ deep) from acceptance on: shared / local /
+// atomic results are written into it by the issue side, global load beats by the return side,
+// which matches each R beat to the lanes that wait for it (every lane got the sequence number of
+// its beat when its burst was issued; R data comes back in AR order).  The head entry completes
+// when its issue finished and all its beats arrived: wb_valid_o writes the registers and frees
+// the warp.  Stores are posted: sdone_valid_o frees the warp once the last W beat is sent;
+// st_pend_o[w] stays high until all of warp w's B responses are back (barriers, FENCE, EXIT and
+// the next global load wait for it).
+//
+// Faults (flt_valid_o, one-cycle pulse): a load beat with an error (when its entry completes:
+// LOAD_BUS_ERROR, the first lane that used such a beat), an atomic answered with an error
+// (STORE_BUS_ERROR, that lane), a store burst whose B response is an error (STORE_BUS_ERROR, the
+// burst's lowest lane; reported when the B arrives, so the warp may have gone on).
+module gc_sm_lsu
+  import gpucosim_pkg::*;
+  import gc_sem_pkg::*;
+  import gc_simt_pkg::*;
+#(
+  parameter int unsigned NL       = 8,
+  parameter int unsigned NW       = 4,
+  parameter int unsigned WW       = 2,
+  parameter int unsigned LQ       = 4,      // return queue entries (power of 2)
+  parameter int unsigned SQ       = 8,      // store bursts awaiting their B (power of 2)
+  parameter int unsigned RTW      = 1,      // atomic-unit reservation tag width
+  parameter int unsigned TAG_BASE = 0,      // reservation tag of warp 0 lane 0 of this SM
+  localparam int unsigned AW      = GC_AXI_ADDR_W
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+
+  input  logic                     req_valid_i,
+  output logic                     req_ready_o,
+  input  logic [WW-1:0]            req_warp_i,
+  input  lsu_kind_e                req_kind_i,
+  input  logic [2:0]               req_f3_i,
+  input  logic [4:0]               req_f5_i,
+  input  logic [4:0]               req_rd_i,
+  input  logic [31:0]              req_pc_i,
+  input  logic [NL-1:0]            req_mask_i,
+  input  logic [NL-1:0][1:0]       req_space_i,   // mem_space_e per lane
+  input  logic [NL-1:0][AW-1:0]    req_addr_i,    // device address / shared or local byte offset
+  input  logic [NL-1:0][31:0]      req_taddr_i,   // thread address (fault records)
+  input  logic [NL-1:0][31:0]      req_wdata_i,
+
+  output logic [NW-1:0]            st_pend_o,
+
+  output logic                     wb_valid_o,
+  output logic [WW-1:0]            wb_warp_o,
+  output logic [4:0]               wb_rd_o,
+  output logic [NL-1:0]            wb_mask_o,
+  output logic [NL-1:0][31:0]      wb_data_o,
+
+  output logic                     sdone_valid_o,
+  output logic [WW-1:0]            sdone_warp_o,
+
+  output logic                     flt_valid_o,
+  output simt_fault_e              flt_cause_o,
+  output logic [WW-1:0]            flt_warp_o,
+  output logic [7:0]               flt_lane_o,
+  output logic [31:0]              flt_pc_o,
+  output logic [31:0]              flt_addr_o,
+
+  output logic [4:0]               beats_o,       // memory beats moved this cycle (counter)
+
+  // client memory port
+  output logic                     m_arvalid_o,
+  input  logic                     m_arready_i,
+  output logic [AW-1:0]            m_araddr_o,
+  output logic [7:0]               m_arlen_o,
+  input  logic                     m_rvalid_i,
+  output logic                     m_rready_o,
+  input  logic [63:0]              m_rdata_i,
+  input  logic [1:0]               m_rresp_i,
+  input  logic                     m_rlast_i,
+  output logic                     m_awvalid_o,
+  input  logic                     m_awready_i,
+  output logic [AW-1:0]            m_awaddr_o,
+  output logic [7:0]               m_awlen_o,
+  output logic                     m_wvalid_o,
+  input  logic                     m_wready_i,
+  output logic [63:0]              m_wdata_o,
+  output logic [7:0]               m_wstrb_o,
+  output logic                     m_wlast_o,
+  input  logic                     m_bvalid_i,
+  output logic                     m_bready_o,
+  input  logic [1:0]               m_bresp_i,
+
+  // atomic unit request port
+  output logic                     aq_valid_o,
+  input  logic                     aq_ready_i,
+  output logic [1:0]               aq_op_o,
+  output logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red_o,
+  output logic                     aq_signed_o,
+  output logic [1:0]               aq_size_o,
+  output logic [AW-1:0]            aq_addr_o,
+  output logic [63:0]              aq_wdata_o,
+  output logic [1:0]               aq_xop_o,
+  output logic [RTW-1:0]           aq_rtag_o,
+  input  logic                     as_valid_i,
+  input  logic [63:0]              as_rdata_i,
+  input  logic                     as_err_i
+);
+
+  localparam int unsigned LW    = (NL > 1) ? $clog2(NL) : 1;          // lane index width
+  localparam int unsigned QW    = (LQ > 1) ? $clog2(LQ) : 1;
+  localparam int unsigned SQW   = (SQ > 1) ? $clog2(SQ) : 1;
+  localparam int unsigned SEQW  = $clog2(16 * NL) + 1;               // beats of one instruction
+  localparam int unsigned SMW   = GC_SIMT_SMEM_BYTES / 4;             // shared memory words
+  localparam int unsigned SMA   = $clog2(SMW);
+  localparam int unsigned LMW   = GC_SIMT_LMEM_BYTES / 4;             // local words per thread
+  localparam int unsigned LMA   = $clog2(LMW);
+  localparam int unsigned SEG_LSB = 7;                                // 128-byte segments
+
+  if ((NL & (NL - 1)) != 0) begin : g_bad_nl
+    $error("gc_sm_lsu: LANES must be a power of two (shared-memory banks)");
+  end
+
+  function automatic logic [LW-1:0] lowest(input logic [NL-1:0] m);
+    logic [LW-1:0] r;
+    r = '0;
+    for (int l = NL - 1; l >= 0; l--) if (m[l]) r = LW'(l);
+    return r;
+  endfunction
+
+  // ------------------------------------------------------------------------------------------
+  // Current instruction (issue side)
+  // ------------------------------------------------------------------------------------------
+  logic                 cur_v_q;
+  logic [WW-1:0]        cur_warp_q;
+  lsu_kind_e            cur_kind_q;
+  logic [2:0]           cur_f3_q;
+  logic [4:0]           cur_f5_q;
+  logic [31:0]          cur_pc_q;
+  logic [NL-1:0]        cur_mask_q, rem_q;
+  logic [NL-1:0][1:0]   cur_space_q;
+  logic [NL-1:0][AW-1:0] cur_addr_q;
+  logic [NL-1:0][31:0]  cur_taddr_q, cur_wdata_q;
+  logic [QW-1:0]        cur_q_q;          // its return-queue entry (loads, atomics)
+  logic [SEQW-1:0]      cur_beats_q;      // beats issued so far (loads)
+
+  // store burst in progress
+  logic                 w_phase_q, aw_done_q;
+  logic [NL-1:0]        w_lanes_q;
+  logic [3:0]           w_first_q, w_cnt_q, w_len_q;
+  logic [AW-1:SEG_LSB]  w_seg_q;
+
+  // AXI request registers
+  logic                 ar_valid_q, aw_valid_q;
+  logic [AW-1:0]        ar_addr_q, aw_addr_q;
+  logic [7:0]           ar_len_q, aw_len_q;
+
+  // atomic in flight
+  logic                 aq_valid_q, aq_busy_q;
+  logic [LW-1:0]        aq_lane_q;
+
+  // ------------------------------------------------------------------------------------------
+  // Return queue
+  // ------------------------------------------------------------------------------------------
+  logic [LQ-1:0]          q_valid_q, q_closed_q, q_err_q;
+  logic [WW-1:0]          q_warp_q   [LQ];
+  logic [4:0]             q_rd_q     [LQ];
+  logic [2:0]             q_f3_q     [LQ];
+  logic [31:0]            q_pc_q     [LQ];
+  logic [NL-1:0]          q_mask_q   [LQ];
+  logic [NL-1:0]          q_gm_q     [LQ];     // lanes waiting for a beat
+  logic [SEQW-1:0]        q_total_q  [LQ];
+  logic [LW-1:0]          q_elane_q  [LQ];
+  logic [31:0]            q_eaddr_q  [LQ];
+  logic [NL-1:0][SEQW-1:0] q_seq_q   [LQ];
+  logic [NL-1:0][2:0]     q_off_q    [LQ];
+  logic [NL-1:0][31:0]    q_data_q   [LQ];
+  logic [NL-1:0][31:0]    q_taddr_q  [LQ];
+  logic [QW-1:0]          hd_q, tl_q;
+  logic [QW:0]            qcnt_q;
+  logic [SEQW-1:0]        rk_q;                // beats received for the head entry
+
+  // ------------------------------------------------------------------------------------------
+  // Store bursts awaiting B
+  // ------------------------------------------------------------------------------------------
+  logic [WW-1:0]          sq_warp_q  [SQ];
+  logic [31:0]            sq_pc_q    [SQ];
+  logic [LW-1:0]          sq_lane_q  [SQ];
+  logic [31:0]            sq_addr_q  [SQ];
+  logic [AW-1:SEG_LSB]    sq_seg_q   [SQ];
+  logic [SQW-1:0]         sq_hd_q, sq_tl_q;
+  logic [SQW:0]           sq_cnt_q;
+  logic [SQW:0]           st_cnt_q   [NW];     // per warp
+
+  always_comb begin
+    for (int w = 0; w < NW; w++) st_pend_o[w] = (st_cnt_q[w] != '0);
+  end
+
+  // ------------------------------------------------------------------------------------------
+  // Local / shared memory
+  // ------------------------------------------------------------------------------------------
+  logic [31:0] lmem_q [NL][(1 << WW) * LMW];   // bank l: {warp, word}
+  logic [31:0] smem_q [SMW];
+
+  // ------------------------------------------------------------------------------------------
+  // Issue decisions for this cycle
+  // ------------------------------------------------------------------------------------------
+  logic [NL-1:0] loc_pend, shr_pend, glb_pend, shr_srv;
+  logic          do_loc, do_shr, do_glb, st_wait;
+  always_comb begin
+    for (int l = 0; l < NL; l++) begin
+      loc_pend[l] = cur_v_q && rem_q[l] && (cur_space_q[l] == SP_LOCAL);
+      shr_pend[l] = cur_v_q && rem_q[l] && (cur_space_q[l] == SP_SHARED);
+      glb_pend[l] = cur_v_q && rem_q[l] && (cur_space_q[l] == SP_GLOBAL);
+    end
+  end
+  // shared: the lanes served this cycle
+  always_comb begin
+    logic ok;
+    shr_srv = '0;
+    ok      = 1'b0;
+    if (shr_pend != '0) begin
+      if (cur_kind_q == LK_AMO) begin
+        shr_srv[lowest(shr_pend)] = 1'b1;
+      end else begin
+        for (int l = 0; l < NL; l++) begin
+          ok = shr_pend[l];
+          for (int k = 0; k < l; k++) begin
+            if (shr_pend[k] &&
+                cur_addr_q[k][LW+1:2] == cur_addr_q[l][LW+1:2] &&           // same bank
+                (cur_kind_q == LK_STORE || cur_addr_q[k][SMA+1:2] != cur_addr_q[l][SMA+1:2])) begin
+              ok = 1'b0;
+            end
+          end
+          shr_srv[l] = ok;
+        end
+      end
+    end
+  end
+  assign do_loc  = (loc_pend != '0);
+  assign do_shr  = !do_loc && (shr_pend != '0);
+  assign do_glb  = !do_loc && !do_shr && (glb_pend != '0);
+  assign st_wait = (cur_kind_q == LK_AMO) && st_pend_o[cur_warp_q];
+
+  // Global segment of the lowest pending global lane (loads: pending lanes; stores: likewise)
+  logic [LW-1:0]        g_l0;
+  logic [AW-1:SEG_LSB]  g_seg;
+  logic [NL-1:0]        g_lanes;
+  logic [3:0]           g_first, g_last, g_len;
+  always_comb begin
+    g_l0    = lowest(glb_pend);
+    g_seg   = cur_addr_q[g_l0][AW-1:SEG_LSB];
+    g_lanes = '0;
+    g_first = 4'hF;
+    g_last  = 4'h0;
+    if (do_glb) begin
+      for (int l = 0; l < NL; l++) begin
+        if (glb_pend[l] && cur_addr_q[l][AW-1:SEG_LSB] == g_seg) begin
+          g_lanes[l] = 1'b1;
+          if (cur_addr_q[l][6:3] < g_first) g_first = cur_addr_q[l][6:3];
+          if (cur_addr_q[l][6:3] > g_last)  g_last  = cur_addr_q[l][6:3];
+        end
+      end
+    end
+    g_len = g_last - g_first;
+  end
+
+  logic ar_free, aw_free, sq_full, q_full;
+  assign ar_free = !ar_valid_q || m_arready_i;
+  assign aw_free = !aw_valid_q || m_awready_i;
+  assign sq_full = (sq_cnt_q == (SQW + 1)'(SQ));
+  assign q_full  = (qcnt_q == (QW + 1)'(LQ));
+
+  logic g_ar, g_aw, g_aq;       // issue a load burst / a store burst's AW / an atomic this cycle
+  // a store burst of this warp to the load's segment still in flight
+  logic seg_hazard;
+  always_comb begin
+    seg_hazard = 1'b0;
+    for (int i = 0; i < SQ; i++) begin
+      logic [SQW-1:0] k;
+      k = SQW'(i) - sq_hd_q;
+      if ((SQW + 1)'(k) < sq_cnt_q && sq_warp_q[i] == cur_warp_q && sq_seg_q[i] == g_seg) begin
+        seg_hazard = 1'b1;
+      end
+    end
+  end
+
+  assign g_ar = do_glb && cur_kind_q == LK_LOAD && !seg_hazard && ar_free;
+  assign g_aw = do_glb && cur_kind_q == LK_STORE && !w_phase_q && aw_free && !sq_full;
+  assign g_aq = do_glb && cur_kind_q == LK_AMO && !st_wait && !aq_busy_q;
+
+  // The instruction is finished this cycle (nothing pending, the last store beat is out)
+  logic finish;
+  assign finish = cur_v_q && (rem_q == '0) && !w_phase_q && !aq_busy_q;
+
+  assign req_ready_o = !cur_v_q && !q_full;
+
+  // ------------------------------------------------------------------------------------------
+  // W beats of the store burst in progress
+  // ------------------------------------------------------------------------------------------
+  logic [3:0]  w_beat;
+  logic        w_hs, w_last;
+  always_comb begin
+    logic [7:0]  st;
+    logic [63:0] d;
+    w_beat     = w_first_q + w_cnt_q;
+    m_wdata_o  = '0;
+    m_wstrb_o  = '0;
+    st         = '0;
+    d          = '0;
+    if (w_phase_q) begin
+      for (int l = 0; l < NL; l++) begin
+        if (w_lanes_q[l] && cur_addr_q[l][6:3] == w_beat) begin
+          st = store_strb(cur_addr_q[l][2:0], cur_f3_q[1:0]);
+          d  = {32'h0, cur_wdata_q[l]} << {cur_addr_q[l][2:0], 3'b000};
+          for (int b = 0; b < 8; b++) if (st[b]) m_wdata_o[8 * b +: 8] = d[8 * b +: 8];
+          m_wstrb_o = m_wstrb_o | st;
+        end
+      end
+    end
+  end
+  assign m_wvalid_o = w_phase_q && aw_done_q;
+  assign w_last     = (w_cnt_q == w_len_q);
+  assign m_wlast_o  = w_last;
+  assign w_hs       = m_wvalid_o && m_wready_i;
+
+  assign m_arvalid_o = ar_valid_q;
+  assign m_araddr_o  = ar_addr_q;
+  assign m_arlen_o   = ar_len_q;
+  assign m_awvalid_o = aw_valid_q;
+  assign m_awaddr_o  = aw_addr_q;
+  assign m_awlen_o   = aw_len_q;
+
+  // ------------------------------------------------------------------------------------------
+  // Return side
+  // ------------------------------------------------------------------------------------------
+  logic head_done, r_hs, b_hs;
+  assign head_done  = q_valid_q[hd_q] && q_closed_q[hd_q] && (rk_q == q_total_q[hd_q]);
+  assign m_rready_o = !head_done;           // a beat after a finished head waits one cycle
+  assign r_hs       = m_rvalid_i && m_rready_o;
+  assign m_bready_o = 1'b1;
+  assign b_hs       = m_bvalid_i;
+
+  assign wb_valid_o = head_done;
+  assign wb_warp_o  = q_warp_q[hd_q];
+  assign wb_rd_o    = q_rd_q[hd_q];
+  assign wb_mask_o  = q_mask_q[hd_q];
+  assign wb_data_o  = q_data_q[hd_q];
+
+  assign sdone_valid_o = finish && (cur_kind_q == LK_STORE);
+  assign sdone_warp_o  = cur_warp_q;
+
+  // Faults: load entry with an error > atomic error > store B error (one per cycle; the others
+  // are lost, which is fine: the task is being killed)
+  always_comb begin
+    flt_valid_o = 1'b0;
+    flt_cause_o = SIMT_FAULT_NONE;
+    flt_warp_o  = q_warp_q[hd_q];
+    flt_lane_o  = 8'(q_elane_q[hd_q]);
+    flt_pc_o    = q_pc_q[hd_q];
+    flt_addr_o  = q_eaddr_q[hd_q];
+    if (head_done && q_err_q[hd_q]) begin
+      flt_valid_o = 1'b1;
+      flt_cause_o = SIMT_FAULT_LOAD_BUS_ERROR;
+    end else if (as_valid_i && as_err_i) begin
+      flt_valid_o = 1'b1;
+      flt_cause_o = SIMT_FAULT_STORE_BUS_ERROR;
+      flt_warp_o  = cur_warp_q;
+      flt_lane_o  = 8'(aq_lane_q);
+      flt_pc_o    = cur_pc_q;
+      flt_addr_o  = cur_taddr_q[aq_lane_q];
+    end else if (b_hs && m_bresp_i[1]) begin
+      flt_valid_o = 1'b1;
+      flt_cause_o = SIMT_FAULT_STORE_BUS_ERROR;
+      flt_warp_o  = sq_warp_q[sq_hd_q];
+      flt_lane_o  = 8'(sq_lane_q[sq_hd_q]);
+      flt_pc_o    = sq_pc_q[sq_hd_q];
+      flt_addr_o  = sq_addr_q[sq_hd_q];
+    end
+  end
+
+  assign beats_o = (m_arvalid_o && m_arready_i ? 5'(m_arlen_o) + 5'd1 : 5'd0) + 5'(w_hs);
+
+  // ------------------------------------------------------------------------------------------
+  // Atomic requests
+  // ------------------------------------------------------------------------------------------
+  logic [LW-1:0] aq_l0;
+  assign aq_l0 = lowest(glb_pend);
+  always_comb begin
+    aq_valid_o  = aq_valid_q;
+    aq_op_o     = SEM_AOP_RMW;
+    aq_red_o    = amo_red(cur_f5_q);
+    aq_signed_o = amo_signed(cur_f5_q);
+    aq_size_o   = SEM_ASIZE_4;
+    aq_addr_o   = cur_addr_q[aq_lane_q];
+    aq_wdata_o  = {32'h0, cur_wdata_q[aq_lane_q]};
+    unique case (cur_f5_q)
+      AMO_LR:   aq_xop_o = SEM_XOP_LR;
+      AMO_SC:   aq_xop_o = SEM_XOP_SC;
+      AMO_SWAP: aq_xop_o = SEM_XOP_SWAP;
+      default:  aq_xop_o = SEM_XOP_NONE;
+    endcase
+    aq_rtag_o = RTW'(TAG_BASE + 32'(cur_warp_q) * NL + 32'(aq_lane_q));
+  end
+
+  // ------------------------------------------------------------------------------------------
+  // Sequential: issue side, queue, stores
+  // ------------------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cur_v_q     <= 1'b0;
+      cur_warp_q  <= '0;
+      cur_kind_q  <= LK_LOAD;
+      cur_f3_q    <= '0;
+      cur_f5_q    <= '0;
+      cur_pc_q    <= '0;
+      cur_mask_q  <= '0;
+      rem_q       <= '0;
+      cur_space_q <= '0;
+      cur_addr_q  <= '0;
+      cur_taddr_q <= '0;
+      cur_wdata_q <= '0;
+      cur_q_q     <= '0;
+      cur_beats_q <= '0;
+      w_phase_q   <= 1'b0;
+      aw_done_q   <= 1'b0;
+      w_lanes_q   <= '0;
+      w_first_q   <= '0;
+      w_cnt_q     <= '0;
+      w_len_q     <= '0;
+      w_seg_q     <= '0;
+      ar_valid_q  <= 1'b0;
+      aw_valid_q  <= 1'b0;
+      ar_addr_q   <= '0;
+      aw_addr_q   <= '0;
+      ar_len_q    <= '0;
+      aw_len_q    <= '0;
+      aq_valid_q  <= 1'b0;
+      aq_busy_q   <= 1'b0;
+      aq_lane_q   <= '0;
+      q_valid_q   <= '0;
+      q_closed_q  <= '0;
+      q_err_q     <= '0;
+      hd_q        <= '0;
+      tl_q        <= '0;
+      qcnt_q      <= '0;
+      rk_q        <= '0;
+      sq_hd_q     <= '0;
+      sq_tl_q     <= '0;
+      sq_cnt_q    <= '0;
+      for (int w = 0; w < NW; w++) st_cnt_q[w] <= '0;
+    end else begin
+      logic [QW:0]  qc;
+      logic [SQW:0] sc;
+      qc = qcnt_q;
+      sc = sq_cnt_q;
+
+      // ---- accept
+      if (req_valid_i && req_ready_o) begin
+        cur_v_q     <= 1'b1;
+        cur_warp_q  <= req_warp_i;
+        cur_kind_q  <= req_kind_i;
+        cur_f3_q    <= req_f3_i;
+        cur_f5_q    <= req_f5_i;
+        cur_pc_q    <= req_pc_i;
+        cur_mask_q  <= req_mask_i;
+        rem_q       <= req_mask_i;
+        cur_space_q <= req_space_i;
+        cur_addr_q  <= req_addr_i;
+        cur_taddr_q <= req_taddr_i;
+        cur_wdata_q <= req_wdata_i;
+        cur_beats_q <= '0;
+        if (req_kind_i != LK_STORE) begin
+          cur_q_q           <= tl_q;
+          tl_q              <= tl_q + QW'(1);
+          qc                = qc + (QW + 1)'(1);
+          q_valid_q[tl_q]   <= 1'b1;
+          q_closed_q[tl_q]  <= 1'b0;
+          q_err_q[tl_q]     <= 1'b0;
+          q_warp_q[tl_q]    <= req_warp_i;
+          q_rd_q[tl_q]      <= req_rd_i;
+          q_f3_q[tl_q]      <= (req_kind_i == LK_AMO) ? F3_W : req_f3_i;
+          q_pc_q[tl_q]      <= req_pc_i;
+          q_mask_q[tl_q]    <= req_mask_i;
+          q_gm_q[tl_q]      <= '0;
+          q_total_q[tl_q]   <= '0;
+          q_taddr_q[tl_q]   <= req_taddr_i;
+        end
+      end
+
+      // ---- local lanes: all at once
+      if (do_loc) rem_q <= rem_q & ~loc_pend;
+      // ---- shared lanes
+      if (do_shr) rem_q <= rem_q & ~shr_srv;
+
+      // ---- global loads: one burst per cycle
+      if (g_ar) begin
+        ar_valid_q  <= 1'b1;
+        ar_addr_q   <= {g_seg, g_first, 3'b000};
+        ar_len_q    <= 8'(g_len);
+        cur_beats_q <= cur_beats_q + SEQW'(g_len) + SEQW'(1);
+        rem_q       <= rem_q & ~g_lanes;
+        q_total_q[cur_q_q] <= cur_beats_q + SEQW'(g_len) + SEQW'(1);
+        for (int l = 0; l < NL; l++) begin
+          if (g_lanes[l]) begin
+            logic [3:0] bo;
+            bo = cur_addr_q[l][6:3] - g_first;
+            q_seq_q[cur_q_q][l] <= cur_beats_q + SEQW'(bo);
+            q_off_q[cur_q_q][l] <= cur_addr_q[l][2:0];
+          end
+        end
+        q_gm_q[cur_q_q] <= q_gm_q[cur_q_q] | g_lanes;
+      end else if (m_arready_i) begin
+        ar_valid_q <= 1'b0;
+      end
+
+      // ---- global stores: AW, then the W beats
+      if (g_aw) begin
+        aw_valid_q <= 1'b1;
+        aw_addr_q  <= {g_seg, g_first, 3'b000};
+        aw_len_q   <= 8'(g_len);
+        w_phase_q  <= 1'b1;
+        aw_done_q  <= 1'b0;
+        w_lanes_q  <= g_lanes;
+        w_first_q  <= g_first;
+        w_cnt_q    <= '0;
+        w_len_q    <= g_len;
+        w_seg_q    <= g_seg;
+        rem_q      <= rem_q & ~g_lanes;
+        sq_warp_q[sq_tl_q] <= cur_warp_q;
+        sq_pc_q[sq_tl_q]   <= cur_pc_q;
+        sq_lane_q[sq_tl_q] <= g_l0;
+        sq_addr_q[sq_tl_q] <= cur_taddr_q[g_l0];
+        sq_seg_q[sq_tl_q]  <= g_seg;
+        sq_tl_q            <= sq_tl_q + SQW'(1);
+        sc = sc + (SQW + 1)'(1);
+      end else if (m_awready_i) begin
+        aw_valid_q <= 1'b0;
+      end
+      if (aw_valid_q && m_awready_i) aw_done_q <= 1'b1;
+      if (w_hs) begin
+        w_cnt_q <= w_cnt_q + 4'd1;
+        if (w_last) w_phase_q <= 1'b0;
+      end
+
+      // ---- atomics: one lane at a time
+      if (g_aq) begin
+        aq_valid_q <= 1'b1;
+        aq_busy_q  <= 1'b1;
+        aq_lane_q  <= aq_l0;
+        rem_q      <= rem_q & ~(NL'(1) << aq_l0);
+      end
+      if (aq_valid_q && aq_ready_i) aq_valid_q <= 1'b0;
+      if (as_valid_i) aq_busy_q <= 1'b0;   // an error is reported at once (flt_*)
+
+      // ---- done with the instruction
+      if (finish) begin
+        cur_v_q <= 1'b0;
+        if (cur_kind_q != LK_STORE) q_closed_q[cur_q_q] <= 1'b1;
+      end
+
+      // ---- return side: R beats into the head entry, completion
+      if (r_hs) begin
+        rk_q <= rk_q + SEQW'(1);
+        if (m_rresp_i[1] && !q_err_q[hd_q]) begin
+          logic [LW-1:0] el;
+          logic          found;
+          el    = '0;
+          found = 1'b0;
+          for (int l = 0; l < NL; l++) begin
+            if (!found && q_gm_q[hd_q][l] && q_seq_q[hd_q][l] == rk_q) begin
+              el    = LW'(l);
+              found = 1'b1;
+            end
+          end
+          q_err_q[hd_q]   <= 1'b1;
+          q_elane_q[hd_q] <= el;
+          q_eaddr_q[hd_q] <= q_taddr_q[hd_q][el];
+        end
+      end
+      if (head_done) begin
+        q_valid_q[hd_q] <= 1'b0;
+        hd_q            <= hd_q + QW'(1);
+        rk_q            <= '0;
+        qc              = qc - (QW + 1)'(1);
+      end
+      qcnt_q <= qc;
+
+      // ---- store B responses
+      if (b_hs) begin
+        sq_hd_q <= sq_hd_q + SQW'(1);
+        sc = sc - (SQW + 1)'(1);
+      end
+      sq_cnt_q <= sc;
+      for (int w = 0; w < NW; w++) begin
+        logic [SQW:0] c;
+        c = st_cnt_q[w];
+        if (g_aw && 32'(cur_warp_q) == w)        c = c + (SQW + 1)'(1);
+        if (b_hs && 32'(sq_warp_q[sq_hd_q]) == w) c = c - (SQW + 1)'(1);
+        st_cnt_q[w] <= c;
+      end
+    end
+  end
+
+  // ------------------------------------------------------------------------------------------
+  // Local and shared memory (no reset: the program's, undefined until written) and the data of
+  // every lane into the return-queue entries (local / shared / atomic lanes into the issuing
+  // entry, R beats into the head entry)
+  // ------------------------------------------------------------------------------------------
+  always_ff @(posedge clk_i) begin
+    if (as_valid_i) q_data_q[cur_q_q][aq_lane_q] <= as_rdata_i[31:0];
+    if (r_hs) begin
+      for (int l = 0; l < NL; l++) begin
+        if (q_gm_q[hd_q][l] && q_seq_q[hd_q][l] == rk_q) begin
+          q_data_q[hd_q][l] <= load_extract(m_rdata_i, q_off_q[hd_q][l], q_f3_q[hd_q]);
+        end
+      end
+    end
+    if (do_loc) begin
+      for (int l = 0; l < NL; l++) begin
+        if (loc_pend[l]) begin
+          logic [31:0] old, nv;
+          logic [3:0]  be;
+          logic [WW+LMA-1:0] idx;
+          idx = {cur_warp_q, cur_addr_q[l][LMA+1:2]};
+          old = lmem_q[l][idx];
+          be  = word_strb(cur_addr_q[l][1:0], cur_f3_q[1:0]);
+          if (cur_kind_q == LK_LOAD) begin
+            q_data_q[cur_q_q][l] <= load_extract({32'h0, old}, {1'b0, cur_addr_q[l][1:0]}, cur_f3_q);
+          end else begin
+            nv = (cur_kind_q == LK_AMO) ? amo_compute(cur_f5_q, old, cur_wdata_q[l])
+                                        : cur_wdata_q[l] << {cur_addr_q[l][1:0], 3'b000};
+            if (cur_kind_q == LK_AMO) begin
+              q_data_q[cur_q_q][l] <= old;
+              be = 4'hF;
+            end
+            for (int b = 0; b < 4; b++) if (be[b]) old[8 * b +: 8] = nv[8 * b +: 8];
+            lmem_q[l][idx] <= old;
+          end
+        end
+      end
+    end
+    if (do_shr) begin
+      for (int l = 0; l < NL; l++) begin
+        if (shr_srv[l]) begin
+          logic [SMA-1:0] wi;
+          logic [31:0]    old, nv;
+          logic [3:0]     be;
+          wi  = cur_addr_q[l][SMA+1:2];
+          old = smem_q[wi];
+          be  = word_strb(cur_addr_q[l][1:0], cur_f3_q[1:0]);
+          if (cur_kind_q == LK_LOAD) begin
+            q_data_q[cur_q_q][l] <= load_extract({32'h0, old}, {1'b0, cur_addr_q[l][1:0]}, cur_f3_q);
+          end else begin
+            nv = (cur_kind_q == LK_AMO) ? amo_compute(cur_f5_q, old, cur_wdata_q[l])
+                                        : cur_wdata_q[l] << {cur_addr_q[l][1:0], 3'b000};
+            if (cur_kind_q == LK_AMO) begin
+              q_data_q[cur_q_q][l] <= old;
+              be = 4'hF;
+            end
+            for (int b = 0; b < 4; b++) if (be[b]) old[8 * b +: 8] = nv[8 * b +: 8];
+            smem_q[wi] <= old;
+          end
+        end
+      end
+    end
+  end
+
+  logic unused_lsu;
+  assign unused_lsu = ^{m_rlast_i, m_rresp_i[0], m_bresp_i[0], as_rdata_i[63:32], w_seg_q,
+                        cur_mask_q};
+
+endmodule

@@ -1,0 +1,249 @@
+/* simt_isa.S: the instruction tests of tests/rtl/simt_tb.cpp (assembled by riscv64-unknown-elf-gcc
+ * -march=rv32ima_zicsr, linked by firmware/link.ld at GC_LOAD_BASE 0x83800000).
+ *
+ * isa_main: every thread runs every block of simt_isa_list.h on its own inputs.  PARAM points to
+ *   { in, out, scratch, ntests }: thread g (linear in the grid) reads a, b at in + (g * ntests + i) * 8
+ *   and writes r0, r1, r2 at out + (g * ntests + i) * 12; its global scratch is scratch + g * 16,
+ *   its shared scratch SHARED_BASE + (thread index in the CTA) * 16 (SMEM_BYTES >= 16 * CTA
+ *   threads), its local scratch LOCAL_BASE + 512.
+ * fault_*: one faulting instruction each, in lane 3 only (or every lane where noted); the
+ *   instruction sits at the symbol fault_*_pc.
+ */
+#include "gpucosim_spec.h"
+
+#define SPACE_G s2
+#define SPACE_S s3
+#define SPACE_L s4
+
+#define PRO  lw a0, 0(s0); lw a1, 4(s0); li a2, 0; li a3, 0; li a4, 0;
+#define EPI  sw a2, 0(s1); sw a3, 4(s1); sw a4, 8(s1); addi s0, s0, 8; addi s1, s1, 12;
+
+#define RR(op)          PRO op a2, a0, a1; EPI
+#define RI(op, imm)     PRO op a2, a0, imm; EPI
+#define BR(op)          PRO op a0, a1, 1f; j 2f; 1: li a2, 1; 2: EPI
+#define LD(sp, op, o)   PRO sw a1, 0(SPACE_##sp); op a2, o(SPACE_##sp); EPI
+#define ST(sp, op, o)   PRO sw a1, 0(SPACE_##sp); op a0, o(SPACE_##sp); lw a2, 0(SPACE_##sp); EPI
+#define AMO(sp, op)     PRO sw a1, 0(SPACE_##sp); op.w a2, a0, (SPACE_##sp); lw a3, 0(SPACE_##sp); EPI
+#define SP(name)        PRO SP_##name; EPI
+
+#define SP_lui          lui a2, 0x12345; lui a3, 0xfffff; lui a4, 0x80000;
+#define SP_auipc        1: auipc a2, 0x1; auipc a3, 0; sub a2, a2, a3; lla a4, 1b; sub a3, a3, a4;
+#define SP_jal          li a3, 7; jal a2, 3f; li a3, 99; 3: auipc a4, 0; sub a2, a4, a2; li a4, 0;
+#define SP_jalr         lla t0, 3f; andi t1, a0, 3; slli t1, t1, 3; add t0, t0, t1; jalr a3, 0(t0); \
+                        3: li a2, 10; j 4f; li a2, 11; j 4f; li a2, 12; j 4f; li a2, 13; j 4f; \
+                        4: lla t1, 3b; sub a3, a3, t1;
+#define SP_jalr_odd     lla t0, 5f; addi t0, t0, -1; jalr a3, 1(t0); li a2, 1; 5: li a2, 2; \
+                        lla t1, 5b; sub a3, a3, t1;
+#define SP_x0           sw a1, 0(s2); add x0, a0, a1; addi x0, a0, 5; lui x0, 0x12345; lw x0, 0(s2); \
+                        csrr x0, GC_SIMT_CSR_TID_X; amoadd.w x0, a0, (s2); jal x0, 6f; li a3, 5; \
+                        6: mv a2, x0; or a3, x0, zero; lw a4, 0(s2);
+#define SP_lrsc         sw a1, 0(s2); lr.w a2, (s2); sc.w t0, a0, (s2); sc.w t1, a1, (s2); \
+                        slli t1, t1, 1; or a3, t0, t1; lw a4, 0(s2);
+#define SP_fence        sw a0, 0(s2); fence; lw a2, 0(s2); fence rw, rw; sw a1, 0(s2); fence iorw, iorw; \
+                        lw a3, 0(s2);
+#define SP_csr_tid      csrr a2, GC_SIMT_CSR_TID_X; csrr a3, GC_SIMT_CSR_TID_Y; csrr a4, GC_SIMT_CSR_TID_Z;
+#define SP_csr_ctaid    csrr a2, GC_SIMT_CSR_CTAID_X; csrr a3, GC_SIMT_CSR_CTAID_Y; csrr a4, GC_SIMT_CSR_CTAID_Z;
+#define SP_csr_ntid     csrr a2, GC_SIMT_CSR_NTID_X; csrr a3, GC_SIMT_CSR_NTID_Y; csrr a4, GC_SIMT_CSR_NTID_Z;
+#define SP_csr_nctaid   csrr a2, GC_SIMT_CSR_NCTAID_X; csrr a3, GC_SIMT_CSR_NCTAID_Y; csrr a4, GC_SIMT_CSR_NCTAID_Z;
+#define SP_csr_warp     csrr a2, GC_SIMT_CSR_WARPID; csrr a3, GC_SIMT_CSR_LANEID; csrr a4, GC_SIMT_CSR_NLANES;
+#define SP_csr_task     csrr a2, GC_SIMT_CSR_TASKID; csrr a3, GC_SIMT_CSR_PARAM; csrr a4, GC_SIMT_CSR_SMID;
+#define SP_csr_imm      csrrsi a2, GC_SIMT_CSR_TID_X, 0; csrrci a3, GC_SIMT_CSR_NLANES, 0; csrrs a4, GC_SIMT_CSR_LANEID, x0;
+#define SP_cycle        csrr t0, GC_SIMT_CSR_CYCLE; nop; nop; csrr t1, GC_SIMT_CSR_CYCLE; sub a2, t1, t0; \
+                        csrr a4, GC_SIMT_CSR_CYCLEH;
+/* a store, then a load of the same word right away (the load waits for the store's response) */
+#define SP_stld_forward sw a0, 0(s2); lw a2, 0(s2); sh a1, 2(s2); lw a3, 0(s2); sb a0, 1(s2); lhu a4, 0(s2);
+/* nested data-dependent branches: lanes split three ways, then meet again */
+#define SP_nested_div   andi t0, a0, 7; li a2, 0; \
+                        7: beqz t0, 9f; andi t1, t0, 1; beqz t1, 8f; addi a2, a2, 3; j 10f; \
+                        8: addi a2, a2, 5; 10: addi t0, t0, -1; j 7b; 9: andi t1, a1, 1; \
+                        beqz t1, 11f; addi a3, a2, 100; 11: mv a4, a2;
+
+    .text
+    .globl isa_main
+    .type isa_main, @function
+    .p2align 2
+isa_main:
+    csrr    t0, GC_SIMT_CSR_PARAM
+    lw      s0, 0(t0)                   /* in */
+    lw      s1, 4(t0)                   /* out */
+    lw      s2, 8(t0)                   /* global scratch */
+    lw      s5, 12(t0)                  /* ntests */
+    /* t = thread index in the CTA, c = CTA index in the grid, g = c * CTA size + t */
+    csrr    t1, GC_SIMT_CSR_TID_Z
+    csrr    t2, GC_SIMT_CSR_NTID_Y
+    mul     t1, t1, t2
+    csrr    t2, GC_SIMT_CSR_TID_Y
+    add     t1, t1, t2
+    csrr    t2, GC_SIMT_CSR_NTID_X
+    mul     t1, t1, t2
+    csrr    t2, GC_SIMT_CSR_TID_X
+    add     s6, t1, t2                  /* t */
+    csrr    t1, GC_SIMT_CSR_CTAID_Z
+    csrr    t2, GC_SIMT_CSR_NCTAID_Y
+    mul     t1, t1, t2
+    csrr    t2, GC_SIMT_CSR_CTAID_Y
+    add     t1, t1, t2
+    csrr    t2, GC_SIMT_CSR_NCTAID_X
+    mul     t1, t1, t2
+    csrr    t2, GC_SIMT_CSR_CTAID_X
+    add     t1, t1, t2                  /* c */
+    csrr    t2, GC_SIMT_CSR_NTID_X
+    csrr    t3, GC_SIMT_CSR_NTID_Y
+    mul     t2, t2, t3
+    csrr    t3, GC_SIMT_CSR_NTID_Z
+    mul     t2, t2, t3
+    mul     t1, t1, t2
+    add     s7, t1, s6                  /* g */
+    mul     t1, s7, s5                  /* g * ntests */
+    slli    t2, t1, 3
+    add     s0, s0, t2
+    slli    t2, t1, 2
+    add     s1, s1, t2
+    add     s1, s1, t2
+    add     s1, s1, t2                  /* out + g * ntests * 12 */
+    slli    t2, s7, 4
+    add     s2, s2, t2
+    slli    t2, s6, 4
+    li      s3, GC_SIMT_WIN_SHARED_BASE
+    add     s3, s3, t2
+    li      s4, GC_SIMT_WIN_LOCAL_BASE + 512
+
+#include "simt_isa_list.h"
+
+    .insn   i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* ---------------------------------------------------------------- faults: lane 3 only */
+#define LANE3_ONLY(name) \
+    .globl name; .type name, @function; .p2align 2; name: \
+    csrr t0, GC_SIMT_CSR_LANEID; li t1, 3; bne t0, t1, 1f;
+#define FAULT_END(name) \
+    1: .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0;
+
+LANE3_ONLY(fault_illegal)
+    .globl fault_illegal_pc; fault_illegal_pc: .word 0xFFFFFFFF
+FAULT_END(fault_illegal)
+
+LANE3_ONLY(fault_reserved_custom)
+    .globl fault_reserved_custom_pc; fault_reserved_custom_pc: .insn i 0x0B, 5, x0, x0, 0
+FAULT_END(fault_reserved_custom)
+
+LANE3_ONLY(fault_csr_write)
+    .globl fault_csr_write_pc; fault_csr_write_pc: csrw GC_SIMT_CSR_TID_X, t0
+FAULT_END(fault_csr_write)
+
+LANE3_ONLY(fault_ecall)
+    .globl fault_ecall_pc; fault_ecall_pc: ecall
+FAULT_END(fault_ecall)
+
+LANE3_ONLY(fault_ebreak)
+    .globl fault_ebreak_pc; fault_ebreak_pc: ebreak
+FAULT_END(fault_ebreak)
+
+/* misaligned accesses: the address is PARAM + 2 */
+LANE3_ONLY(fault_misaligned_load)
+    csrr t2, GC_SIMT_CSR_PARAM; addi t2, t2, 2
+    .globl fault_misaligned_load_pc; fault_misaligned_load_pc: lw t3, 0(t2)
+FAULT_END(fault_misaligned_load)
+
+LANE3_ONLY(fault_misaligned_store)
+    csrr t2, GC_SIMT_CSR_PARAM; addi t2, t2, 2
+    .globl fault_misaligned_store_pc; fault_misaligned_store_pc: sh t3, 1(t2)
+FAULT_END(fault_misaligned_store)
+
+LANE3_ONLY(fault_misaligned_amo)
+    csrr t2, GC_SIMT_CSR_PARAM; addi t2, t2, 2
+    .globl fault_misaligned_amo_pc; fault_misaligned_amo_pc: amoadd.w t3, t3, (t2)
+FAULT_END(fault_misaligned_amo)
+
+/* a jump to PC + 2 */
+LANE3_ONLY(fault_misaligned_jump)
+    .globl fault_misaligned_jump_pc; fault_misaligned_jump_pc: auipc t2, 0
+    addi t2, t2, 2+8; jr t2
+FAULT_END(fault_misaligned_jump)
+
+/* wild pointers: PARAM holds the address (a hole of the device map: DECERR) */
+LANE3_ONLY(fault_wild_load)
+    csrr t2, GC_SIMT_CSR_PARAM
+    .globl fault_wild_load_pc; fault_wild_load_pc: lw t3, 0(t2)
+    sw t3, 0(t2)
+FAULT_END(fault_wild_load)
+
+LANE3_ONLY(fault_wild_store)
+    csrr t2, GC_SIMT_CSR_PARAM
+    .globl fault_wild_store_pc; fault_wild_store_pc: sw t3, 0(t2)
+FAULT_END(fault_wild_store)
+
+LANE3_ONLY(fault_wild_amo)
+    csrr t2, GC_SIMT_CSR_PARAM
+    .globl fault_wild_amo_pc; fault_wild_amo_pc: amoswap.w t3, t3, (t2)
+FAULT_END(fault_wild_amo)
+
+/* an address in no window at all, and past the CTA's shared memory */
+LANE3_ONLY(fault_no_window)
+    li t2, 0xE0000000
+    .globl fault_no_window_pc; fault_no_window_pc: lw t3, 0(t2)
+FAULT_END(fault_no_window)
+
+LANE3_ONLY(fault_shared_oob)
+    li t2, GC_SIMT_WIN_SHARED_BASE
+    csrr t3, GC_SIMT_CSR_PARAM          /* PARAM = SMEM_BYTES of the task */
+    add t2, t2, t3
+    .globl fault_shared_oob_pc; fault_shared_oob_pc: sw t3, 0(t2)
+FAULT_END(fault_shared_oob)
+
+LANE3_ONLY(fault_lr_shared)
+    li t2, GC_SIMT_WIN_SHARED_BASE
+    .globl fault_lr_shared_pc; fault_lr_shared_pc: lr.w t3, (t2)
+FAULT_END(fault_lr_shared)
+
+/* a jump out of the code windows (into the SHARED window) */
+LANE3_ONLY(fault_fetch)
+    li t2, GC_SIMT_WIN_SHARED_BASE
+    .globl fault_fetch_pc; fault_fetch_pc: jr t2
+FAULT_END(fault_fetch)
+
+/* a jump into a hole of the device map inside the SYSMEM window: the fetch gets DECERR */
+LANE3_ONLY(fault_fetch_bus)
+    csrr t2, GC_SIMT_CSR_PARAM
+    .globl fault_fetch_bus_pc; fault_fetch_bus_pc: jr t2
+FAULT_END(fault_fetch_bus)
+
+/* ---------------------------------------------------------------- throughput loops */
+/* alu_loop: PARAM = { iterations, out }: 8 dependent-free ALU ops per iteration, no memory */
+    .globl alu_loop; .type alu_loop, @function; .p2align 2
+alu_loop:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw t1, 0(t0)
+    csrr a0, GC_SIMT_CSR_TID_X
+    mv a1, a0; mv a2, a0; mv a3, a0
+12: addi a0, a0, 1; xor a1, a1, a0; add a2, a2, a1; slli a3, a3, 1
+    or a3, a3, a0; sub a2, a2, a3; andi a1, a1, 0x7ff; addi t1, t1, -1
+    bnez t1, 12b
+    add a0, a0, a1; add a0, a0, a2; add a0, a0, a3
+    lw t2, 4(t0)
+    csrr t3, GC_SIMT_CSR_TID_X
+    slli t3, t3, 2
+    add t2, t2, t3
+    sw a0, 0(t2)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* reconverge: PARAM = out: odd and even lanes take different paths, then meet for a 100-iteration
+ * uniform loop; out[tid_x] = 304 (odd lanes) or 312 (even lanes).  If the warp did not reconverge
+ * at the loop, it would run it twice with half masks. */
+    .globl reconverge; .type reconverge, @function; .p2align 2
+reconverge:
+    csrr t0, GC_SIMT_CSR_LANEID
+    andi t0, t0, 1
+    li t1, 0
+    beqz t0, 13f
+    addi t1, t1, 1; addi t1, t1, 1; addi t1, t1, 1; addi t1, t1, 1
+    j 14f
+13: addi t1, t1, 2; addi t1, t1, 2; addi t1, t1, 2; addi t1, t1, 2; addi t1, t1, 2; addi t1, t1, 2
+14: li t2, 100
+15: addi t1, t1, 3; addi t2, t2, -1; bnez t2, 15b
+    csrr t3, GC_SIMT_CSR_PARAM
+    csrr t4, GC_SIMT_CSR_TID_X
+    slli t4, t4, 2
+    add t3, t3, t4
+    sw t1, 0(t3)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0

@@ -1,0 +1,1141 @@
+// Block testbench of the SIMT core: tests/rtl/simt_tb_top.sv = gc_simt (compute front + SMs) with
+// its own atomic unit and crossbar, behind the cosim AXI4 memory model (cosim/axi_mem.h: SYSMEM
+// 100 cycles / 4 B per cycle, VIDMEM 40 cycles / 8 B per cycle, DECERR outside the windows,
+// optional random stalls).  The bench plays runlist 0's PBDMA: it writes TMDs into memory,
+// launches them on cmd_* and waits for done_o; it reads the COMPUTE registers on regs_o.
+//
+// Built three times by the Makefile (simt_bench): build/rtl_simt8/test_simt8 (LANES = 8, the
+// default), build/rtl_simt32/test_simt32 (-GLANES=32) and build/rtl_simt2sm/test_simt2sm (-GNSM=2).
+// The bench reads NUM_SM / WARPS / LANES from COMPUTE.CONFIG, so the same cases run on all three
+// (case names get the binary's name as a prefix: simt8_isa_one_lane, ...).  Programs: build/firmware/kernels.elf
+// (firmware/kernels/*.c, the C kernels) and build/firmware/simt_isa.elf (tests/rtl/simt_isa.S),
+// found next to the binary (../firmware), loaded with hostdrv's ELF loader (hostdrv/src/elf.c,
+// compiled in without its device part).
+//
+// Cases (tcase.h: --list, or names; the runner runs each in its own process):
+//   isa_*        every RV32IMA instruction (simt_isa_list.h): one lane, all lanes of all warps
+//                with different data per lane (divergent branches and jumps included), 2-D/3-D
+//                grids, random memory stalls; checked against values computed here.  Edge cases:
+//                division by zero and INT_MIN / -1 on some lanes, x0 writes, sub-word accesses in
+//                every memory space, LR/SC success and failure, CSRs of every thread.
+//   kern_*       the C kernels against host computations, several grid / CTA shapes (partial
+//                warps, more CTAs than warp slots, 2-D and 3-D), shared memory with barriers,
+//                global and shared atomics, LR/SC, data-dependent divergence.
+//   fault_*      each fault cause: the record (cause, PC, lane, warp, address), the error
+//                completion, and a correct kernel right after (the core is usable again).
+//   tmd_*        TMD checks (BAD_TMD, TMD_BUS_ERROR), completion release and interrupt.
+//   perf_*       IPC of an ALU-bound loop, bytes per cycle of a streaming kernel, active lanes
+//                after divergence (printed for make bench; loose lower bounds asserted).
+#include <verilated.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "Vsimt_tb_top.h"
+
+#define GC_ELF_NO_DEVICE
+#define GC_COMPUTE_NO_DEVICE
+#include "../../hostdrv/src/compute.c"
+#include "../../hostdrv/src/elf.c"
+#include "axi_mem.h"
+#include "gc_kernels.h"
+#include "tcase.h"
+
+namespace {
+
+std::string g_fw;   // directory of the firmware images
+
+uint64_t env_u64(const char *name, uint64_t dflt) {
+    const char *v = std::getenv(name);
+    return (v && *v) ? std::strtoull(v, nullptr, 0) : dflt;
+}
+
+// ------------------------------------------------------------------------------------------ Sim
+struct Sim {
+    std::unique_ptr<VerilatedContext> ctx;
+    std::unique_ptr<Vsimt_tb_top> top;
+    std::unique_ptr<AxiMem> mem;
+    uint64_t cycle = 0;
+    unsigned nl = 0, nw = 0, nsm = 0;
+    uint64_t heap = GC_VIDMEM_BASE + 0x00100000;   // bump allocator, device addresses
+    uint64_t sys_heap = GC_SYSMEM_BASE + 0x00100000;
+    unsigned nonstall = 0, task_faults = 0;
+    bool fault_pend = false;                       // models INTR_STATUS.TASK_FAULT
+
+    explicit Sim(uint32_t stall_pct = 0, uint64_t seed = 1) {
+        ctx = std::make_unique<VerilatedContext>();
+        ctx->randReset(0);
+        top = std::make_unique<Vsimt_tb_top>(ctx.get(), "TOP");
+        stall_pct = (uint32_t)env_u64("GPUCOSIM_STALL_PCT", stall_pct);
+        mem = std::make_unique<AxiMem>(env_u64("GPUCOSIM_SEED", seed), 100, 4, 40, 8, stall_pct, "");
+        top->cmd_valid_i = 0;
+        top->task_fault_pend_i = 0;
+        top->rst_ni = 0;
+        for (int i = 0; i < 4; i++) tick();
+        top->rst_ni = 1;
+        tick();
+        uint32_t cfg = reg(GC_REG_COMPUTE_CONFIG);
+        nl = GC_COMPUTE_CONFIG_LANES_GET(cfg);
+        nw = GC_COMPUTE_CONFIG_WARPS_GET(cfg);
+        nsm = GC_COMPUTE_CONFIG_NUM_SM_GET(cfg);
+    }
+    ~Sim() { top->final(); }
+
+    void tick() {
+        Vsimt_tb_top &t = *top;
+        AxiMemPins p{};
+        mem->drive(p, cycle);
+        t.m_arready_i = p.arready;
+        t.m_rvalid_i = p.rvalid;
+        t.m_rid_i = p.rid;
+        t.m_rdata_i = p.rdata;
+        t.m_rresp_i = p.rresp;
+        t.m_rlast_i = p.rlast;
+        t.m_awready_i = p.awready;
+        t.m_wready_i = p.wready;
+        t.m_bvalid_i = p.bvalid;
+        t.m_bid_i = p.bid;
+        t.m_bresp_i = p.bresp;
+        t.clk_i = 0;
+        t.eval();
+        p.arvalid = t.m_arvalid_o;
+        p.arid = t.m_arid_o;
+        p.araddr = t.m_araddr_o;
+        p.arlen = t.m_arlen_o;
+        p.rready = t.m_rready_o;
+        p.awvalid = t.m_awvalid_o;
+        p.awid = t.m_awid_o;
+        p.awaddr = t.m_awaddr_o;
+        p.awlen = t.m_awlen_o;
+        p.wvalid = t.m_wvalid_o;
+        p.wdata = t.m_wdata_o;
+        p.wstrb = t.m_wstrb_o;
+        p.wlast = t.m_wlast_o;
+        p.bready = t.m_bready_o;
+        mem->sample(p);
+        if (t.nonstall_o) nonstall++;
+        if (t.task_fault_o) {
+            task_faults++;
+            fault_pend = true;
+        }
+        t.clk_i = 1;
+        t.eval();
+        mem->commit(cycle);
+        cycle++;
+        t.task_fault_pend_i = fault_pend;
+    }
+
+    uint32_t reg(uint32_t off) { return top->regs_o[(off - GC_REG_COMPUTE_BASE) / 4]; }
+
+    uint64_t alloc(size_t bytes, size_t align = 256, bool sys = false) {
+        uint64_t &h = sys ? sys_heap : heap;
+        h = (h + align - 1) & ~(uint64_t)(align - 1);
+        uint64_t a = h;
+        h += bytes;
+        return a;
+    }
+    void write(uint64_t dev, const void *src, size_t n) {
+        if (!mem->host_write(dev, src, n)) {
+            std::fprintf(stderr, "bench: host write outside memory: 0x%" PRIx64 "\n", dev);
+            std::exit(2);
+        }
+    }
+    void read(uint64_t dev, void *dst, size_t n) {
+        if (!mem->host_read(dev, dst, n)) {
+            std::fprintf(stderr, "bench: host read outside memory: 0x%" PRIx64 "\n", dev);
+            std::exit(2);
+        }
+    }
+    void w32(uint64_t dev, uint32_t v) { write(dev, &v, 4); }
+    uint32_t r32(uint64_t dev) {
+        uint32_t v;
+        read(dev, &v, 4);
+        return v;
+    }
+    uint64_t put(const std::vector<uint32_t> &v) {
+        uint64_t a = alloc(v.size() * 4 + 4);
+        if (!v.empty()) write(a, v.data(), v.size() * 4);
+        return a;
+    }
+    std::vector<uint32_t> get(uint64_t a, size_t n) {
+        std::vector<uint32_t> v(n);
+        if (n) read(a, v.data(), n * 4);
+        return v;
+    }
+
+    gc_elf_t *load(const char *file) {
+        std::string path = g_fw + "/" + file;
+        gc_elf_t *e = nullptr;
+        char err[256];
+        if (gc_elf_read_file(path.c_str(), &e, err, sizeof err) != GC_OK) {
+            std::fprintf(stderr, "bench: %s\n", err);
+            return nullptr;
+        }
+        auto wr = [](void *ctx, uint32_t ta, const void *src, size_t n) -> int {
+            uint64_t d;
+            if (!gc_simt_to_device(ta, &d)) return -1;
+            return static_cast<Sim *>(ctx)->mem->host_write(d, src, n) ? 0 : -1;
+        };
+        if (gc_elf_load_with(e, wr, this, err, sizeof err) != GC_OK) {
+            std::fprintf(stderr, "bench: %s\n", err);
+            gc_elf_free(e);
+            return nullptr;
+        }
+        return e;
+    }
+
+    struct Result {
+        bool done = false, err = false;
+        uint64_t cycles = 0;
+        uint64_t tmd = 0;
+    };
+
+    // Write the TMD, launch it, run until done_o (or max cycles)
+    Result run(const gc_tmd_t &t, uint64_t max_cycles = 3000000, uint64_t tmd_addr = 0) {
+        Result r;
+        uint32_t w[GC_TMD_WORDS];
+        if (gc_tmd_encode(&t, w) != GC_OK) {
+            std::fprintf(stderr, "bench: TMD does not encode\n");
+            return r;
+        }
+        if (!tmd_addr) {
+            tmd_addr = alloc(GC_TMD_SIZE, GC_TMD_ALIGN);
+            write(tmd_addr, w, sizeof w);
+        }
+        r.tmd = tmd_addr;
+        return launch(tmd_addr, max_cycles);
+    }
+    Result launch(uint64_t tmd_addr, uint64_t max_cycles = 3000000) {
+        Result r;
+        r.tmd = tmd_addr;
+        uint64_t t0 = cycle;
+        top->cmd_valid_i = 1;
+        top->cmd_tmd_i = tmd_addr;
+        top->cmd_ch_i = 5;
+        while (cycle - t0 < max_cycles) {
+            top->clk_i = 0;
+            top->eval();
+            bool acc = top->cmd_valid_i && top->cmd_ready_o;
+            bool done = top->done_o, err = top->done_err_o;
+            tick();
+            if (acc) top->cmd_valid_i = 0;
+            if (done) {
+                r.done = true;
+                r.err = err;
+                break;
+            }
+        }
+        top->cmd_valid_i = 0;
+        r.cycles = cycle - t0;
+        if (!r.done) {
+            std::fprintf(stderr, "bench: task at 0x%" PRIx64 " not done after %" PRIu64 " cycles; COMPUTE.DBG 0x%08x\n",
+                         tmd_addr, r.cycles, reg(GC_REG_COMPUTE_DBG));
+        }
+        return r;
+    }
+    void run_idle(unsigned n) {
+        for (unsigned i = 0; i < n; i++) tick();
+    }
+};
+
+uint32_t sym(gc_elf_t *e, const char *name) {
+    uint32_t v = 0;
+    if (gc_elf_symbol(e, name, &v) != GC_OK) {
+        std::fprintf(stderr, "bench: no symbol %s\n", name);
+        std::exit(2);
+    }
+    return v;
+}
+uint32_t tp(uint64_t dev) { return gc_simt_ptr(dev); }
+
+// ------------------------------------------------------------------------------------------ ISA
+struct Thr {
+    uint32_t g, t, tid[3], ctaid[3], ntid[3], nctaid[3], warp, lane, nl, task, param, nsm;
+};
+struct Exp {
+    uint32_t v[3];
+    bool cmp[3];
+    bool range[3] = {false, false, false};   // r_k in [lo_k, hi_k] instead of == v[k]
+    uint32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+};
+Exp e3(uint32_t a, uint32_t b, uint32_t c) { return Exp{{a, b, c}, {true, true, true}}; }
+using RefFn = std::function<Exp(const Thr &, uint32_t a, uint32_t b)>;
+struct IsaTest {
+    std::string name;
+    RefFn ref;
+};
+
+uint32_t rr_add(uint32_t a, uint32_t b) { return a + b; }
+uint32_t rr_sub(uint32_t a, uint32_t b) { return a - b; }
+uint32_t rr_sll(uint32_t a, uint32_t b) { return a << (b & 31); }
+uint32_t rr_slt(uint32_t a, uint32_t b) { return (int32_t)a < (int32_t)b; }
+uint32_t rr_sltu(uint32_t a, uint32_t b) { return a < b; }
+uint32_t rr_xor(uint32_t a, uint32_t b) { return a ^ b; }
+uint32_t rr_srl(uint32_t a, uint32_t b) { return a >> (b & 31); }
+uint32_t rr_sra(uint32_t a, uint32_t b) { return (uint32_t)((int32_t)a >> (b & 31)); }
+uint32_t rr_or(uint32_t a, uint32_t b) { return a | b; }
+uint32_t rr_and(uint32_t a, uint32_t b) { return a & b; }
+uint32_t rr_mul(uint32_t a, uint32_t b) { return a * b; }
+uint32_t rr_mulh(uint32_t a, uint32_t b) { return (uint32_t)(((int64_t)(int32_t)a * (int64_t)(int32_t)b) >> 32); }
+uint32_t rr_mulhsu(uint32_t a, uint32_t b) { return (uint32_t)(((int64_t)(int32_t)a * (int64_t)(uint64_t)b) >> 32); }
+uint32_t rr_mulhu(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+// RISC-V M: division by zero and overflow defined (not C's undefined behaviour)
+uint32_t rr_div(uint32_t a, uint32_t b) {
+    if (b == 0) return 0xFFFFFFFFu;
+    if (a == 0x80000000u && b == 0xFFFFFFFFu) return a;
+    return (uint32_t)((int32_t)a / (int32_t)b);
+}
+uint32_t rr_divu(uint32_t a, uint32_t b) { return b ? a / b : 0xFFFFFFFFu; }
+uint32_t rr_rem(uint32_t a, uint32_t b) {
+    if (b == 0) return a;
+    if (a == 0x80000000u && b == 0xFFFFFFFFu) return 0;
+    return (uint32_t)((int32_t)a % (int32_t)b);
+}
+uint32_t rr_remu(uint32_t a, uint32_t b) { return b ? a % b : a; }
+uint32_t ri_addi(uint32_t a, int32_t i) { return a + (uint32_t)i; }
+uint32_t ri_slti(uint32_t a, int32_t i) { return (int32_t)a < i; }
+uint32_t ri_sltiu(uint32_t a, int32_t i) { return a < (uint32_t)i; }
+uint32_t ri_xori(uint32_t a, int32_t i) { return a ^ (uint32_t)i; }
+uint32_t ri_ori(uint32_t a, int32_t i) { return a | (uint32_t)i; }
+uint32_t ri_andi(uint32_t a, int32_t i) { return a & (uint32_t)i; }
+uint32_t ri_slli(uint32_t a, int32_t i) { return a << i; }
+uint32_t ri_srli(uint32_t a, int32_t i) { return a >> i; }
+uint32_t ri_srai(uint32_t a, int32_t i) { return (uint32_t)((int32_t)a >> i); }
+bool br_beq(uint32_t a, uint32_t b) { return a == b; }
+bool br_bne(uint32_t a, uint32_t b) { return a != b; }
+bool br_blt(uint32_t a, uint32_t b) { return (int32_t)a < (int32_t)b; }
+bool br_bge(uint32_t a, uint32_t b) { return (int32_t)a >= (int32_t)b; }
+bool br_bltu(uint32_t a, uint32_t b) { return a < b; }
+bool br_bgeu(uint32_t a, uint32_t b) { return a >= b; }
+uint32_t ld_lb(uint32_t w, int o) { return (uint32_t)(int32_t)(int8_t)(w >> (8 * o)); }
+uint32_t ld_lbu(uint32_t w, int o) { return (w >> (8 * o)) & 0xFF; }
+uint32_t ld_lh(uint32_t w, int o) { return (uint32_t)(int32_t)(int16_t)(w >> (8 * o)); }
+uint32_t ld_lhu(uint32_t w, int o) { return (w >> (8 * o)) & 0xFFFF; }
+uint32_t ld_lw(uint32_t w, int) { return w; }
+uint32_t st_sb(uint32_t w, uint32_t a, int o) { return (w & ~(0xFFu << (8 * o))) | ((a & 0xFF) << (8 * o)); }
+uint32_t st_sh(uint32_t w, uint32_t a, int o) { return (w & ~(0xFFFFu << (8 * o))) | ((a & 0xFFFF) << (8 * o)); }
+uint32_t st_sw(uint32_t, uint32_t a, int) { return a; }
+uint32_t amo_amoadd(uint32_t m, uint32_t a) { return m + a; }
+uint32_t amo_amoswap(uint32_t, uint32_t a) { return a; }
+uint32_t amo_amoxor(uint32_t m, uint32_t a) { return m ^ a; }
+uint32_t amo_amoor(uint32_t m, uint32_t a) { return m | a; }
+uint32_t amo_amoand(uint32_t m, uint32_t a) { return m & a; }
+uint32_t amo_amomin(uint32_t m, uint32_t a) { return (int32_t)m < (int32_t)a ? m : a; }
+uint32_t amo_amomax(uint32_t m, uint32_t a) { return (int32_t)m > (int32_t)a ? m : a; }
+uint32_t amo_amominu(uint32_t m, uint32_t a) { return m < a ? m : a; }
+uint32_t amo_amomaxu(uint32_t m, uint32_t a) { return m > a ? m : a; }
+
+Exp sp_lui(const Thr &, uint32_t, uint32_t) { return e3(0x12345000u, 0xFFFFF000u, 0x80000000u); }
+Exp sp_auipc(const Thr &, uint32_t, uint32_t) {
+    Exp e = e3(0xFFCu, 4, 0);
+    e.cmp[2] = false;   // an address
+    return e;
+}
+Exp sp_jal(const Thr &, uint32_t, uint32_t) { return e3(4, 7, 0); }
+Exp sp_jalr(const Thr &, uint32_t a, uint32_t) { return e3(10 + (a & 3), 0, 0); }
+Exp sp_jalr_odd(const Thr &, uint32_t, uint32_t) { return e3(2, (uint32_t)-4, 0); }
+Exp sp_x0(const Thr &, uint32_t a, uint32_t b) { return e3(0, 0, b + a); }
+Exp sp_lrsc(const Thr &, uint32_t a, uint32_t b) { return e3(b, 2, a); }
+Exp sp_fence(const Thr &, uint32_t a, uint32_t b) { return e3(a, b, 0); }
+Exp sp_csr_tid(const Thr &t, uint32_t, uint32_t) { return e3(t.tid[0], t.tid[1], t.tid[2]); }
+Exp sp_csr_ctaid(const Thr &t, uint32_t, uint32_t) { return e3(t.ctaid[0], t.ctaid[1], t.ctaid[2]); }
+Exp sp_csr_ntid(const Thr &t, uint32_t, uint32_t) { return e3(t.ntid[0], t.ntid[1], t.ntid[2]); }
+Exp sp_csr_nctaid(const Thr &t, uint32_t, uint32_t) { return e3(t.nctaid[0], t.nctaid[1], t.nctaid[2]); }
+Exp sp_csr_warp(const Thr &t, uint32_t, uint32_t) { return e3(t.warp, t.lane, t.nl); }
+Exp sp_csr_task(const Thr &t, uint32_t, uint32_t) {
+    Exp e = e3(t.task, t.param, 0);
+    e.range[2] = true;   // SMID: whichever SM ran the CTA
+    e.hi[2] = t.nsm - 1;
+    return e;
+}
+Exp sp_csr_imm(const Thr &t, uint32_t, uint32_t) { return e3(t.tid[0], t.nl, t.lane); }
+Exp sp_cycle(const Thr &, uint32_t, uint32_t) {
+    Exp e = e3(0, 0, 0);
+    e.range[0] = true;
+    e.lo[0] = 3;
+    e.hi[0] = 100000;
+    return e;
+}
+Exp sp_stld_forward(const Thr &, uint32_t a, uint32_t b) {
+    uint32_t w1 = (a & 0xFFFF) | (b << 16);
+    return e3(a, w1, (a & 0xFF) | ((a & 0xFF) << 8));
+}
+Exp sp_nested_div(const Thr &, uint32_t a, uint32_t b) {
+    uint32_t r = 0;
+    for (uint32_t t = a & 7; t; t--) r += (t & 1) ? 3 : 5;
+    return e3(r, (b & 1) ? r + 100 : 0, r);
+}
+
+std::vector<IsaTest> isa_tests() {
+    std::vector<IsaTest> v;
+#define RR(op) v.push_back({#op, [](const Thr &, uint32_t a, uint32_t b) { return e3(rr_##op(a, b), 0, 0); }});
+#define RI(op, imm) \
+    v.push_back({#op " " #imm, [](const Thr &, uint32_t a, uint32_t) { return e3(ri_##op(a, (int32_t)(imm)), 0, 0); }});
+#define BR(op) v.push_back({#op, [](const Thr &, uint32_t a, uint32_t b) { return e3(br_##op(a, b) ? 1 : 0, 0, 0); }});
+#define LD(sp, op, o) \
+    v.push_back({#sp " " #op " " #o, [](const Thr &, uint32_t, uint32_t b) { return e3(ld_##op(b, o), 0, 0); }});
+#define ST(sp, op, o) \
+    v.push_back({#sp " " #op " " #o, [](const Thr &, uint32_t a, uint32_t b) { return e3(st_##op(b, a, o), 0, 0); }});
+#define AMO(sp, op) \
+    v.push_back({#sp " " #op, [](const Thr &, uint32_t a, uint32_t b) { return e3(b, amo_##op(b, a), 0); }});
+#define SP(name) v.push_back({#name, sp_##name});
+#include "simt_isa_list.h"
+#undef RR
+#undef RI
+#undef BR
+#undef LD
+#undef ST
+#undef AMO
+#undef SP
+    return v;
+}
+
+// Inputs of thread g, test i: random, with edge values, and patterns that make some lanes hit
+// INT_MIN / -1, division by zero, equal operands
+void isa_inputs(uint32_t g, uint32_t i, uint64_t seed, uint32_t &a, uint32_t &b) {
+    static const uint32_t edge[] = {0, 1, 2, 0xFFFFFFFFu, 0xFFFFFFFEu, 0x80000000u, 0x7FFFFFFFu, 0x80000001u,
+                                    31, 32, 0xFFFF, 0x8000, 0xFF, 0x80, 0x12345678u, 0xFEDCBA98u};
+    std::mt19937_64 r(seed * 0x9E3779B97F4A7C15ull + g * 1000003ull + i);
+    auto pick = [&]() -> uint32_t { return (r() % 3 == 0) ? edge[r() % 16] : (uint32_t)r(); };
+    a = pick();
+    b = pick();
+    switch (g % 8) {
+    case 0: a = 0x80000000u; b = 0xFFFFFFFFu; break;
+    case 1: b = 0; break;
+    case 2: b = a; break;
+    case 3: b = a + 1; break;
+    default: break;
+    }
+}
+
+struct Dims {
+    uint32_t x, y, z;
+    uint32_t n() const { return x * y * z; }
+};
+
+Thr thread_of(uint32_t g, Dims grid, Dims cta, uint32_t nl, uint32_t task, uint32_t param, uint32_t nsm) {
+    Thr t{};
+    t.nsm = nsm;
+    t.g = g;
+    uint32_t c = g / cta.n(), l = g % cta.n();
+    t.t = l;
+    t.ctaid[0] = c % grid.x;
+    t.ctaid[1] = (c / grid.x) % grid.y;
+    t.ctaid[2] = c / (grid.x * grid.y);
+    t.tid[0] = l % cta.x;
+    t.tid[1] = (l / cta.x) % cta.y;
+    t.tid[2] = l / (cta.x * cta.y);
+    t.ntid[0] = cta.x;
+    t.ntid[1] = cta.y;
+    t.ntid[2] = cta.z;
+    t.nctaid[0] = grid.x;
+    t.nctaid[1] = grid.y;
+    t.nctaid[2] = grid.z;
+    t.warp = l / nl;
+    t.lane = l % nl;
+    t.nl = nl;
+    t.task = task;
+    t.param = param;
+    return t;
+}
+
+void isa_run(Dims grid, Dims cta, uint32_t stall, uint64_t seed) {
+    Sim s(stall, seed);
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    std::vector<IsaTest> tests = isa_tests();
+    const uint32_t nt = (uint32_t)tests.size();
+    if (cta.n() > s.nw * s.nl) {   // the 32-lane build has room for more
+        gc_elf_free(e);
+        TCASE_FAIL_("CTA of %u threads does not fit %u x %u", cta.n(), s.nw, s.nl);
+        return;
+    }
+    uint32_t threads = grid.n() * cta.n();
+    std::vector<uint32_t> in(threads * nt * 2);
+    for (uint32_t g = 0; g < threads; g++)
+        for (uint32_t i = 0; i < nt; i++) isa_inputs(g, i, seed, in[(g * nt + i) * 2], in[(g * nt + i) * 2 + 1]);
+    uint64_t din = s.put(in);
+    uint64_t dout = s.alloc(threads * nt * 12);
+    std::vector<uint32_t> junk(threads * nt * 3, 0xDEADBEEFu);
+    s.write(dout, junk.data(), junk.size() * 4);
+    uint64_t dscr = s.alloc(threads * 16);
+    uint64_t dpar = s.put({tp(din), tp(dout), tp(dscr), nt});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "isa_main");
+    t.param = tp(dpar);
+    t.grid[0] = grid.x, t.grid[1] = grid.y, t.grid[2] = grid.z;
+    t.cta[0] = cta.x, t.cta[1] = cta.y, t.cta[2] = cta.z;
+    t.smem_bytes = cta.n() * 16;
+    Sim::Result r = s.run(t);
+    REQUIRE(r.done);
+    CHECK(!r.err);
+    std::vector<uint32_t> out = s.get(dout, threads * nt * 3);
+    unsigned bad = 0, checks = 0;
+    for (uint32_t g = 0; g < threads; g++) {
+        Thr th = thread_of(g, grid, cta, s.nl, (uint32_t)(r.tmd >> 8), tp(dpar), s.nsm);
+        for (uint32_t i = 0; i < nt; i++) {
+            uint32_t a = in[(g * nt + i) * 2], b = in[(g * nt + i) * 2 + 1];
+            const uint32_t *got = &out[(g * nt + i) * 3];
+            Exp x = tests[i].ref(th, a, b);
+            for (int k = 0; k < 3; k++) {
+                bool ok;
+                if (x.range[k]) ok = got[k] >= x.lo[k] && got[k] <= x.hi[k];
+                else ok = !x.cmp[k] || got[k] == x.v[k];
+                checks++;
+                if (!ok && ++bad <= 25)
+                    TCASE_FAIL_("%s: thread %u (CTA %u,%u,%u thread %u,%u,%u warp %u lane %u) a=0x%08x b=0x%08x: r%d = 0x%08x, want 0x%08x",
+                                tests[i].name.c_str(), g, th.ctaid[0], th.ctaid[1], th.ctaid[2], th.tid[0], th.tid[1],
+                                th.tid[2], th.warp, th.lane, a, b, k, got[k], x.v[k]);
+            }
+        }
+    }
+    if (bad > 25) TCASE_FAIL_("... %u mismatches in all", bad);
+    std::printf("isa: %u tests x %u threads = %u checks, %u bad, %" PRIu64 " cycles, %u warp instructions\n", nt,
+                threads, checks, bad, r.cycles, s.reg(GC_REG_COMPUTE_WARP_INSTRS));
+    gc_elf_free(e);
+}
+
+void t_isa_one_lane() { isa_run({1, 1, 1}, {1, 1, 1}, 0, 1); }
+void t_isa_one_lane_b() { isa_run({1, 1, 1}, {1, 1, 1}, 0, 5); }
+void t_isa_all_lanes() {
+    Sim probe;
+    isa_run({2, 1, 1}, {probe.nw * probe.nl, 1, 1}, 0, 2);
+}
+void t_isa_partial_warps() { isa_run({3, 1, 1}, {5, 1, 1}, 0, 3); }
+void t_isa_3d() { isa_run({2, 2, 2}, {3, 2, 2}, 0, 4); }
+void t_isa_stalls() {
+    Sim probe;
+    isa_run({1, 1, 1}, {probe.nw * probe.nl, 1, 1}, 30, 6);
+}
+
+// ------------------------------------------------------------------------------------------ kernels
+struct Kern {
+    Sim s;
+    gc_elf_t *e = nullptr;
+    explicit Kern(uint32_t stall = 0, uint64_t seed = 1) : s(stall, seed) { e = s.load("kernels.elf"); }
+    ~Kern() { gc_elf_free(e); }
+    Sim::Result run(const char *name, uint64_t param, Dims grid, Dims cta, uint32_t smem = 0) {
+        gc_tmd_t t;
+        gc_tmd_init(&t);
+        t.entry_pc = sym(e, name);
+        t.param = tp(param);
+        t.grid[0] = grid.x, t.grid[1] = grid.y, t.grid[2] = grid.z;
+        t.cta[0] = cta.x, t.cta[1] = cta.y, t.cta[2] = cta.z;
+        t.smem_bytes = smem;
+        return s.run(t);
+    }
+};
+
+std::vector<uint32_t> rnd_vec(size_t n, uint64_t seed, uint32_t mask = 0xFFFFFFFFu) {
+    std::mt19937_64 r(seed);
+    std::vector<uint32_t> v(n);
+    for (auto &x : v) x = (uint32_t)r() & mask;
+    return v;
+}
+
+// The shapes every kernel runs with (partial warps, more CTAs than warp slots, multi-D)
+std::vector<std::pair<Dims, Dims>> shapes(const Sim &s) {
+    uint32_t full = s.nw * s.nl;
+    return {{{1, 1, 1}, {1, 1, 1}},        {{1, 1, 1}, {s.nl, 1, 1}},   {{3, 1, 1}, {5, 1, 1}},
+            {{17, 1, 1}, {s.nl, 1, 1}},    {{2, 1, 1}, {full, 1, 1}},    {{4, 1, 1}, {13, 1, 1}},
+            {{2, 3, 1}, {4, 2, 1}},        {{2, 1, 2}, {3, 2, 2}}};
+}
+
+void vecadd_case(Kern &k, uint32_t n, Dims grid, Dims cta, uint64_t seed, bool sysmem = false) {
+    Sim &s = k.s;
+    std::vector<uint32_t> a = rnd_vec(n, seed), b = rnd_vec(n, seed + 1);
+    uint64_t da = s.alloc(n * 4 + 64, 256, sysmem), db = s.alloc(n * 4 + 64, 256, sysmem);
+    uint64_t dc = s.alloc(n * 4 + 64, 256, sysmem);
+    s.write(da, a.data(), n * 4);
+    s.write(db, b.data(), n * 4);
+    std::vector<uint32_t> junk(n + 16, 0xC0FFEE00u);
+    s.write(dc, junk.data(), junk.size() * 4);
+    uint64_t p = s.put({tp(da), tp(db), tp(dc), n});
+    Sim::Result r = k.run("vecadd", p, grid, cta);
+    REQUIRE(r.done && !r.err);
+    std::vector<uint32_t> c = s.get(dc, n + 16);
+    unsigned bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (c[i] != a[i] + b[i] && ++bad <= 5) TCASE_FAIL_("vecadd n=%u: c[%u] = 0x%x, want 0x%x", n, i, c[i], a[i] + b[i]);
+    for (uint32_t i = n; i < n + 16; i++)
+        if (c[i] != 0xC0FFEE00u && ++bad <= 5) TCASE_FAIL_("vecadd n=%u: c[%u] past the end was written", n, i);
+}
+
+void t_kern_vecadd() {
+    Kern k;
+    REQUIRE(k.e);
+    uint64_t seed = 10;
+    for (auto &sh : shapes(k.s)) {
+        vecadd_case(k, 1 + (uint32_t)(seed * 37 % 300), sh.first, sh.second, seed);
+        seed++;
+    }
+    vecadd_case(k, 1000, {3, 1, 1}, {k.s.nl * 2, 1, 1}, 99, true);   // data in sysmem
+}
+
+void t_kern_saxpy() {
+    Kern k;
+    REQUIRE(k.e);
+    uint64_t seed = 20;
+    for (auto &sh : shapes(k.s)) {
+        // y += ... is not idempotent: with y / z extents several threads would share an element
+        if (sh.first.y * sh.first.z * sh.second.y * sh.second.z != 1) continue;
+        Sim &s = k.s;
+        uint32_t n = 3 + (uint32_t)(seed * 53 % 400);
+        int32_t alpha = (int32_t)(seed * 7919) - 40000;
+        std::vector<uint32_t> x = rnd_vec(n, seed), y = rnd_vec(n, seed + 1);
+        uint64_t dx = s.put(x), dy = s.put(y);
+        uint64_t p = s.put({tp(dx), tp(dy), n, (uint32_t)alpha});
+        Sim::Result r = k.run("saxpy", p, sh.first, sh.second);
+        REQUIRE(r.done && !r.err);
+        std::vector<uint32_t> got = s.get(dy, n);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t want = (uint32_t)alpha * x[i] + y[i];
+            if (got[i] != want) {
+                TCASE_FAIL_("saxpy n=%u alpha=%d: y[%u] = 0x%x, want 0x%x", n, alpha, i, got[i], want);
+                break;
+            }
+        }
+        seed++;
+    }
+}
+
+void t_kern_reduce() {
+    Kern k;
+    REQUIRE(k.e);
+    Sim &s = k.s;
+    uint32_t full = s.nw * s.nl;
+    std::vector<std::pair<Dims, Dims>> sh = {{{1, 1, 1}, {1, 1, 1}}, {{1, 1, 1}, {full, 1, 1}}, {{3, 1, 1}, {5, 1, 1}},
+                                             {{9, 1, 1}, {s.nl + 3, 1, 1}}, {{6, 1, 1}, {full - 1, 1, 1}},
+                                             {{2, 2, 1}, {4, 3, 1}}};
+    uint64_t seed = 30;
+    for (auto &[grid, cta] : sh) {
+        uint32_t n = 1 + (uint32_t)(seed * 101 % 2000);
+        std::vector<uint32_t> in = rnd_vec(n, seed, 0xFFFFF);
+        uint64_t din = s.put(in), dout = s.alloc(grid.n() * 4), dtot = s.put({0});
+        uint64_t p = s.put({tp(din), tp(dout), tp(dtot), n});
+        Sim::Result r = k.run("reduce", p, grid, cta, cta.n() * 4);
+        REQUIRE(r.done && !r.err);
+        // the kernel's index scheme: thread (cta, t) sums i = ctaid_x * ntid_x + tid_x, step nctaid_x * ntid_x
+        uint32_t total = 0;
+        for (uint32_t c = 0; c < grid.n(); c++) {
+            uint32_t cx = c % grid.x, part = 0;
+            for (uint32_t t = 0; t < cta.n(); t++) {
+                uint32_t tx = t % cta.x;
+                for (uint32_t i = cx * cta.x + tx; i < n; i += grid.x * cta.x) part += in[i];
+            }
+            uint32_t got = s.r32(dout + 4 * c);
+            if (got != part) TCASE_FAIL_("reduce n=%u grid %u cta %u: CTA %u = %u, want %u", n, grid.n(), cta.n(), c, got, part);
+            total += part;
+        }
+        CHECK_EQ(s.r32(dtot), total);
+        seed++;
+    }
+}
+
+void histogram_case(Kern &k, uint32_t n, uint32_t nbins, uint32_t mode, Dims grid, Dims cta, uint64_t seed) {
+    Sim &s = k.s;
+    std::vector<uint32_t> in = rnd_vec(n, seed, 0xFFFF);
+    uint64_t din = s.put(in), dbins = s.put(std::vector<uint32_t>(nbins, 0)), dmax = s.put({0}), dcnt = s.put({0});
+    uint64_t p = s.put({tp(din), tp(dbins), tp(dmax), tp(dcnt), n, nbins, mode});
+    Sim::Result r = k.run("histogram", p, grid, cta, mode ? nbins * 4 : 0);
+    REQUIRE(r.done && !r.err);
+    std::vector<uint32_t> want(nbins, 0);
+    uint32_t mx = 0;
+    for (uint32_t v : in) {
+        want[v % nbins]++;
+        if (v > mx) mx = v;
+    }
+    std::vector<uint32_t> got = s.get(dbins, nbins);
+    for (uint32_t b = 0; b < nbins; b++)
+        if (got[b] != want[b]) {
+            TCASE_FAIL_("histogram n=%u mode %u grid %u cta %u: bin %u = %u, want %u", n, mode, grid.n(), cta.n(), b,
+                        got[b], want[b]);
+            break;
+        }
+    CHECK_EQ(s.r32(dmax), mx);
+    CHECK_EQ(s.r32(dcnt), n);
+}
+
+void t_kern_histogram_global() {
+    Kern k;
+    REQUIRE(k.e);
+    histogram_case(k, 200, 16, 0, {1, 1, 1}, {k.s.nl, 1, 1}, 40);
+    histogram_case(k, 333, 7, 0, {5, 1, 1}, {6, 1, 1}, 41);
+    histogram_case(k, 150, 3, 0, {2, 1, 1}, {k.s.nw * k.s.nl, 1, 1}, 42);
+    histogram_case(k, 64, 64, 0, {11, 1, 1}, {1, 1, 1}, 43);
+}
+
+void t_kern_histogram_shared() {
+    Kern k;
+    REQUIRE(k.e);
+    histogram_case(k, 300, 16, 1, {3, 1, 1}, {k.s.nl, 1, 1}, 50);
+    histogram_case(k, 257, 5, 1, {4, 1, 1}, {7, 1, 1}, 51);
+    histogram_case(k, 500, 32, 1, {2, 1, 1}, {k.s.nw * k.s.nl, 1, 1}, 52);
+}
+
+void divergent_case(Kern &k, uint32_t n, Dims grid, Dims cta, uint64_t seed) {
+    Sim &s = k.s;
+    std::vector<uint32_t> in(n);
+    std::mt19937_64 r(seed);
+    for (uint32_t i = 0; i < n; i++) {
+        // neighbours take different paths: odd / multiple of 3 / the switch, small and large values
+        uint32_t v = (uint32_t)r();
+        switch (i % 6) {
+        case 0: v = v | 1; break;
+        case 1: v = (v % 1000) * 3 * 2; break;
+        case 2: v = v & ~1u; break;
+        case 3: v = v % 97; break;
+        case 4: v = (v % 50) * 2 + 1; break;
+        default: break;
+        }
+        in[i] = v;
+    }
+    uint64_t din = s.put(in), dout = s.alloc(n * 4);
+    uint64_t p = s.put({tp(din), tp(dout), n});
+    Sim::Result rr = k.run("divergent", p, grid, cta);
+    REQUIRE(rr.done && !rr.err);
+    std::vector<uint32_t> got = s.get(dout, n);
+    unsigned bad = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t want = gc_divergent_elem(in[i]);
+        if (got[i] != want && ++bad <= 5)
+            TCASE_FAIL_("divergent n=%u grid %u cta %u: out[%u] (in 0x%x) = 0x%x, want 0x%x", n, grid.n(), cta.n(), i,
+                        in[i], got[i], want);
+    }
+}
+
+void t_kern_divergent() {
+    Kern k;
+    REQUIRE(k.e);
+    uint64_t seed = 60;
+    for (auto &sh : shapes(k.s)) {
+        divergent_case(k, 1 + (uint32_t)(seed * 29 % 250), sh.first, sh.second, seed);
+        seed++;
+    }
+}
+
+void t_kern_stalls() {   // the kernels again under random memory stalls
+    Kern k(30, 77);
+    REQUIRE(k.e);
+    vecadd_case(k, 300, {5, 1, 1}, {k.s.nl + 1, 1, 1}, 70);
+    histogram_case(k, 200, 9, 1, {3, 1, 1}, {k.s.nl, 1, 1}, 71);
+    histogram_case(k, 100, 4, 0, {2, 1, 1}, {5, 1, 1}, 72);
+    divergent_case(k, 200, {4, 1, 1}, {k.s.nl * 2, 1, 1}, 73);
+}
+
+void t_kern_back_to_back() {   // several tasks queued at once run in order
+    Kern k;
+    REQUIRE(k.e);
+    Sim &s = k.s;
+    const int NT = 4;
+    uint32_t n = 100;
+    uint64_t buf = s.put(std::vector<uint32_t>(n, 1));
+    std::vector<uint64_t> tmds;
+    for (int i = 0; i < NT; i++) {   // y = 2 * y + y ... each task doubles-plus: y = alpha * y + y
+        uint64_t p = s.put({tp(buf), tp(buf), n, (uint32_t)(i + 1)});
+        gc_tmd_t t;
+        gc_tmd_init(&t);
+        t.entry_pc = sym(k.e, "saxpy");
+        t.param = tp(p);
+        t.grid[0] = 3;
+        t.cta[0] = 16;
+        uint32_t w[GC_TMD_WORDS];
+        REQUIRE(gc_tmd_encode(&t, w) == GC_OK);
+        uint64_t a = s.alloc(GC_TMD_SIZE, GC_TMD_ALIGN);
+        s.write(a, w, sizeof w);
+        tmds.push_back(a);
+    }
+    // push all launches, then count completions
+    int pushed = 0, done = 0;
+    for (uint64_t c = 0; c < 400000 && done < NT; c++) {
+        s.top->cmd_valid_i = pushed < NT;
+        s.top->cmd_tmd_i = pushed < NT ? tmds[pushed] : 0;
+        s.top->clk_i = 0;
+        s.top->eval();
+        bool acc = s.top->cmd_valid_i && s.top->cmd_ready_o;
+        if (s.top->done_o) {
+            CHECK(!s.top->done_err_o);
+            done++;
+        }
+        s.tick();
+        if (acc) pushed++;
+    }
+    s.top->cmd_valid_i = 0;
+    CHECK_EQ(done, NT);
+    // y = y * (1+1) * (2+1) * (3+1) * (4+1) = 120
+    std::vector<uint32_t> y = s.get(buf, n);
+    for (uint32_t i = 0; i < n; i++)
+        if (y[i] != 120) {
+            TCASE_FAIL_("back to back: y[%u] = %u, want 120", i, y[i]);
+            break;
+        }
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_TASKS), NT);
+}
+
+// ------------------------------------------------------------------------------------------ faults
+enum AddrKind { A_ABS, A_SYM, A_PARAM };   // expected FAULT_ADDR: a value, symbol + d, PARAM + d
+struct FaultCase {
+    const char *entry;
+    uint32_t cause;
+    uint32_t pc_abs;    // expected FAULT_PC (0: the symbol <entry>_pc + pc_delta)
+    int pc_delta;
+    AddrKind ak;
+    uint32_t addr;      // A_ABS: the value; A_SYM / A_PARAM: the offset
+    uint32_t param;     // PARAM (0: a small good buffer)
+};
+
+const uint32_t WILD = 0x70000000u;   // SYSMEM window, past the 64 MiB of SYSMEM: DECERR
+
+void fault_run(const FaultCase &fc) {
+    Sim s;
+    gc_elf_t *isa = s.load("simt_isa.elf");
+    gc_elf_t *ker = s.load("kernels.elf");
+    REQUIRE(isa && ker);
+    char pcsym[96];
+    std::snprintf(pcsym, sizeof pcsym, "%s_pc", fc.entry);
+    uint32_t pc = sym(isa, pcsym);
+    uint64_t good = s.put(std::vector<uint32_t>(16, 0));
+    uint32_t param = fc.param ? fc.param : tp(good);
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(isa, fc.entry);
+    t.param = param;
+    t.cta[0] = s.nl * 2;   // two warps per CTA, two CTAs: lane 3 of every warp faults
+    t.grid[0] = 2;
+    t.smem_bytes = 64;
+    uint64_t sem = s.put({0});
+    t.sem_release = true;
+    t.sem_addr = sem;
+    t.sem_payload = 0x1234;
+    Sim::Result r = s.run(t, 200000);
+    REQUIRE(r.done);
+    CHECK(r.err);
+    CHECK_EQ(s.r32(sem), 0);   // no completion release for a faulted task
+    CHECK_EQ(s.task_faults, 1);
+    uint32_t cause = GC_COMPUTE_FAULT_CAUSE_CAUSE_GET(s.reg(GC_REG_COMPUTE_FAULT_CAUSE));
+    uint32_t fpc = s.reg(GC_REG_COMPUTE_FAULT_PC), faddr = s.reg(GC_REG_COMPUTE_FAULT_ADDR);
+    uint32_t loc = s.reg(GC_REG_COMPUTE_FAULT_LOC);
+    if (cause != fc.cause)
+        TCASE_FAIL_("%s: cause %s, want %s", fc.entry, gc_simt_fault_name(cause), gc_simt_fault_name(fc.cause));
+    CHECK_EQ(fpc, fc.pc_abs ? fc.pc_abs : pc + fc.pc_delta);
+    CHECK_EQ(GC_COMPUTE_FAULT_LOC_LANE_GET(loc), 3);
+    CHECK(GC_COMPUTE_FAULT_LOC_WARP_GET(loc) < s.nw);
+    CHECK_EQ(GC_COMPUTE_FAULT_LOC_SM_GET(loc), 0);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_FAULT_TASK), (uint32_t)(r.tmd >> 8));
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_FAULT_CHANNEL), 5);
+    uint32_t want_addr = fc.ak == A_ABS ? fc.addr : fc.ak == A_SYM ? pc + fc.addr : param + fc.addr;
+    CHECK_EQ(faddr, want_addr);
+    char msg[256];
+    gc_compute_fault_t f{cause, fpc, faddr, GC_COMPUTE_FAULT_LOC_SM_GET(loc), GC_COMPUTE_FAULT_LOC_WARP_GET(loc),
+                         GC_COMPUTE_FAULT_LOC_LANE_GET(loc), s.reg(GC_REG_COMPUTE_FAULT_TASK), 5};
+    gc_compute_fault_format(&f, msg, sizeof msg);
+    std::printf("%s: %s (%" PRIu64 " cycles)\n", fc.entry, msg, r.cycles);
+    // idle afterwards, and usable: a kernel runs right after on the same core
+    CHECK_EQ(GC_COMPUTE_DBG_WARPS_ACTIVE_GET(s.reg(GC_REG_COMPUTE_DBG)), 0);
+    uint32_t n = 77;
+    std::vector<uint32_t> a = rnd_vec(n, 5), b = rnd_vec(n, 6);
+    uint64_t da = s.put(a), db = s.put(b), dc = s.alloc(n * 4);
+    uint64_t p = s.put({tp(da), tp(db), tp(dc), n});
+    gc_tmd_init(&t);
+    t.entry_pc = sym(ker, "vecadd");
+    t.param = tp(p);
+    t.grid[0] = 3;
+    t.cta[0] = s.nl + 2;
+    Sim::Result r2 = s.run(t);
+    REQUIRE(r2.done);
+    CHECK(!r2.err);
+    std::vector<uint32_t> c = s.get(dc, n);
+    for (uint32_t i = 0; i < n; i++)
+        if (c[i] != a[i] + b[i]) {
+            TCASE_FAIL_("vecadd after the fault: c[%u] wrong", i);
+            break;
+        }
+    CHECK_EQ(s.task_faults, 1);
+    gc_elf_free(isa);
+    gc_elf_free(ker);
+}
+
+#define FAULT(name, cause, pc_abs, pcd, ak, addr, param) \
+    void t_##name() { fault_run({#name, GC_SIMT_FAULT_##cause, pc_abs, pcd, ak, addr, param}); }
+FAULT(fault_illegal, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0xFFFFFFFFu, 0)
+FAULT(fault_reserved_custom, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0x0000500Bu, 0)
+FAULT(fault_csr_write, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0xCC029073u, 0)   /* csrrw x0, 0xcc0, t0 */
+FAULT(fault_ecall, ECALL, 0, 0, A_SYM, 0, 0)
+FAULT(fault_ebreak, EBREAK, 0, 0, A_SYM, 0, 0)
+FAULT(fault_misaligned_load, MISALIGNED_LOAD, 0, 0, A_PARAM, 2, 0)
+FAULT(fault_misaligned_store, MISALIGNED_STORE, 0, 0, A_PARAM, 3, 0)
+FAULT(fault_misaligned_amo, MISALIGNED_STORE, 0, 0, A_PARAM, 2, 0)
+FAULT(fault_misaligned_jump, MISALIGNED_FETCH, 0, 8, A_SYM, 10, 0)
+FAULT(fault_wild_load, LOAD_BUS_ERROR, 0, 0, A_ABS, WILD, WILD)
+FAULT(fault_wild_store, STORE_BUS_ERROR, 0, 0, A_ABS, WILD, WILD)
+FAULT(fault_wild_amo, STORE_BUS_ERROR, 0, 0, A_ABS, WILD, WILD)
+FAULT(fault_no_window, ACCESS_FAULT, 0, 0, A_ABS, 0xE0000000u, 0)
+FAULT(fault_shared_oob, ACCESS_FAULT, 0, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE + 64, 64)
+FAULT(fault_lr_shared, ACCESS_FAULT, 0, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE, 0)
+FAULT(fault_fetch, FETCH_ACCESS, GC_SIMT_WIN_SHARED_BASE, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE, 0)
+FAULT(fault_fetch_bus, FETCH_BUS_ERROR, WILD, 0, A_ABS, WILD, WILD)
+#undef FAULT
+
+// ------------------------------------------------------------------------------------------ TMD
+void t_tmd_checks() {
+    Kern k;
+    REQUIRE(k.e);
+    Sim &s = k.s;
+    struct Bad {
+        const char *what;
+        std::function<void(gc_tmd_t &)> mut;
+        uint32_t ofs;
+    };
+    std::vector<Bad> bad = {
+        {"grid x 0", [](gc_tmd_t &t) { t.grid[0] = 0; }, GC_TMD_GRID_X},
+        {"grid z 0", [](gc_tmd_t &t) { t.grid[2] = 0; }, GC_TMD_GRID_Z},
+        {"cta too big", [&](gc_tmd_t &t) { t.cta[0] = s.nw * s.nl + 1; }, GC_TMD_CTA_DIM_XY},
+        {"cta y 0", [](gc_tmd_t &t) { t.cta[1] = 0; }, GC_TMD_CTA_DIM_XY},
+        {"cta z 0", [](gc_tmd_t &t) { t.cta[2] = 0; }, GC_TMD_CTA_DIM_Z},
+        {"smem too big", [](gc_tmd_t &t) { t.smem_bytes = GC_SIMT_SMEM_BYTES + 4; }, GC_TMD_SMEM_BYTES},
+        {"misaligned entry", [](gc_tmd_t &t) { t.entry_pc += 2; }, GC_TMD_ENTRY_PC},
+        {"misaligned semaphore", [](gc_tmd_t &t) { t.sem_release = true; t.sem_addr = GC_VIDMEM_BASE + 0x102; }, GC_TMD_SEM_ADDR_LO},
+        {"misaligned four-word", [](gc_tmd_t &t) { t.sem_release = t.sem_four_word = true; t.sem_addr = GC_VIDMEM_BASE + 0x104; }, GC_TMD_SEM_ADDR_LO},
+    };
+    unsigned faults = 0;
+    for (auto &b : bad) {
+        gc_tmd_t t;
+        gc_tmd_init(&t);
+        t.entry_pc = sym(k.e, "vecadd");
+        t.param = tp(s.put({0, 0, 0, 0}));
+        b.mut(t);
+        // encode by hand: gc_tmd_encode refuses zero dimensions
+        uint32_t w[GC_TMD_WORDS];
+        gc_tmd_t ok = t;
+        for (int i = 0; i < 3; i++) {
+            if (!ok.grid[i]) ok.grid[i] = 1;
+            if (!ok.cta[i]) ok.cta[i] = 1;
+        }
+        REQUIRE(gc_tmd_encode(&ok, w) == GC_OK);
+        w[GC_TMD_GRID_X / 4] = t.grid[0];
+        w[GC_TMD_GRID_Z / 4] = t.grid[2];
+        w[GC_TMD_CTA_DIM_XY / 4] = GC_TMD_CTA_DIM_XY_X(t.cta[0]) | GC_TMD_CTA_DIM_XY_Y(t.cta[1]);
+        w[GC_TMD_CTA_DIM_Z / 4] = GC_TMD_CTA_DIM_Z_Z(t.cta[2]);
+        uint64_t a = s.alloc(GC_TMD_SIZE, GC_TMD_ALIGN);
+        s.write(a, w, sizeof w);
+        Sim::Result r = s.launch(a);
+        faults++;
+        REQUIRE(r.done);
+        if (!r.err) TCASE_FAIL_("%s: accepted", b.what);
+        CHECK_EQ(GC_COMPUTE_FAULT_CAUSE_CAUSE_GET(s.reg(GC_REG_COMPUTE_FAULT_CAUSE)), GC_SIMT_FAULT_BAD_TMD);
+        if (s.reg(GC_REG_COMPUTE_FAULT_ADDR) != b.ofs)
+            TCASE_FAIL_("%s: FAULT_ADDR 0x%x, want 0x%x", b.what, s.reg(GC_REG_COMPUTE_FAULT_ADDR), b.ofs);
+        CHECK_EQ(s.task_faults, faults);
+        s.fault_pend = false;   // the host clears INTR_STATUS.TASK_FAULT
+        s.tick();
+    }
+    // a TMD address in a hole of the device map
+    Sim::Result r = s.launch(WILD);
+    REQUIRE(r.done);
+    CHECK(r.err);
+    CHECK_EQ(GC_COMPUTE_FAULT_CAUSE_CAUSE_GET(s.reg(GC_REG_COMPUTE_FAULT_CAUSE)), GC_SIMT_FAULT_TMD_BUS_ERROR);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_FAULT_ADDR), WILD >> 8);
+    // the record is kept while INTR_STATUS.TASK_FAULT stays set: a second fault does not overwrite it
+    r = s.launch(WILD + 0x100);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_FAULT_ADDR), WILD >> 8);
+    CHECK_EQ(s.task_faults, faults + 2);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_TASKS), faults + 2);
+}
+
+void t_tmd_release() {   // completion release (one word, four words), interrupt, counters
+    Kern k;
+    REQUIRE(k.e);
+    Sim &s = k.s;
+    uint32_t n = 50;
+    uint64_t dx = s.put(rnd_vec(n, 1)), dy = s.put(rnd_vec(n, 2));
+    uint64_t p = s.put({tp(dx), tp(dy), n, 3});
+    uint64_t sem1 = s.put({0}), sem4 = s.alloc(16, 16);
+    s.write(sem4, std::vector<uint32_t>(4, 0xFFFFFFFFu).data(), 16);
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(k.e, "saxpy");
+    t.param = tp(p);
+    t.grid[0] = 2;
+    t.cta[0] = 8;
+    t.sem_release = true;
+    t.sem_addr = sem1;
+    t.sem_payload = 0xC0DE0001u;
+    Sim::Result r = s.run(t);
+    REQUIRE(r.done && !r.err);
+    CHECK_EQ(s.r32(sem1), 0xC0DE0001u);
+    CHECK_EQ(s.nonstall, 0);
+    uint64_t before = s.cycle;
+    t.sem_four_word = true;
+    t.sem_addr = sem4;
+    t.sem_payload = 0xC0DE0002u;
+    t.interrupt = true;
+    r = s.run(t);
+    REQUIRE(r.done && !r.err);
+    std::vector<uint32_t> w = s.get(sem4, 4);
+    CHECK_EQ(w[0], 0xC0DE0002u);
+    CHECK_EQ(w[1], 0);
+    uint64_t stamp = ((uint64_t)w[3] << 32) | w[2];
+    CHECK(stamp > before && stamp <= s.cycle);
+    CHECK_EQ(s.nonstall, 1);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_TASKS), 2);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_CTAS), 4);
+    CHECK(s.reg(GC_REG_COMPUTE_WARP_INSTRS) > 0);
+    CHECK(s.reg(GC_REG_COMPUTE_THREAD_INSTRS) >= s.reg(GC_REG_COMPUTE_WARP_INSTRS));
+    CHECK(s.reg(GC_REG_COMPUTE_ICACHE_MISSES) > 0);
+    CHECK(s.reg(GC_REG_COMPUTE_LSU_BEATS) > 0);
+    CHECK_EQ(GC_COMPUTE_DBG_STATE_GET(s.reg(GC_REG_COMPUTE_DBG)), GC_TASK_STATE_IDLE);
+}
+
+// ------------------------------------------------------------------------------------------ perf
+void t_perf_alu_ipc() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    uint32_t threads = s.nw * s.nl, iters = 200;
+    uint64_t out = s.alloc(threads * 4);
+    uint64_t p = s.put({iters, tp(out)});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "alu_loop");
+    t.param = tp(p);
+    t.cta[0] = threads;
+    Sim::Result r = s.run(t);
+    REQUIRE(r.done && !r.err);
+    double wi = s.reg(GC_REG_COMPUTE_WARP_INSTRS), act = s.reg(GC_REG_COMPUTE_ACTIVE_CYCLES);
+    double ipc = wi / act;
+    std::printf("perf: alu_loop %u threads x %u iterations: %.0f warp instructions in %.0f active cycles: IPC %.3f of peak 1 (%.1f thread instructions per cycle)\n",
+                threads, iters, wi, act, ipc, s.reg(GC_REG_COMPUTE_THREAD_INSTRS) / act);
+    CHECK(ipc > 0.8);
+    // results: the loop's arithmetic per thread
+    for (uint32_t tid = 0; tid < threads; tid++) {
+        uint32_t a0 = tid, a1 = tid, a2 = tid, a3 = tid;
+        for (uint32_t i = 0; i < iters; i++) {
+            a0 += 1;
+            a1 ^= a0;
+            a2 += a1;
+            a3 <<= 1;
+            a3 |= a0;
+            a2 -= a3;
+            a1 &= 0x7ff;
+        }
+        uint32_t want = a0 + a1 + a2 + a3;
+        if (s.r32(out + 4 * tid) != want) {
+            TCASE_FAIL_("alu_loop thread %u: 0x%x, want 0x%x", tid, s.r32(out + 4 * tid), want);
+            break;
+        }
+    }
+    gc_elf_free(e);
+}
+
+void t_perf_reconverge() {   // min-PC brings diverged lanes back together
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    uint32_t threads = s.nw * s.nl;
+    uint64_t out = s.alloc(threads * 4);
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "reconverge");
+    t.param = tp(out);
+    t.cta[0] = threads;
+    Sim::Result r = s.run(t);
+    REQUIRE(r.done && !r.err);
+    for (uint32_t tid = 0; tid < threads; tid++) CHECK_EQ(s.r32(out + 4 * tid), (tid % s.nl) & 1 ? 304 : 312);
+    double wi = s.reg(GC_REG_COMPUTE_WARP_INSTRS), ti = s.reg(GC_REG_COMPUTE_THREAD_INSTRS);
+    std::printf("perf: reconverge: %.0f warp instructions, %.2f active lanes per warp instruction (of %u)\n", wi,
+                ti / wi, s.nl);
+    // 4 + 6 divergent instructions, ~310 converged ones per warp: nearly every instruction full
+    CHECK(ti / wi > 0.9 * s.nl);
+    CHECK(wi < s.nw * 340.0);
+    gc_elf_free(e);
+}
+
+void t_perf_stream() {
+    Kern k;
+    REQUIRE(k.e);
+    Sim &s = k.s;
+    uint32_t n = 16384;
+    std::vector<uint32_t> a = rnd_vec(n, 1), b = rnd_vec(n, 2);
+    uint64_t da = s.put(a), db = s.put(b), dc = s.alloc(n * 4);
+    uint64_t p = s.put({tp(da), tp(db), tp(dc), n});
+    uint32_t beats0 = s.reg(GC_REG_COMPUTE_LSU_BEATS);
+    Sim::Result r = k.run("vecadd", p, {4, 1, 1}, {s.nw * s.nl / 4 * 4, 1, 1});
+    REQUIRE(r.done && !r.err);
+    double bytes = 12.0 * n, bpc = bytes / (double)r.cycles;
+    std::printf("perf: vecadd %u elements (%.0f bytes moved) in %" PRIu64 " cycles: %.2f bytes/cycle = %.3f of the 8-byte bus peak; %u LSU beats\n",
+                n, bytes, r.cycles, bpc, bpc / 8, s.reg(GC_REG_COMPUTE_LSU_BEATS) - beats0);
+    CHECK(bpc > 0.5);
+    std::vector<uint32_t> c = s.get(dc, n);
+    for (uint32_t i = 0; i < n; i++)
+        if (c[i] != a[i] + b[i]) {
+            TCASE_FAIL_("stream: c[%u] wrong", i);
+            break;
+        }
+}
+
+const tcase_t cases[] = {
+    {"isa_one_lane", t_isa_one_lane},
+    {"isa_one_lane_b", t_isa_one_lane_b},
+    {"isa_all_lanes", t_isa_all_lanes},
+    {"isa_partial_warps", t_isa_partial_warps},
+    {"isa_3d", t_isa_3d},
+    {"isa_stalls", t_isa_stalls},
+    {"kern_vecadd", t_kern_vecadd},
+    {"kern_saxpy", t_kern_saxpy},
+    {"kern_reduce", t_kern_reduce},
+    {"kern_histogram_global", t_kern_histogram_global},
+    {"kern_histogram_shared", t_kern_histogram_shared},
+    {"kern_divergent", t_kern_divergent},
+    {"kern_stalls", t_kern_stalls},
+    {"kern_back_to_back", t_kern_back_to_back},
+    {"fault_illegal", t_fault_illegal},
+    {"fault_reserved_custom", t_fault_reserved_custom},
+    {"fault_csr_write", t_fault_csr_write},
+    {"fault_ecall", t_fault_ecall},
+    {"fault_ebreak", t_fault_ebreak},
+    {"fault_misaligned_load", t_fault_misaligned_load},
+    {"fault_misaligned_store", t_fault_misaligned_store},
+    {"fault_misaligned_amo", t_fault_misaligned_amo},
+    {"fault_misaligned_jump", t_fault_misaligned_jump},
+    {"fault_wild_load", t_fault_wild_load},
+    {"fault_wild_store", t_fault_wild_store},
+    {"fault_wild_amo", t_fault_wild_amo},
+    {"fault_no_window", t_fault_no_window},
+    {"fault_shared_oob", t_fault_shared_oob},
+    {"fault_lr_shared", t_fault_lr_shared},
+    {"fault_fetch", t_fault_fetch},
+    {"fault_fetch_bus", t_fault_fetch_bus},
+    {"tmd_checks", t_tmd_checks},
+    {"tmd_release", t_tmd_release},
+    {"perf_alu_ipc", t_perf_alu_ipc},
+    {"perf_reconverge", t_perf_reconverge},
+    {"perf_stream", t_perf_stream},
+};
+
+}  // namespace
+
+// Case names get the binary's name as a prefix (test_simt8 -> simt8_isa_one_lane), so that the
+// 8- and 32-lane builds have distinct case names in the regression.
+int main(int argc, char **argv) {
+    Verilated::commandArgs(1, argv);
+    std::string self = argv[0];
+    size_t slash = self.rfind('/');
+    std::string dir = slash == std::string::npos ? std::string(".") : self.substr(0, slash);
+    std::string base = slash == std::string::npos ? self : self.substr(slash + 1);
+    g_fw = dir + "/../firmware";
+    if (const char *d = std::getenv("GPUCOSIM_FIRMWARE")) g_fw = d;
+    std::string prefix = base.rfind("test_", 0) == 0 ? base.substr(5) + "_" : std::string();
+    static std::vector<std::string> names;
+    static std::vector<tcase_t> table;
+    for (const tcase_t &c : cases) names.push_back(prefix + c.name);
+    for (size_t i = 0; i < names.size(); i++) table.push_back({names[i].c_str(), cases[i].fn});
+    return tcase_main(argc, argv, table.data(), table.size());
+}
