@@ -27,20 +27,23 @@ RTL       += rtl/gc_simt_pkg.sv rtl/gc_task_queue.sv rtl/gc_compute.sv rtl/gc_sm
              rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
              hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
-             hostdrv/src/backend_rtl.c hostdrv/src/backend_ref.c hostdrv/src/ref_pbdma.c hostdrv/src/ref_engine.c
+             hostdrv/src/backend_rtl.c hostdrv/src/backend_ref.c hostdrv/src/ref_pbdma.c hostdrv/src/ref_engine.c \
+             hostdrv/src/ref_compute.c
 DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
 DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_elf test_tmd
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff test_launch
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
-DRIVER_SUITE   := test_copy test_faults test_seed000 test_frontend test_runtime
+DRIVER_SUITE   := test_copy test_faults test_seed000 test_frontend test_runtime test_launch
+# run on the ref backend as well (its compute engine, hostdrv/src/ref_compute.c)
+REF_SUITE      := test_compute
 OTHER_BACKENDS := ref sc
 
 WARN     := -Wall -Wextra -Werror
-INCS     := -Ihostdrv/include -I$(GEN) -Icosim -Itests/common
+INCS     := -Ihostdrv/include -I$(GEN) -Icosim -Itests/common -Ifirmware/include
 CFLAGS   := -std=c11 $(WARN) -O2 -g $(INCS) -MMD -MP
 VL_INCS  := -I$(VL) -isystem $(VERILATOR_ROOT_INC) -isystem $(VERILATOR_ROOT_INC)/vltstd
 CXXFLAGS := -std=c++17 $(WARN) -O2 -g $(INCS) $(VL_INCS) -MMD -MP
@@ -280,6 +283,9 @@ COMPUTE_TESTS := test_compute
 TEST_BINS  += $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS))
 all: $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf test_tmd)
 $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf): | $(FW_ELFS)
+# kernels through the runtime (tests/cosim/test_launch.c)
+$(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_diff.c.o: CFLAGS += $(SIMT_FW_DEF)
+$(BUILD)/tests/test_launch $(BUILD)/tests/test_diff: | $(FW_ELFS)
 
 bench: $(SIMT_TBS)
 
@@ -303,7 +309,8 @@ run: $(BUILD)/bin/gpucosim
 test: all
 	$(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
 	  $(if $(TESTS),--filter $(TESTS)) $(TEST_BINS) $(RTL_TBS) tests/tools/test_gen_spec.py \
-	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t)))
+	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
+	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
 
 bench: $(BUILD)/bin/gpucosim $(RTL_TBS)
 	$(PY) scripts/bench.py --bin $(BUILD)/bin/gpucosim --out $(BUILD)/bench/results.json

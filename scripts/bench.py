@@ -88,17 +88,19 @@ def main():
             continue
         tag = os.path.basename(tb).removeprefix("test_")
         out = run_cmd([tb, f"{tag}_perf_alu_ipc", f"{tag}_perf_stream", f"{tag}_perf_reconverge"])
+        # the default build (8 lanes) gives the names; other builds add their lane count
+        sfx = "" if tag == "simt8" else "_" + tag.removeprefix("simt") + ("lanes" if tag[-1].isdigit() else "")
         m = re.search(r"IPC ([0-9.]+) of peak", out)
         if m:
-            add(f"{tag}_alu_ipc", float(m.group(1)), "of peak", "higher",
+            add(f"simt_ipc_alu{sfx}", float(m.group(1)), "of peak", "higher",
                 "alu_loop, one CTA filling every warp slot: warp instructions / active cycles")
         m = re.search(r"([0-9.]+) bytes/cycle = ([0-9.]+) of the 8-byte bus", out)
         if m:
-            add(f"{tag}_stream_bus_fraction", float(m.group(2)), "of peak", "higher",
+            add(f"simt_mem_efficiency{sfx}", float(m.group(2)), "of peak", "higher",
                 f"vecadd 16384 elements from vidmem: {m.group(1)} bytes/cycle / 8")
         m = re.search(r"([0-9.]+) active lanes per warp instruction \(of (\d+)\)", out)
         if m:
-            add(f"{tag}_reconverge_lanes", float(m.group(1)) / int(m.group(2)), "of lanes", "higher",
+            add(f"simt_reconverge_lanes{sfx}", float(m.group(1)) / int(m.group(2)), "of lanes", "higher",
                 "divergent prologue, then a uniform loop: active lanes per warp instruction / LANES")
 
     # Copy priorities (seed 000): a high-priority copy under a low-priority flood, with and without.

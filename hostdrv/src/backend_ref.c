@@ -17,8 +17,7 @@
 #define MMIO_READ_REST 1u
 #define MMIO_WRITE_APPLY 1u  /* cycles before a write takes effect */
 #define MMIO_WRITE_REST 2u
-/* INTR_STATUS / INTR_ENABLE bits the spec defines (TASK_FAULT comes with the compute engine,
- * which this model does not have: the bit can be enabled but is never raised) */
+/* INTR_STATUS / INTR_ENABLE bits the spec defines (TASK_FAULT: ref_compute.c) */
 #ifdef GC_GLOBAL_INTR_STATUS_TASK_FAULT
 #define INTR_MASK \
     (GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT(1) | GC_GLOBAL_INTR_STATUS_NON_STALL(1) | GC_GLOBAL_INTR_STATUS_TASK_FAULT(1))
@@ -60,6 +59,7 @@ static void settle(ref_t *r) {
     for (uint32_t n = 0; n < SETTLE_GUARD; n++) {
         bool any = ref_au_settle(r);
         for (uint32_t e = 0; e < GC_NUM_CE; e++) any |= ref_ce_step(r, e);
+        any |= ref_cmp_step(r);
         for (uint32_t rl = 0; rl < GC_NUM_RUNLISTS; rl++) any |= ref_pbdma_step(r, rl);
         any |= ref_pbdma_timeouts(r);
         if (!any) return;
@@ -80,6 +80,7 @@ static uint64_t next_event(const ref_t *r) {
             t = ce->t_next;
     }
     for (uint32_t rl = 0; rl < GC_NUM_RUNLISTS; rl++) ref_pbdma_timers(r, rl, &t);
+    ref_cmp_timers(r, &t);
     ref_acquire_timers(r, &t);
     return t;
 }
@@ -159,6 +160,7 @@ static bool reg_read(ref_t *r, uint32_t off, uint32_t *v) {
         }
         return true;
     }
+    if (a >= GC_REG_COMPUTE_BASE && a < GC_REG_CHANNEL_BASE) return ref_cmp_reg_read(r, a, v);
     if (in_block(a, GC_REG_ENGINE_BASE, GC_REG_ENGINE_STRIDE, GC_NUM_CE)) {
         uint32_t n = (a - GC_REG_ENGINE_BASE) / GC_REG_ENGINE_STRIDE;
         const ref_ce_t *e = &r->ce[n];
@@ -232,7 +234,8 @@ static void reg_fault(ref_t *r, uint32_t ch, uint32_t cause, uint32_t data) {
 static bool reg_write(ref_t *r, uint32_t off, uint32_t v) {
     uint32_t a = off & MMIO_MASK & ~3u, dummy;
     if (in_block(a, GC_REG_RUNLIST_BASE, GC_REG_RUNLIST_STRIDE, GC_NUM_RUNLISTS) ||
-        in_block(a, GC_REG_ENGINE_BASE, GC_REG_ENGINE_STRIDE, GC_NUM_CE)) {
+        in_block(a, GC_REG_ENGINE_BASE, GC_REG_ENGINE_STRIDE, GC_NUM_CE) ||
+        (a >= GC_REG_COMPUTE_BASE && a < GC_REG_CHANNEL_BASE)) {
         return reg_read(r, a, &dummy); /* read-only blocks */
     }
     if (a < GC_REG_CHANNEL_BASE) {
@@ -427,7 +430,8 @@ static void ref_dump(void *s, FILE *out) {
                     (unsigned long long)(r->now - p->slice_t), r->ch[p->own].timeslice);
         else
             fprintf(out, "; no owner");
-        if (p->has_ce && p->ce_busy) fprintf(out, "; CE%u busy with channel %u", rl - 1u, p->ce_ch);
+        if (p->has_ce && p->ce_busy && rl == 0) fprintf(out, "; compute engine busy with channel %u", p->ce_ch);
+        else if (p->has_ce && p->ce_busy) fprintf(out, "; CE%u busy with channel %u", rl - 1u, p->ce_ch);
         fprintf(out, "\n");
     }
     for (uint32_t e = 0; e < GC_NUM_CE; e++) {
@@ -442,13 +446,16 @@ static void ref_dump(void *s, FILE *out) {
         }
         fprintf(out, "\n");
     }
+    if (r->cmp.busy)
+        fprintf(out, "compute: task 0x%x from channel %u, state %s%s\n", r->cmp.task, r->cmp.ch,
+                gc_task_state_name(r->cmp.state), r->cmp.fault ? " (faulted)" : "");
     for (uint32_t i = 0; i < REF_NAU; i++) {
         const ref_au_req_t *q = &r->au[i];
         if (!q->valid) continue;
         static const char *const op[] = {"READ", "WRITE", "RMW"};
         fprintf(out, "atomic unit: %s of %u bytes at 0x%010llx for %s %u", op[q->op], q->size,
-                (unsigned long long)q->addr, i < GC_NUM_RUNLISTS ? "runlist" : "CE",
-                i < GC_NUM_RUNLISTS ? i : i - GC_NUM_RUNLISTS);
+                (unsigned long long)q->addr, i < GC_NUM_RUNLISTS ? "runlist" : i == REF_AU_COMPUTE ? "compute" : "CE",
+                i < GC_NUM_RUNLISTS ? i : i == REF_AU_COMPUTE ? 0u : i - GC_NUM_RUNLISTS);
         if (q->done) fprintf(out, ", answered");
         else print_when(out, "answer", q->t_done, r->now);
         fprintf(out, "\n");

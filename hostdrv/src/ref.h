@@ -2,7 +2,8 @@
  *
  * Files: backend_ref.c (backend ops, BAR0 registers, event loop, stuck-state dump),
  * ref_pbdma.c (per-runlist scheduler and PBDMA: GPFIFO, pushbuffer decode, host methods,
- * semaphores, switches, faults), ref_engine.c (memory windows, atomic unit, copy engines).
+ * semaphores, switches, faults), ref_engine.c (memory windows, atomic unit, copy engines),
+ * ref_compute.c (runlist 0's compute engine: TMD, an RV32IMA SIMT interpreter, fault records).
  *
  * Time is an event model.  Every unit keeps the cycle at which it can act next; run() jumps
  * from one such cycle to the next (idle time costs nothing) and, at each, lets every unit act
@@ -43,7 +44,8 @@
 
 #define REF_NSUBCH (1u << GC_METHOD_HEADER_SUBCHANNEL_WIDTH)
 #define REF_NROUNDS (GC_CHANNEL_INTERLEAVE_LEVEL_HIGH + 1u) /* interleave rounds: LOW..HIGH */
-#define REF_NAU (GC_NUM_RUNLISTS + GC_NUM_CE)               /* atomic-unit requesters */
+#define REF_AU_COMPUTE (GC_NUM_RUNLISTS + GC_NUM_CE)        /* the compute engine's completion releases */
+#define REF_NAU (REF_AU_COMPUTE + 1u)                       /* atomic-unit requesters */
 #define REF_PB_FIFO_DWORDS 64u /* gc_pbdma PB_FIFO_DW: dwords buffered or in flight */
 #define REF_PB_BURSTS 8u       /* pushbuffer bursts the model tracks (the FIFO allows at most ~3) */
 
@@ -53,6 +55,7 @@ enum {
     MR_OFS_IN_UPPER, MR_OFS_IN_LOWER, MR_OFS_OUT_UPPER, MR_OFS_OUT_LOWER,
     MR_PITCH_IN, MR_PITCH_OUT, MR_LINE_LEN, MR_LINE_COUNT,
     MR_CE_SEM_A, MR_CE_SEM_B, MR_CE_SEM_PAY, MR_REMAP_A, MR_REMAP_B, MR_REMAP_COMP,
+    MR_PCAS_A,
     MR_COUNT
 };
 
@@ -64,7 +67,8 @@ typedef enum { INJ_NONE, INJ_FLIP_WRITE, INJ_DROP_SEM, INJ_STALL_READS } ref_inj
 
 typedef enum { AU_READ, AU_WRITE, AU_RMW } ref_au_op_t;
 
-/* One atomic-unit request slot per requester (PBDMAs 0..NUM_RUNLISTS-1, then the CEs). */
+/* One atomic-unit request slot per requester (PBDMAs 0..NUM_RUNLISTS-1, then the CEs, then the
+ * compute engine). */
 typedef struct ref_au_req {
     bool valid, effected, done;
     uint64_t t_eff;      /* cycle the memory is read / the write lands */
@@ -89,6 +93,7 @@ typedef struct ref_chan {
     /* PBDMA context: decoder, bindings, method registers */
     uint32_t sec_op, maddr, subch, count;
     bool bound[REF_NSUBCH];
+    uint32_t cls[REF_NSUBCH]; /* class bound on each subchannel (GC_CLASS_COPY / GC_CLASS_COMPUTE) */
     uint32_t mreg[MR_COUNT];
     bool ce_pend;        /* a copy it launched has not completed */
     bool eng_wait;       /* switched out (as a guest) waiting for the engine */
@@ -151,6 +156,17 @@ typedef struct ref_ce {
     uint32_t bytes, busy_cycles;
 } ref_ce_t;
 
+/* The compute engine (ref_compute.c). */
+typedef struct ref_cmp {
+    bool busy, fault, sem, sem_four, intr;
+    uint32_t state;      /* GC_TASK_STATE_* (DRAIN while the task's modelled duration runs) */
+    uint32_t ch, task;   /* launching channel, TMD address >> 8 */
+    uint64_t t_start, t_next, sem_addr;
+    uint32_t sem_payload;
+    uint32_t f_cause, f_pc, f_addr, f_loc, f_task, f_channel;
+    uint32_t tasks, ctas, warp_instrs, thread_instrs, active_cycles, icache_misses, lsu_beats;
+} ref_cmp_t;
+
 typedef struct ref {
     uint64_t seed, max_cycles;
     uint32_t stall_pct;
@@ -162,6 +178,7 @@ typedef struct ref {
     ref_chan_t ch[GC_NUM_CHANNELS];
     ref_pbdma_t pb[GC_NUM_RUNLISTS];
     ref_ce_t ce[GC_NUM_CE];
+    ref_cmp_t cmp;
     ref_au_req_t au[REF_NAU];
     uint64_t au_free;    /* the atomic unit serves one request at a time */
     uint32_t intr_status, intr_enable, acq_retry, cycle_hi;
@@ -189,6 +206,11 @@ bool ref_sem_acquire_pass(uint32_t op, bool is64, uint64_t mem, uint64_t payload
 uint64_t ref_sem_reduce(uint32_t red, bool is_signed, bool is64, uint64_t mem, uint64_t operand);
 void ref_ce_launch(ref_t *r, uint32_t e, const ref_chan_t *c, uint32_t ch, uint32_t launch);
 bool ref_ce_step(ref_t *r, uint32_t e);
+/* ref_compute.c: the compute engine (runlist 0) */
+void ref_cmp_launch(ref_t *r, uint32_t ch, uint64_t tmd_addr);
+bool ref_cmp_step(ref_t *r);
+void ref_cmp_timers(const ref_t *r, uint64_t *next);
+bool ref_cmp_reg_read(const ref_t *r, uint32_t addr, uint32_t *v);
 /* ref_pbdma.c */
 void ref_pbdma_init(ref_t *r, uint32_t rl);
 bool ref_pbdma_step(ref_t *r, uint32_t rl);

@@ -135,7 +135,7 @@ void ref_pbdma_init(ref_t *r, uint32_t rl) {
     ref_pbdma_t *p = &r->pb[rl];
     memset(p, 0, sizeof *p);
     p->rl = rl;
-    p->has_ce = rl >= 1u && rl <= GC_NUM_CE;
+    p->has_ce = rl <= GC_NUM_CE; /* runlist 0: the compute engine, n >= 1: CE n - 1 */
     p->state = GC_PBDMA_STATE_IDLE;
     p->rr_ptr = GC_NUM_CHANNELS - 1u;
     p->rr_rnd = REF_NROUNDS - 1u; /* the first search starts with round 0 */
@@ -449,14 +449,37 @@ static bool launch_dma(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
     return true;
 }
 
+/* SEND_SIGNALING_PCAS_B with SCHEDULE: like LAUNCH_DMA, the compute engine takes the TMD named by
+ * SEND_PCAS_A and the channel's next method waits for the task. */
+static bool pcas_launch(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
+    ref_chan_t *c = &r->ch[p->cur];
+    p->ce_busy = true;
+    p->ce_cancel = false;
+    p->ce_ch = p->cur;
+    p->ce_gp_get = c->gp_get;
+    p->ce_method = ref_err_method(m->subch, m->addr);
+    p->ce_data = m->data;
+    c->ce_pend = true;
+    c->methods++;
+    ref_cmp_launch(r, p->cur, (uint64_t)GC_COMPUTE_SEND_PCAS_A_QMD_ADDRESS_SHIFTED8_GET(c->mreg[MR_PCAS_A]) << 8);
+    set_ctx(c, m);
+    consume(r, p, LAUNCH_CYCLES);
+    return true;
+}
+
 static bool dispatch(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
     ref_chan_t *c = &r->ch[p->cur];
     uint32_t cause = GC_ERROR_CAUSE_NONE, byte = m->addr * 4u;
     if (m->addr < HOST_END_DW) {
         switch (byte) {
         case GC_HOST_SET_OBJECT:
-            if (GC_HOST_SET_OBJECT_NVCLASS_GET(m->data) == GC_CLASS_COPY) c->bound[m->subch] = true;
-            else cause = GC_ERROR_CAUSE_INVALID_CLASS;
+            if (GC_HOST_SET_OBJECT_NVCLASS_GET(m->data) == GC_CLASS_COPY ||
+                GC_HOST_SET_OBJECT_NVCLASS_GET(m->data) == GC_CLASS_COMPUTE) {
+                c->bound[m->subch] = true;
+                c->cls[m->subch] = GC_HOST_SET_OBJECT_NVCLASS_GET(m->data);
+            } else {
+                cause = GC_ERROR_CAUSE_INVALID_CLASS;
+            }
             break;
         case GC_HOST_NOP:
         case GC_HOST_WFI: break; /* WFI: the engine is idle (checked before dispatch) */
@@ -470,8 +493,19 @@ static bool dispatch(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
         }
     } else if (!c->bound[m->subch]) {
         cause = GC_ERROR_CAUSE_INVALID_SUBCHANNEL;
-    } else if (!p->has_ce) {
-        cause = GC_ERROR_CAUSE_UNSUPPORTED; /* runlist without an engine: COPY may be bound, not run */
+    } else if (c->cls[m->subch] == GC_CLASS_COMPUTE) {
+        if (p->rl != 0) { /* the compute class may be bound on a copy runlist, not run */
+            cause = GC_ERROR_CAUSE_UNSUPPORTED;
+        } else if (byte == GC_COMPUTE_SEND_PCAS_A) {
+            c->mreg[MR_PCAS_A] = m->data;
+        } else if (byte == GC_COMPUTE_SEND_SIGNALING_PCAS_B) {
+            if (GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_GET(m->data) == GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_TRUE)
+                return pcas_launch(r, p, m);
+        } else {
+            cause = GC_ERROR_CAUSE_INVALID_METHOD;
+        }
+    } else if (p->rl == 0) {
+        cause = GC_ERROR_CAUSE_UNSUPPORTED; /* the copy class on the compute runlist: bound, not run */
     } else {
         int mr = -1;
         switch (byte) {
@@ -570,7 +604,11 @@ static bool pb_fetch(ref_t *r, ref_pbdma_t *p) {
                         (m.addr == DW(GC_HOST_SEM_EXECUTE) &&
                          GC_HOST_SEM_EXECUTE_RELEASE_WFI_GET(m.data) == GC_HOST_SEM_EXECUTE_RELEASE_WFI_EN);
         else
-            needs_eng = m.addr == DW(GC_COPY_LAUNCH_DMA) && c->bound[m.subch];
+            needs_eng = c->bound[m.subch] &&
+                        (p->rl == 0 ? c->cls[m.subch] == GC_CLASS_COMPUTE && m.addr == DW(GC_COMPUTE_SEND_SIGNALING_PCAS_B) &&
+                                          GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_GET(m.data) ==
+                                              GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_TRUE
+                                    : c->cls[m.subch] == GC_CLASS_COPY && m.addr == DW(GC_COPY_LAUNCH_DMA));
     }
     if (c->ce_pend || (needs_eng && p->ce_busy)) {
         if (is_guest(p)) return leave(r, p, SW_ENGINE, true);
@@ -732,7 +770,8 @@ void ref_pbdma_ce_done(ref_t *r, uint32_t rl, bool err, bool intr) {
     p->ce_busy = false;
     r->ch[p->ce_ch].ce_pend = false;
     if (err && !p->ce_cancel)
-        ref_record_fault(r, p->ce_ch, GC_ERROR_CAUSE_BUS_ERROR, p->ce_gp_get, p->ce_method, p->ce_data);
+        ref_record_fault(r, p->ce_ch, rl == 0 ? GC_ERROR_CAUSE_TASK_FAULT : GC_ERROR_CAUSE_BUS_ERROR, p->ce_gp_get,
+                         p->ce_method, p->ce_data);
     if (intr) ref_nonstall(r);
 }
 

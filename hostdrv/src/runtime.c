@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpucosim/compute.h"
 #include "gpucosim/runtime.h"
 #include "gpucosim_spec.h"
 
@@ -10,6 +11,8 @@
 #define STAMP_SLOTS 2048u /* ops in flight between two harvests; 32 bytes each (vidmem) */
 #define PB_WORDS 256u
 #define COPY_SUBCH 4u      /* subchannel the copy channels bind the copy class to */
+#define CCHAN MAX_COPY_PRIOS /* index of the compute channel in gcrt.chan */
+#define MAX_ARGS_BYTES 4096u
 
 typedef struct alloc {
     uint64_t addr, size;
@@ -20,7 +23,7 @@ typedef struct alloc {
 struct gcrt_event {
     gc_buf_t slot;   /* 16 bytes: payload (record number), 0, 64-bit timestamp */
     uint32_t seq;    /* records made */
-    int32_t chan;    /* copy priority whose channel made the last record, -1 = none */
+    int32_t chan;    /* index (copy priority, or CCHAN) of the channel that made the last record, -1 = none */
 };
 
 struct gcrt_stream {
@@ -30,18 +33,24 @@ struct gcrt_stream {
     uint32_t device_prio; /* seed 001 */
     uint32_t copy_prio;   /* seed 000: index of the copy channel */
     gcrt_event_t done;    /* internal event for synchronize / query */
+    gcrt_event_t xev;     /* internal event ordering the stream across its two channels */
+    int32_t cur;          /* channel index of the stream's last work (copy prio or CCHAN), -1 = none */
 };
 
 typedef struct op_int {
     gcrt_op_t pub;
     uint32_t slot;   /* stamp slot while in flight */
     bool harvested;
+    bool has_kbuf;   /* kernels: TMD + parameter block, freed once the kernel completed */
+    gc_buf_t kbuf;
 } op_int_t;
 
 struct gcrt {
     gcrt_config_t cfg;
     gc_device_t *dev;
-    gc_channel_t *chan[MAX_COPY_PRIOS];
+    gc_channel_t *chan[MAX_COPY_PRIOS + 1]; /* copy channels 0..P-1, compute channel at CCHAN */
+    bool compute_missing;  /* the backend has no compute engine */
+    uint32_t lanes, warps, smem_bytes; /* COMPUTE_CONFIG */
     gc_buf_t sems;        /* S[q] at sems.addr + 16 q (q = 1..P-1) */
     gc_buf_t stamps;      /* STAMP_SLOTS x 32 bytes: launch stamp at +0, completion at +16 */
     uint32_t slot_next;
@@ -65,7 +74,7 @@ static const char *const err_names[GCRT_ERROR_COUNT] = {
     "GCRT_SUCCESS", "GCRT_ERROR_INVALID_VALUE", "GCRT_ERROR_INVALID_HANDLE", "GCRT_ERROR_INVALID_PRIORITY",
     "GCRT_ERROR_OUT_OF_BOUNDS", "GCRT_ERROR_INVALID_MEMCPY_DIRECTION", "GCRT_ERROR_MEMORY_ALLOCATION",
     "GCRT_ERROR_NOT_READY", "GCRT_ERROR_NOT_PERMITTED", "GCRT_ERROR_CHANNEL_FAULT", "GCRT_ERROR_TIMEOUT",
-    "GCRT_ERROR_BACKEND",
+    "GCRT_ERROR_BACKEND", "GCRT_ERROR_NOT_SUPPORTED", "GCRT_ERROR_INVALID_KERNEL", "GCRT_ERROR_INVALID_CONFIGURATION",
 };
 static const char *const err_strings[GCRT_ERROR_COUNT] = {
     "no error",
@@ -80,6 +89,9 @@ static const char *const err_strings[GCRT_ERROR_COUNT] = {
     "a hardware channel stopped with an error",
     "the device did not finish within the synchronize budget",
     "the device backend failed",
+    "the device backend has no compute engine",
+    "the kernel is not a symbol of the image",
+    "the launch configuration (grid, block, shared memory) is not one the device can run",
 };
 
 const char *gcrt_error_name(gcrt_error_t e) { return (unsigned)e < GCRT_ERROR_COUNT ? err_names[e] : "GCRT_ERROR_?"; }
@@ -247,6 +259,7 @@ gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
         st = gc_mem_write(rt->dev, rt->sems.addr, zero, sizeof zero);
     }
     if (st == GC_OK) st = gc_mem_alloc(rt->dev, GC_MEM_VIDMEM, 16, 16, &rt->default_stream.done.slot);
+    if (st == GC_OK) st = gc_mem_alloc(rt->dev, GC_MEM_VIDMEM, 16, 16, &rt->default_stream.xev.slot);
     /* the channels start ready: their SET_OBJECT entries consumed before any stream work */
     for (uint32_t q = 0; q < cfg->copy_priorities && st == GC_OK; q++) st = gc_channel_wait_idle(rt->chan[q]);
     if (st != GC_OK) {
@@ -256,7 +269,10 @@ gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
     }
     uint8_t z16[16] = {0};
     gc_mem_write(rt->dev, rt->default_stream.done.slot.addr, z16, 16);
+    gc_mem_write(rt->dev, rt->default_stream.xev.slot.addr, z16, 16);
     rt->default_stream.done.chan = -1;
+    rt->default_stream.xev.chan = -1;
+    rt->default_stream.cur = -1;
     stream_set_prio(rt, &rt->default_stream, 0);
     rt->stream_ids = 1;
     *out = rt;
@@ -267,7 +283,7 @@ void gcrt_close(gcrt_t *rt) {
     if (!rt) return;
     while (rt->nstreams) gcrt_stream_destroy(rt, rt->streams[rt->nstreams - 1]);
     while (rt->nevents) gcrt_event_destroy(rt, rt->events[rt->nevents - 1]);
-    for (uint32_t q = 0; q < MAX_COPY_PRIOS; q++)
+    for (uint32_t q = 0; q <= MAX_COPY_PRIOS; q++)
         if (rt->chan[q]) gc_channel_close(rt->chan[q]);
     gc_device_close(rt->dev);
     free(rt->streams);
@@ -398,6 +414,12 @@ gcrt_error_t gcrt_stream_create_with_priority(gcrt_t *rt, gcrt_stream_t **out, i
         free(s);
         return e;
     }
+    if ((e = event_init(rt, &s->xev))) {
+        gc_mem_free(rt->dev, &s->done.slot);
+        free(s);
+        return e;
+    }
+    s->cur = -1;
     s->id = rt->stream_ids++;
     stream_set_prio(rt, s, priority);
     rt->streams[rt->nstreams++] = s;
@@ -412,6 +434,7 @@ gcrt_error_t gcrt_stream_destroy(gcrt_t *rt, gcrt_stream_t *s) {
         if (rt->streams[i] == s) {
             /* as in CUDA, pending work still completes; the handle goes at once */
             gc_mem_free(rt->dev, &s->done.slot);
+            gc_mem_free(rt->dev, &s->xev.slot);
             rt->streams[i] = rt->streams[--rt->nstreams];
             free(s);
             return ok(rt);
@@ -469,6 +492,10 @@ static gc_status_t refresh_ops(gcrt_t *rt, bool *all_done) {
             o->pub.end_cycle = t_end;
             o->pub.done = true;
             o->harvested = true;
+            if (o->has_kbuf) {
+                gc_mem_free(rt->dev, &o->kbuf);
+                o->has_kbuf = false;
+            }
         } else {
             all = false;
         }
@@ -491,6 +518,9 @@ static gcrt_error_t take_slot(gcrt_t *rt, uint32_t *slot) {
     return from_gc(rt, gc_mem_write(rt->dev, rt->stamps.addr + 32u * *slot, z, sizeof z), "stamp slot");
 }
 
+static uint32_t stream_chan(const gcrt_stream_t *s) { return s->cur >= 0 ? (uint32_t)s->cur : s->copy_prio; }
+static gcrt_error_t cross(gcrt_t *rt, gcrt_stream_t *s, uint32_t to, gc_pushbuf_t *pb, const char *what);
+
 /* Push one copy-engine op on stream s with seed 000's bracketing. */
 static gcrt_error_t push_op(gcrt_t *rt, gcrt_stream_t *s, gcrt_op_kind_t kind, gcrt_memcpy_kind_t dir,
                             gc_copy_desc_t *d, uint64_t bytes, const char *tag) {
@@ -505,6 +535,7 @@ static gcrt_error_t push_op(gcrt_t *rt, gcrt_stream_t *s, gcrt_op_kind_t kind, g
     uint32_t words[PB_WORDS];
     gc_pushbuf_t pb;
     gc_pb_init(&pb, words, PB_WORDS);
+    if ((e = cross(rt, s, q, &pb, kind == GCRT_OP_MEMSET ? "gcrt_memset_async" : "gcrt_memcpy_async"))) return e;
     bool prio = rt->cfg.copy_priorities_enabled;
     if (prio)
         for (uint32_t h = q + 1; h < p; h++)
@@ -582,16 +613,36 @@ gcrt_error_t gcrt_memset_async(gcrt_t *rt, uint64_t dst, int value, uint64_t byt
 }
 
 /* ------------------------------------------------------------------ waiting */
-/* Run until done() holds or a copy channel faults or the budget runs out. */
+/* A channel's error as a runtime error; for the compute channel with the kernel's fault record. */
+static gcrt_error_t chan_check(gcrt_t *rt, uint32_t idx, const char *what) {
+    if (!rt->chan[idx]) return GCRT_SUCCESS;
+    gc_status_t st = gc_channel_check(rt->chan[idx]);
+    if (st == GC_OK) return GCRT_SUCCESS;
+    gcrt_error_t e = from_gc(rt, st, what);
+    gc_channel_error_t ce;
+    gc_compute_fault_t f;
+    if (idx == CCHAN && gc_channel_error(rt->chan[idx], &ce) == GC_OK && ce.cause == GC_ERROR_CAUSE_TASK_FAULT &&
+        gc_compute_fault_read(rt->dev, &f) == GC_OK) {
+        char buf[300];
+        gc_compute_fault_format(&f, buf, sizeof buf);
+        size_t n = strlen(rt->msg);
+        snprintf(rt->msg + n, sizeof rt->msg - n, "; kernel fault: %s", buf);
+    }
+    return e;
+}
+
+/* Run until done() holds or a channel faults or the budget runs out. */
 static gcrt_error_t wait_until(gcrt_t *rt, bool (*done)(gcrt_t *, void *), void *arg, const char *what) {
     uint64_t spent = 0, step = gc_device_config(rt->dev)->poll_cycles;
     for (;;) {
         if (done(rt, arg)) return ok(rt);
         if (rt->last == GCRT_ERROR_BACKEND) return rt->last;
         for (uint32_t q = 0; q < rt->cfg.copy_priorities; q++) {
-            gc_status_t st = gc_channel_check(rt->chan[q]);
-            if (st) return from_gc(rt, st, what);
+            gcrt_error_t e = chan_check(rt, q, what);
+            if (e) return e;
         }
+        gcrt_error_t ce = chan_check(rt, CCHAN, what);
+        if (ce) return ce;
         if (spent >= rt->cfg.sync_cycles) {
             gc_device_dump_state(rt->dev, stderr);
             return fail(rt, GCRT_ERROR_TIMEOUT, "%s: not done after %llu cycles (the device state was printed)", what,
@@ -629,6 +680,7 @@ static gcrt_error_t wait_all(gcrt_t *rt, const char *what) {
         gc_status_t st = gc_channel_wait_idle(rt->chan[q]);
         if (st) return from_gc(rt, st, what);
     }
+    if (rt->chan[CCHAN] && gc_channel_wait_idle(rt->chan[CCHAN]) != GC_OK) return chan_check(rt, CCHAN, what);
     return ok(rt);
 }
 
@@ -643,11 +695,24 @@ static gcrt_error_t record(gcrt_t *rt, gcrt_event_t *e, gcrt_stream_t *s, const 
     gc_pb_init(&pb, words, 16);
     uint32_t seq = e->seq + 1;
     gc_pb_sem_release_ts(&pb, e->slot.addr, seq, false, true);
-    gcrt_error_t err = push(rt, s->copy_prio, &pb, what);
+    uint32_t c = stream_chan(s);
+    gcrt_error_t err = push(rt, c, &pb, what);
     if (err) return err;
     e->seq = seq;
-    e->chan = (int32_t)s->copy_prio;
+    e->chan = (int32_t)c;
     return ok(rt);
+}
+
+/* Stream s's next work goes to channel `to`: when its last work was on the other channel, record
+ * the stream's internal event there and let pb (for `to`) acquire it first. */
+static gcrt_error_t cross(gcrt_t *rt, gcrt_stream_t *s, uint32_t to, gc_pushbuf_t *pb, const char *what) {
+    if (s->cur >= 0 && (uint32_t)s->cur != to) {
+        gcrt_error_t e = record(rt, &s->xev, s, what);
+        if (e) return e;
+        gc_pb_sem_acquire(pb, s->xev.slot.addr, s->xev.seq, GC_HOST_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, false, true);
+    }
+    s->cur = (int32_t)to;
+    return GCRT_SUCCESS;
 }
 
 gcrt_error_t gcrt_stream_synchronize(gcrt_t *rt, gcrt_stream_t *s) {
@@ -665,8 +730,10 @@ gcrt_error_t gcrt_stream_synchronize(gcrt_t *rt, gcrt_stream_t *s) {
 gcrt_error_t gcrt_stream_query(gcrt_t *rt, gcrt_stream_t *s) {
     if (!rt) return GCRT_ERROR_INVALID_VALUE;
     if (!(s = stream_of(rt, s, "gcrt_stream_query"))) return rt->last;
-    gc_status_t st = gc_channel_check(rt->chan[s->copy_prio]);
-    if (st == GC_OK) st = refresh_ops(rt, NULL);
+    gcrt_error_t ce = chan_check(rt, stream_chan(s), "gcrt_stream_query");
+    if (!ce) ce = chan_check(rt, CCHAN, "gcrt_stream_query"); /* a kernel fault is sticky */
+    if (ce) return ce;
+    gc_status_t st = refresh_ops(rt, NULL);
     if (st) return from_gc(rt, st, "gcrt_stream_query");
     uint32_t id = s == &rt->default_stream ? 0 : s->id;
     for (size_t i = 0; i < rt->nops; i++)
@@ -721,8 +788,9 @@ gcrt_error_t gcrt_event_query(gcrt_t *rt, gcrt_event_t *e) {
     if (!rt) return GCRT_ERROR_INVALID_VALUE;
     if (!event_known(rt, e, "gcrt_event_query")) return rt->last;
     if (e->chan >= 0) {
-        gc_status_t st = gc_channel_check(rt->chan[e->chan]);
-        if (st) return from_gc(rt, st, "gcrt_event_query");
+        gcrt_error_t ce = chan_check(rt, (uint32_t)e->chan, "gcrt_event_query");
+        if (!ce) ce = chan_check(rt, CCHAN, "gcrt_event_query");
+        if (ce) return ce;
     }
     return ev_landed(rt, e) ? ok(rt) : GCRT_ERROR_NOT_READY;
 }
@@ -757,7 +825,10 @@ gcrt_error_t gcrt_stream_wait_event(gcrt_t *rt, gcrt_stream_t *s, gcrt_event_t *
     gc_pushbuf_t pb;
     gc_pb_init(&pb, words, 16);
     gc_pb_sem_acquire(&pb, e->slot.addr, e->seq, GC_HOST_SEM_EXECUTE_OPERATION_ACQ_CIRC_GEQ, false, true);
-    return push(rt, s->copy_prio, &pb, "gcrt_stream_wait_event");
+    uint32_t c = stream_chan(s);
+    gcrt_error_t err = push(rt, c, &pb, "gcrt_stream_wait_event");
+    if (!err) s->cur = (int32_t)c; /* later work on the other channel must follow this acquire */
+    return err;
 }
 
 gcrt_error_t gcrt_copy_semaphore(gcrt_t *rt, uint32_t q, uint32_t *value) {
@@ -794,5 +865,165 @@ gcrt_error_t gcrt_ops(gcrt_t *rt, const gcrt_op_t **ops, size_t *count) {
     }
     *ops = rt->pub;
     *count = rt->nops;
+    return ok(rt);
+}
+
+/* ------------------------------------------------------------------ kernels */
+gcrt_error_t gcrt_load_image(gcrt_t *rt, const char *path, gc_elf_t **image) {
+    if (!rt || !path || !image) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_load_image: NULL argument");
+    *image = NULL;
+    char err[256];
+    gc_elf_t *k = NULL;
+    gc_status_t st = gc_elf_read_file(path, &k, err, sizeof err);
+    if (st != GC_OK) return fail(rt, st == GC_ERR_NO_MEMORY ? GCRT_ERROR_MEMORY_ALLOCATION : GCRT_ERROR_INVALID_VALUE,
+                                 "gcrt_load_image: %s", err);
+    if ((st = gc_elf_load(rt->dev, k)) != GC_OK) {
+        gcrt_error_t e = from_gc(rt, st, "gcrt_load_image");
+        gc_elf_free(k);
+        return e;
+    }
+    *image = k;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_unload_image(gcrt_t *rt, gc_elf_t *image) {
+    if (!rt || !image) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_unload_image: NULL argument");
+    gc_status_t st = gc_elf_unload(rt->dev, image);
+    gc_elf_free(image);
+    return from_gc(rt, st, "gcrt_unload_image");
+}
+
+uint32_t gcrt_kernel_ptr(uint64_t dev_addr) { return gc_simt_ptr(dev_addr); }
+
+/* Open the compute channel on first use (runlist 0, compute class bound, made ready). */
+static gcrt_error_t compute_open(gcrt_t *rt, const char *what) {
+    if (rt->chan[CCHAN]) return GCRT_SUCCESS;
+    const char *be = gc_device_config(rt->dev)->backend;
+    uint32_t cfg = 0;
+    if (rt->compute_missing || gc_mmio_read(rt->dev, GC_REG_COMPUTE_CONFIG, &cfg) != GC_OK || cfg == 0) {
+        rt->compute_missing = true;
+        return fail(rt, GCRT_ERROR_NOT_SUPPORTED, "%s: the '%s' backend has no compute engine (COMPUTE_CONFIG does not answer)",
+                    what, be ? be : "?");
+    }
+    rt->lanes = GC_COMPUTE_CONFIG_LANES_GET(cfg);
+    rt->warps = GC_COMPUTE_CONFIG_WARPS_GET(cfg);
+    rt->smem_bytes = GC_COMPUTE_CONFIG_SMEM_KB_GET(cfg) * 1024u;
+    gc_channel_config_t cc;
+    gc_channel_config_init(&cc);
+    cc.runlist = 0;
+    gc_channel_t *ch = NULL;
+    gc_status_t st = gc_channel_open(rt->dev, &cc, &ch);
+    if (st == GC_OK) st = gc_compute_bind(ch, GC_COMPUTE_SUBCH);
+    if (st == GC_OK) st = gc_channel_wait_idle(ch);
+    if (st != GC_OK) {
+        gcrt_error_t e = from_gc(rt, st, "opening the compute channel");
+        if (ch) gc_channel_close(ch);
+        return e;
+    }
+    rt->chan[CCHAN] = ch;
+    return GCRT_SUCCESS;
+}
+
+gcrt_error_t gcrt_compute_channel(gcrt_t *rt, uint32_t *hw_channel) {
+    if (!rt || !hw_channel) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_compute_channel: NULL argument");
+    gcrt_error_t e = compute_open(rt, "gcrt_compute_channel");
+    if (e) return e;
+    *hw_channel = gc_channel_id(rt->chan[CCHAN]);
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_launch(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image, const char *kernel,
+                         const uint32_t grid[3], const uint32_t block[3], const void *args, size_t args_bytes,
+                         uint32_t shared_bytes) {
+    static const char *const W = "gcrt_launch";
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!(s = stream_of(rt, s, W))) return rt->last;
+    if (!image || !kernel || !grid || !block || (!args && args_bytes))
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: NULL image, kernel name, grid, block or arguments", W);
+    if (args_bytes > MAX_ARGS_BYTES)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: %zu bytes of arguments: at most %u", W, args_bytes, MAX_ARGS_BYTES);
+    gcrt_error_t e = compute_open(rt, W);
+    if (e) return e;
+    if ((e = chan_check(rt, CCHAN, W))) return e; /* a kernel fault is sticky */
+    uint32_t pc = 0;
+    if (gc_elf_symbol(image, kernel, &pc) != GC_OK)
+        return fail(rt, GCRT_ERROR_INVALID_KERNEL, "%s: kernel '%s' is not a symbol of the image", W, kernel);
+    for (int i = 0; i < 3; i++)
+        if (grid[i] == 0 || block[i] == 0)
+            return fail(rt, GCRT_ERROR_INVALID_CONFIGURATION, "%s %s: grid %u x %u x %u, block %u x %u x %u: every dimension must be >= 1",
+                        W, kernel, grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+    uint64_t threads = (uint64_t)block[0] * block[1] * block[2], most = (uint64_t)rt->warps * rt->lanes;
+    if (threads > most || block[0] > GC_TMD_CTA_DIM_XY_X_MASK || block[1] > GC_TMD_CTA_DIM_XY_Y_MASK ||
+        block[2] > GC_TMD_CTA_DIM_Z_Z_MASK)
+        return fail(rt, GCRT_ERROR_INVALID_CONFIGURATION,
+                    "%s %s: block %u x %u x %u = %llu threads: a CTA has at most %llu (%u warps x %u lanes)", W, kernel,
+                    block[0], block[1], block[2], (unsigned long long)threads, (unsigned long long)most, rt->warps,
+                    rt->lanes);
+    if (shared_bytes > rt->smem_bytes)
+        return fail(rt, GCRT_ERROR_INVALID_CONFIGURATION, "%s %s: %u bytes of shared memory: an SM has %u", W, kernel,
+                    shared_bytes, rt->smem_bytes);
+    if (s->device_prio > GC_TMD_PRIORITY_LEVEL_MASK)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: device priority %u does not fit the TMD (at most %u)", W,
+                    s->device_prio, GC_TMD_PRIORITY_LEVEL_MASK);
+    if (!grow((void **)&rt->ops, &rt->ops_cap, rt->nops + 1, sizeof *rt->ops))
+        return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "host out of memory");
+    /* the TMD at +0, the parameter block after it */
+    uint32_t poff = (GC_TMD_SIZE + 15u) & ~15u;
+    gc_buf_t kb;
+    gc_status_t st = gc_mem_alloc(rt->dev, GC_MEM_VIDMEM, poff + (args_bytes ? args_bytes : 16), GC_TMD_ALIGN, &kb);
+    if (st != GC_OK)
+        return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "%s: TMD and parameters: %s", W, gc_device_last_error(rt->dev));
+    uint32_t slot;
+    if ((e = take_slot(rt, &slot))) {
+        gc_mem_free(rt->dev, &kb);
+        return e;
+    }
+    uint32_t seq = (uint32_t)rt->nops;
+    uint64_t stamp = rt->stamps.addr + 32u * slot;
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = pc;
+    t.param = gc_simt_ptr(kb.addr + poff);
+    for (int i = 0; i < 3; i++) t.grid[i] = grid[i], t.cta[i] = block[i];
+    t.smem_bytes = shared_bytes;
+    t.priority = s->device_prio;
+    t.sem_release = true;
+    t.sem_four_word = true;
+    t.sem_addr = stamp + 16;
+    t.sem_payload = seq + 1;
+    st = args_bytes ? gc_mem_write(rt->dev, kb.addr + poff, args, args_bytes) : GC_OK;
+    if (st == GC_OK) st = gc_compute_write_tmd(rt->dev, &t, &kb);
+    if (st != GC_OK) {
+        gc_mem_free(rt->dev, &kb);
+        return from_gc(rt, st, W);
+    }
+    uint32_t words[32];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 32);
+    if ((e = cross(rt, s, CCHAN, &pb, W))) {
+        gc_mem_free(rt->dev, &kb);
+        return e;
+    }
+    gc_pb_sem_release_ts(&pb, stamp, seq + 1, false, false);
+    gc_pb_compute_launch(&pb, GC_COMPUTE_SUBCH, kb.addr);
+    op_int_t *o = &rt->ops[rt->nops];
+    memset(o, 0, sizeof *o);
+    o->slot = slot;
+    o->has_kbuf = true;
+    o->kbuf = kb;
+    o->pub.seq = seq;
+    o->pub.kind = GCRT_OP_KERNEL;
+    snprintf(o->pub.tag, sizeof o->pub.tag, "%s", kernel);
+    o->pub.stream_id = s == &rt->default_stream ? 0 : s->id;
+    o->pub.stream_priority = s->prio;
+    o->pub.hw_channel = gc_channel_id(rt->chan[CCHAN]);
+    o->pub.engine = GCRT_COMPUTE_ENGINE;
+    o->pub.bytes = args_bytes;
+    o->pub.submit_cycle = gc_device_cycles(rt->dev);
+    if ((e = push(rt, CCHAN, &pb, W))) {
+        gc_mem_free(rt->dev, &kb);
+        return e;
+    }
+    rt->nops++;
     return ok(rt);
 }

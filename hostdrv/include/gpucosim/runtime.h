@@ -27,7 +27,19 @@
  * GCRT_LIMIT_MAX_NESTING_DEPTH, default 1) give floor(M/N) stream levels spaced N apart: the
  * lowest stream priority maps to device priority 0, the next to N, and so on; once the levels run
  * out, the surplus (higher) stream priorities share the last level.  A stream's kernels carry
- * its device priority (used once the compute path exists).
+ * its device priority (TMD PRIORITY of every gcrt_launch on the stream).
+ *
+ * Kernels (gcrt_launch).  The first launch opens one compute HW channel on runlist 0 (the
+ * compute class bound on GC_COMPUTE_SUBCH).  Each launch writes a TMD and its parameter block
+ * into one vidmem buffer (freed once the kernel completed), pushes a timestamped release, then
+ * SEND_PCAS_A / SEND_SIGNALING_PCAS_B; the TMD's four-word completion release lands in a stamp
+ * slot like a copy's, so kernels are ops (GCRT_OP_KERNEL) with the same timing.  A stream stays
+ * in order across its two HW channels (its copy channel and the compute channel): when its next
+ * work goes to the other channel than its last, the runtime records an internal event on the
+ * old channel and pushes an ACQ_CIRC_GEQ acquire of it on the new one.  Events and synchronize
+ * markers go on the channel of the stream's last work.  A kernel fault stops the compute
+ * channel (sticky, like CUDA's: later launches and synchronizes return GCRT_ERROR_CHANNEL_FAULT
+ * with the compute fault record in the message; re-open the runtime).
  *
  * Timing.  Every copy and memset carries a timestamped release just before its LAUNCH_DMA and a
  * four-word (timestamped) completion release, so gcrt_ops() reports when each one started and
@@ -41,6 +53,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gpucosim/elf.h"
 #include "gpucosim/hostdrv.h"
 
 #ifdef __cplusplus
@@ -60,6 +73,9 @@ typedef enum gcrt_error {
     GCRT_ERROR_CHANNEL_FAULT,     /* a HW channel stopped with an error (message has the details) */
     GCRT_ERROR_TIMEOUT,           /* a synchronize passed its cycle budget */
     GCRT_ERROR_BACKEND,           /* the device backend failed */
+    GCRT_ERROR_NOT_SUPPORTED,     /* the backend has no compute engine */
+    GCRT_ERROR_INVALID_KERNEL,    /* no such kernel symbol in the image */
+    GCRT_ERROR_INVALID_CONFIGURATION, /* a zero grid / block dimension, too many threads or too much shared memory */
     GCRT_ERROR_COUNT
 } gcrt_error_t;
 
@@ -172,8 +188,31 @@ gcrt_error_t gcrt_stream_wait_event(gcrt_t *rt, gcrt_stream_t *s, gcrt_event_t *
  * between its inc and its dec. */
 gcrt_error_t gcrt_copy_semaphore(gcrt_t *rt, uint32_t q, uint32_t *value);
 
+/* ------------------------------------------------------------------ kernels */
+/* Read a kernel image (ELF, e.g. build/firmware/kernels.elf) and load it into the device
+ * (gc_elf_read_file + gc_elf_load).  Release it with gcrt_unload_image (gcrt_close does not). */
+gcrt_error_t gcrt_load_image(gcrt_t *rt, const char *path, gc_elf_t **image);
+gcrt_error_t gcrt_unload_image(gcrt_t *rt, gc_elf_t *image);
+/* The thread address a kernel uses for a device address (for pointers in kernel arguments);
+ * 0 when the address is in no global window. */
+uint32_t gcrt_kernel_ptr(uint64_t dev_addr);
+/* Launch `kernel` (a symbol of `image`, which must be loaded) on stream s: grid[3] CTAs of
+ * block[3] threads, `args_bytes` bytes of `args` as its parameter block (gc_param), shared_bytes
+ * of shared memory per CTA.  Errors: GCRT_ERROR_NOT_SUPPORTED (the backend has no compute
+ * engine), GCRT_ERROR_INVALID_KERNEL (no such symbol), GCRT_ERROR_INVALID_CONFIGURATION (a zero
+ * dimension, more than WARPS x LANES threads per CTA, a block dimension too wide for the TMD,
+ * more shared memory than an SM has), GCRT_ERROR_CHANNEL_FAULT (an earlier kernel faulted).
+ * Faults of this kernel surface on a later synchronize / query. */
+gcrt_error_t gcrt_launch(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image, const char *kernel,
+                         const uint32_t grid[3], const uint32_t block[3], const void *args, size_t args_bytes,
+                         uint32_t shared_bytes);
+/* The compute HW channel's id (opening it if needed). */
+gcrt_error_t gcrt_compute_channel(gcrt_t *rt, uint32_t *hw_channel);
+
 /* ------------------------------------------------------------------ what happened */
-typedef enum gcrt_op_kind { GCRT_OP_COPY = 0, GCRT_OP_MEMSET = 1 } gcrt_op_kind_t;
+typedef enum gcrt_op_kind { GCRT_OP_COPY = 0, GCRT_OP_MEMSET = 1, GCRT_OP_KERNEL = 2 } gcrt_op_kind_t;
+
+#define GCRT_COMPUTE_ENGINE 0xC0u /* gcrt_op_t.engine of kernels (copy engines are 0, 1) */
 
 typedef struct gcrt_op {
     uint32_t seq;            /* issue order over the whole runtime, from 0 */
@@ -182,7 +221,7 @@ typedef struct gcrt_op {
     char tag[32];
     uint32_t stream_id;      /* 0 = the default stream, then creation order */
     int stream_priority;
-    uint32_t copy_priority, hw_channel, engine;
+    uint32_t copy_priority, hw_channel, engine; /* kernels: copy_priority 0, engine GCRT_COMPUTE_ENGINE */
     uint64_t bytes;
     uint64_t submit_cycle;   /* when the host pushed it */
     uint64_t launch_cycle;   /* when its channel reached LAUNCH_DMA (0 until then) */
@@ -192,7 +231,7 @@ typedef struct gcrt_op {
     bool done;
 } gcrt_op_t;
 
-/* The runtime's copies and memsets so far, in issue order (valid until the next runtime call).
+/* The runtime's copies, memsets and kernels so far, in issue order (valid until the next runtime call).
  * Ops that have not completed have done == false. */
 gcrt_error_t gcrt_ops(gcrt_t *rt, const gcrt_op_t **ops, size_t *count);
 

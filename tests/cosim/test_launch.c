@@ -1,0 +1,322 @@
+/* Kernel launches through the runtime (gcrt_launch), on whatever backend GPUCOSIM_BACKEND names:
+ * vecadd and reduce between H2D and D2H copies on streams (the stream stays in order across its
+ * copy channel and the compute channel), a kernel on two streams with an event between them, a
+ * faulting kernel (sticky GCRT_ERROR_CHANNEL_FAULT with the fault record in the message), and
+ * malformed launches refused before anything is pushed.  Skipped on a backend without a compute
+ * engine. */
+#include "cosim_util.h"
+#include "gc_kernels.h"
+#include "gpucosim/runtime.h"
+#include "tcase.h"
+
+#ifndef GC_FIRMWARE_DIR
+#define GC_FIRMWARE_DIR "build/firmware"
+#endif
+
+#define RT_OK(rt, expr)                                                                                 \
+    do {                                                                                                \
+        gcrt_error_t e_ = (expr);                                                                       \
+        if (e_ != GCRT_SUCCESS) {                                                                       \
+            TCASE_FAIL_("%s: %s (%s)", #expr, gcrt_error_name(e_), gcrt_last_message(rt));              \
+            goto out;                                                                                   \
+        }                                                                                               \
+    } while (0)
+
+typedef struct lctx {
+    gcrt_t *rt;
+    gc_elf_t *img;
+} lctx_t;
+
+/* Open a runtime and load kernels.elf; false with *skip set when the backend has no compute engine. */
+static bool lopen(lctx_t *c, bool *skip) {
+    *skip = false;
+    c->img = NULL;
+    gcrt_config_t cfg;
+    gcrt_config_init(&cfg);
+    cfg.device.quiet = true;
+    cfg.sync_cycles = 20000000;
+    gcrt_error_t e = gcrt_open(&cfg, &c->rt);
+    if (e) {
+        fprintf(stderr, "gcrt_open: %s\n", gcrt_error_name(e));
+        return false;
+    }
+    uint32_t hw = 0;
+    e = gcrt_compute_channel(c->rt, &hw);
+    if (e == GCRT_ERROR_NOT_SUPPORTED) {
+        fprintf(stderr, "%s\n", gcrt_last_message(c->rt));
+        *skip = true;
+        gcrt_close(c->rt);
+        return false;
+    }
+    if (e) {
+        fprintf(stderr, "gcrt_compute_channel: %s (%s)\n", gcrt_error_name(e), gcrt_last_message(c->rt));
+        gcrt_close(c->rt);
+        return false;
+    }
+    if ((e = gcrt_load_image(c->rt, GC_FIRMWARE_DIR "/kernels.elf", &c->img))) {
+        fprintf(stderr, "gcrt_load_image: %s (%s)\n", gcrt_error_name(e), gcrt_last_message(c->rt));
+        gcrt_close(c->rt);
+        return false;
+    }
+    fprintf(stderr, "backend %s, compute channel %u\n", gc_device_config(gcrt_device(c->rt))->backend, hw);
+    return true;
+}
+
+static void lclose(lctx_t *c) {
+    if (!c->rt) return;
+    if (c->img) gcrt_unload_image(c->rt, c->img);
+    gcrt_close(c->rt);
+    c->rt = NULL;
+}
+
+#define LOPEN(c)                                                                                           \
+    do {                                                                                                   \
+        bool skip_;                                                                                        \
+        if (!lopen(&(c), &skip_)) {                                                                        \
+            if (skip_) TCASE_SKIP("the backend has no compute engine (gcrt_launch: GCRT_ERROR_NOT_SUPPORTED)"); \
+            TCASE_FAIL_("could not open the runtime and load the kernels");                                \
+            return;                                                                                        \
+        }                                                                                                  \
+    } while (0)
+
+static void rnd(uint32_t *v, size_t n, uint32_t seed, uint32_t mask) {
+    uint32_t x = seed * 2654435761u + 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        v[i] = x & mask;
+    }
+}
+
+/* The ops of one stream ran in issue order, each starting after the previous one ended. */
+static void check_in_order(gcrt_t *rt, uint32_t stream_id, size_t want_ops) {
+    const gcrt_op_t *ops;
+    size_t n, seen = 0;
+    gcrt_error_t e = gcrt_ops(rt, &ops, &n);
+    if (e) {
+        TCASE_FAIL_("gcrt_ops: %s", gcrt_error_name(e));
+        return;
+    }
+    uint64_t prev_end = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ops[i].stream_id != stream_id) continue;
+        seen++;
+        CHECK(ops[i].done);
+        CHECK(ops[i].start_cycle >= prev_end);
+        CHECK(ops[i].start_cycle < ops[i].end_cycle);
+        fprintf(stderr, "  stream %u op %zu %-8s %-6s start %8llu end %8llu\n", stream_id, i, ops[i].tag,
+                ops[i].kind == GCRT_OP_KERNEL ? "kernel" : ops[i].kind == GCRT_OP_COPY ? "copy" : "memset",
+                (unsigned long long)ops[i].start_cycle, (unsigned long long)ops[i].end_cycle);
+        prev_end = ops[i].end_cycle;
+    }
+    CHECK_EQ(seen, want_ops);
+}
+
+/* H2D a and b, vecadd, D2H c on one stream (several shapes, two priorities); checked per element. */
+static void t_vecadd(void) {
+    lctx_t c;
+    LOPEN(c);
+    gcrt_t *rt = c.rt;
+    uint32_t *a = NULL, *b = NULL, *got = NULL;
+    static const uint32_t shapes[][2] = {{1, 8}, {3, 13}, {4, 32}};
+    for (int k = 0; k < 3; k++) {
+        uint32_t n = 300 + 111 * (uint32_t)k, bytes = n * 4;
+        a = malloc(bytes), b = malloc(bytes), got = malloc(bytes);
+        rnd(a, n, 1 + k, ~0u);
+        rnd(b, n, 50 + k, ~0u);
+        uint64_t ha, hb, hc, da, db, dc;
+        RT_OK(rt, gcrt_malloc_host(rt, &ha, bytes));
+        RT_OK(rt, gcrt_malloc_host(rt, &hb, bytes));
+        RT_OK(rt, gcrt_malloc_host(rt, &hc, bytes));
+        RT_OK(rt, gcrt_malloc(rt, &da, bytes));
+        RT_OK(rt, gcrt_malloc(rt, &db, bytes));
+        RT_OK(rt, gcrt_malloc(rt, &dc, bytes));
+        RT_OK(rt, gcrt_write(rt, ha, a, bytes));
+        RT_OK(rt, gcrt_write(rt, hb, b, bytes));
+        gcrt_stream_t *s;
+        RT_OK(rt, gcrt_stream_create_with_priority(rt, &s, k == 1 ? -5 : 0));
+        RT_OK(rt, gcrt_memcpy_async(rt, da, ha, bytes, GCRT_MEMCPY_HOST_TO_DEVICE, s, "h2d a"));
+        RT_OK(rt, gcrt_memcpy_async(rt, db, hb, bytes, GCRT_MEMCPY_HOST_TO_DEVICE, s, "h2d b"));
+        gc_vecadd_params_t p = {gcrt_kernel_ptr(da), gcrt_kernel_ptr(db), gcrt_kernel_ptr(dc), n};
+        uint32_t grid[3] = {shapes[k][0], 1, 1}, block[3] = {shapes[k][1], 1, 1};
+        RT_OK(rt, gcrt_launch(rt, s, c.img, "vecadd", grid, block, &p, sizeof p, 0));
+        RT_OK(rt, gcrt_memcpy_async(rt, hc, dc, bytes, GCRT_MEMCPY_DEVICE_TO_HOST, s, "d2h c"));
+        RT_OK(rt, gcrt_stream_synchronize(rt, s));
+        RT_OK(rt, gcrt_read(rt, hc, got, bytes));
+        for (uint32_t i = 0; i < n; i++)
+            if (got[i] != a[i] + b[i]) {
+                TCASE_FAIL_("vecadd %u x %u: c[%u] = 0x%x, want 0x%x", grid[0], block[0], i, got[i], a[i] + b[i]);
+                break;
+            }
+        const gcrt_op_t *ops;
+        size_t nops;
+        RT_OK(rt, gcrt_ops(rt, &ops, &nops));
+        CHECK_EQ(ops[nops - 2].kind, GCRT_OP_KERNEL);
+        CHECK(!strcmp(ops[nops - 2].tag, "vecadd"));
+        CHECK_EQ(ops[nops - 2].engine, GCRT_COMPUTE_ENGINE);
+        fprintf(stderr, "vecadd %u x %u n %u: kernel %llu cycles\n", grid[0], block[0], n,
+                (unsigned long long)(ops[nops - 2].end_cycle - ops[nops - 2].start_cycle));
+        check_in_order(rt, (uint32_t)k + 1, 4);
+        RT_OK(rt, gcrt_stream_query(rt, s));
+        free(a), free(b), free(got);
+        a = b = got = NULL;
+    }
+    RT_OK(rt, gcrt_device_synchronize(rt));
+out:
+    free(a), free(b), free(got);
+    lclose(&c);
+}
+
+/* reduce on two streams at once (each: H2D, memset of the total, kernel, D2H of partials and
+ * total), then a kernel -> event -> other stream's copy dependency. */
+static void t_reduce_streams(void) {
+    lctx_t c;
+    LOPEN(c);
+    gcrt_t *rt = c.rt;
+    enum { N = 1500, CTAS = 3, THREADS = 20 };
+    static uint32_t in[2][N];
+    uint64_t hin[2], hout[2], din[2], dout[2];
+    gcrt_stream_t *s[2];
+    for (int k = 0; k < 2; k++) {
+        rnd(in[k], N, 7 + k, 0xFFFFF);
+        RT_OK(rt, gcrt_stream_create_with_priority(rt, &s[k], -3 * k));
+        RT_OK(rt, gcrt_malloc_host(rt, &hin[k], sizeof in[k]));
+        RT_OK(rt, gcrt_malloc_host(rt, &hout[k], 4 * (CTAS + 1)));
+        RT_OK(rt, gcrt_malloc(rt, &din[k], sizeof in[k]));
+        RT_OK(rt, gcrt_malloc(rt, &dout[k], 4 * (CTAS + 1)));
+        RT_OK(rt, gcrt_write(rt, hin[k], in[k], sizeof in[k]));
+    }
+    for (int k = 0; k < 2; k++) {
+        RT_OK(rt, gcrt_memcpy_async(rt, din[k], hin[k], sizeof in[k], GCRT_MEMCPY_HOST_TO_DEVICE, s[k], "h2d"));
+        RT_OK(rt, gcrt_memset_async(rt, dout[k], 0, 4 * (CTAS + 1), s[k], "zero"));
+        gc_reduce_params_t p = {gcrt_kernel_ptr(din[k]), gcrt_kernel_ptr(dout[k]), gcrt_kernel_ptr(dout[k] + 4 * CTAS),
+                                N};
+        uint32_t grid[3] = {CTAS, 1, 1}, block[3] = {THREADS, 1, 1};
+        RT_OK(rt, gcrt_launch(rt, s[k], c.img, "reduce", grid, block, &p, sizeof p, THREADS * 4));
+        RT_OK(rt, gcrt_memcpy_async(rt, hout[k], dout[k], 4 * (CTAS + 1), GCRT_MEMCPY_DEVICE_TO_HOST, s[k], "d2h"));
+    }
+    for (int k = 0; k < 2; k++) {
+        RT_OK(rt, gcrt_stream_synchronize(rt, s[k]));
+        uint32_t got[CTAS + 1], want = 0;
+        RT_OK(rt, gcrt_read(rt, hout[k], got, sizeof got));
+        for (int i = 0; i < N; i++) want += in[k][i];
+        uint32_t parts = 0;
+        for (int i = 0; i < CTAS; i++) parts += got[i];
+        CHECK_EQ(got[CTAS], want);
+        CHECK_EQ(parts, want);
+        check_in_order(rt, (uint32_t)k + 1, 4);
+    }
+    /* kernel on s[0] -> event -> s[1] copies the result: only right if s[1] waits for the kernel */
+    {
+        gcrt_event_t *ev;
+        RT_OK(rt, gcrt_event_create(rt, &ev));
+        gc_divergent_params_t p = {gcrt_kernel_ptr(din[0]), gcrt_kernel_ptr(din[1]), N};
+        uint32_t grid[3] = {2, 1, 1}, block[3] = {16, 2, 1};
+        RT_OK(rt, gcrt_launch(rt, s[0], c.img, "divergent", grid, block, &p, sizeof p, 0));
+        RT_OK(rt, gcrt_event_record(rt, ev, s[0]));
+        RT_OK(rt, gcrt_stream_wait_event(rt, s[1], ev));
+        RT_OK(rt, gcrt_memcpy_async(rt, hin[1], din[1], sizeof in[1], GCRT_MEMCPY_DEVICE_TO_HOST, s[1], "d2h div"));
+        RT_OK(rt, gcrt_stream_synchronize(rt, s[1]));
+        RT_OK(rt, gcrt_event_query(rt, ev));
+        static uint32_t got[N];
+        RT_OK(rt, gcrt_read(rt, hin[1], got, sizeof got));
+        for (int i = 0; i < N; i++)
+            if (got[i] != gc_divergent_elem(in[0][i])) {
+                TCASE_FAIL_("divergent after an event: out[%d] = 0x%x, want 0x%x", i, got[i], gc_divergent_elem(in[0][i]));
+                break;
+            }
+    }
+    RT_OK(rt, gcrt_device_synchronize(rt));
+out:
+    lclose(&c);
+}
+
+/* A kernel storing through a wild pointer: the synchronize reports GCRT_ERROR_CHANNEL_FAULT with
+ * the fault record, and the error is sticky for later launches. */
+static void t_fault(void) {
+    lctx_t c;
+    LOPEN(c);
+    gcrt_t *rt = c.rt;
+    uint64_t da;
+    RT_OK(rt, gcrt_malloc(rt, &da, 256));
+    gc_vecadd_params_t p = {gcrt_kernel_ptr(da), gcrt_kernel_ptr(da), 0x70000000u, 40};
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {8, 1, 1};
+    gcrt_stream_t *s;
+    RT_OK(rt, gcrt_stream_create(rt, &s));
+    RT_OK(rt, gcrt_memset_async(rt, da, 1, 256, s, "before"));
+    RT_OK(rt, gcrt_launch(rt, s, c.img, "vecadd", grid, block, &p, sizeof p, 0));
+    gcrt_error_t e = gcrt_stream_synchronize(rt, s);
+    CHECK_EQ(e, GCRT_ERROR_CHANNEL_FAULT);
+    fprintf(stderr, "fault: %s\n", gcrt_last_message(rt));
+    CHECK(strstr(gcrt_last_message(rt), "TASK_FAULT") != NULL);
+    CHECK(strstr(gcrt_last_message(rt), "STORE_BUS_ERROR") != NULL);
+    CHECK(strstr(gcrt_last_message(rt), "0x70000000") != NULL);
+    CHECK_EQ(gcrt_get_last_error(rt), GCRT_ERROR_CHANNEL_FAULT);
+    CHECK_EQ(gcrt_stream_query(rt, s), GCRT_ERROR_CHANNEL_FAULT);
+    /* a copy queued behind the faulted kernel on the same stream never runs; its query fails too */
+    gcrt_error_t me = gcrt_memset_async(rt, da, 2, 256, s, "after");
+    CHECK(me == GCRT_SUCCESS || me == GCRT_ERROR_CHANNEL_FAULT);
+    fprintf(stderr, "memset after the fault: %s\n", gcrt_error_name(me));
+    CHECK_EQ(gcrt_stream_query(rt, s), GCRT_ERROR_CHANNEL_FAULT);
+    uint32_t cause = 0;
+    CHECK_EQ(gcrt_read(rt, da, &cause, 4), GCRT_SUCCESS);
+    CHECK_EQ(cause, 0x01010101u); /* the memset before the kernel ran, the one after did not */
+    CHECK_EQ(gcrt_launch(rt, s, c.img, "vecadd", grid, block, &p, sizeof p, 0), GCRT_ERROR_CHANNEL_FAULT);
+    CHECK_EQ(gcrt_device_synchronize(rt), GCRT_ERROR_CHANNEL_FAULT);
+out:
+    lclose(&c);
+}
+
+/* Malformed launches: the right error and message, nothing pushed, the stream still usable. */
+static void t_bad_args(void) {
+    lctx_t c;
+    LOPEN(c);
+    gcrt_t *rt = c.rt;
+    uint64_t d;
+    RT_OK(rt, gcrt_malloc(rt, &d, 64));
+    gc_vecadd_params_t p = {gcrt_kernel_ptr(d), gcrt_kernel_ptr(d), gcrt_kernel_ptr(d), 16};
+    uint32_t g1[3] = {1, 1, 1}, b8[3] = {8, 1, 1};
+    uint32_t g0[3] = {1, 0, 1}, b0[3] = {0, 1, 1};
+    uint32_t big[3] = {GC_SIMT_WARPS * GC_SIMT_LANES + 1, 1, 1}, wide[3] = {70000, 1, 1};
+    size_t nops0;
+    const gcrt_op_t *ops;
+    RT_OK(rt, gcrt_ops(rt, &ops, &nops0));
+    CHECK_EQ(gcrt_launch(rt, NULL, c.img, "no_such_kernel", g1, b8, &p, sizeof p, 0), GCRT_ERROR_INVALID_KERNEL);
+    CHECK(strstr(gcrt_last_message(rt), "no_such_kernel") != NULL);
+    CHECK_EQ(gcrt_launch(rt, NULL, c.img, "vecadd", g0, b8, &p, sizeof p, 0), GCRT_ERROR_INVALID_CONFIGURATION);
+    CHECK_EQ(gcrt_launch(rt, NULL, c.img, "vecadd", g1, b0, &p, sizeof p, 0), GCRT_ERROR_INVALID_CONFIGURATION);
+    CHECK_EQ(gcrt_launch(rt, NULL, c.img, "vecadd", g1, big, &p, sizeof p, 0), GCRT_ERROR_INVALID_CONFIGURATION);
+    fprintf(stderr, "too big: %s\n", gcrt_last_message(rt));
+    CHECK(strstr(gcrt_last_message(rt), "at most") != NULL);
+    CHECK_EQ(gcrt_launch(rt, NULL, c.img, "vecadd", g1, wide, &p, sizeof p, 0), GCRT_ERROR_INVALID_CONFIGURATION);
+    CHECK_EQ(gcrt_launch(rt, NULL, c.img, "reduce", g1, b8, &p, sizeof p, GC_SIMT_SMEM_BYTES + 4),
+             GCRT_ERROR_INVALID_CONFIGURATION);
+    CHECK_EQ(gcrt_launch(rt, NULL, NULL, "vecadd", g1, b8, &p, sizeof p, 0), GCRT_ERROR_INVALID_VALUE);
+    CHECK_EQ(gcrt_launch(rt, NULL, c.img, NULL, g1, b8, &p, sizeof p, 0), GCRT_ERROR_INVALID_VALUE);
+    CHECK_EQ(gcrt_launch(rt, NULL, c.img, "vecadd", NULL, b8, &p, sizeof p, 0), GCRT_ERROR_INVALID_VALUE);
+    CHECK_EQ(gcrt_launch(rt, NULL, c.img, "vecadd", g1, b8, NULL, sizeof p, 0), GCRT_ERROR_INVALID_VALUE);
+    CHECK_EQ(gcrt_launch(rt, NULL, c.img, "vecadd", g1, b8, &p, 1u << 20, 0), GCRT_ERROR_INVALID_VALUE);
+    CHECK_EQ(gcrt_launch(rt, (gcrt_stream_t *)&p, c.img, "vecadd", g1, b8, &p, sizeof p, 0), GCRT_ERROR_INVALID_HANDLE);
+    gc_elf_t *img = NULL;
+    CHECK_EQ(gcrt_load_image(rt, "/nonexistent/kernels.elf", &img), GCRT_ERROR_INVALID_VALUE);
+    CHECK(img == NULL);
+    size_t nops1;
+    RT_OK(rt, gcrt_ops(rt, &ops, &nops1));
+    CHECK_EQ(nops1, nops0);
+    /* still usable: a good launch on the default stream */
+    RT_OK(rt, gcrt_memset_async(rt, d, 3, 64, NULL, NULL));
+    RT_OK(rt, gcrt_launch(rt, NULL, c.img, "vecadd", g1, b8, &p, sizeof p, 0));
+    RT_OK(rt, gcrt_stream_synchronize(rt, NULL));
+    uint32_t got[16];
+    RT_OK(rt, gcrt_read(rt, d, got, sizeof got));
+    for (int i = 0; i < 16; i++) CHECK_EQ(got[i], 0x06060606u);
+out:
+    lclose(&c);
+}
+
+static const tcase_t cases[] = {
+    {"launch_vecadd", t_vecadd},
+    {"launch_reduce_streams", t_reduce_streams},
+    {"launch_fault", t_fault},
+    {"launch_bad_args", t_bad_args},
+};
+TCASE_MAIN(cases)
