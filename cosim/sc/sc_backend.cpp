@@ -55,6 +55,7 @@
 #include <exception>
 #include <string>
 
+#include "../dump_regs.h"
 #include "gpucosim_spec.h"
 #include "sc_memory.h"
 #include "sc_plugin.h"
@@ -294,36 +295,7 @@ class ScHost : public sc_core::sc_module {
         };
         std::fprintf(out, "---- gpucosim stuck-state dump at cycle %" PRIu64 " (seed %" PRIu64 ", backend sc) ----\n",
                      top_.cycles(), cfg_.seed);
-        for (uint32_t rl = 0; rl < GC_NUM_RUNLISTS; rl++) {
-            uint32_t pb = rd(GC_REG_RUNLIST_DBG(rl));
-            std::fprintf(out, "runlist %u PBDMA: state %s, channel %u, %u pushbuffer dwords left, %u switches\n", rl,
-                         gc_pbdma_state_name(GC_RUNLIST_DBG_STATE_GET(pb)), GC_RUNLIST_DBG_CHANNEL_GET(pb),
-                         GC_RUNLIST_DBG_PB_LEFT_GET(pb), rd(GC_REG_RUNLIST_SWITCHES(rl)));
-        }
-        for (uint32_t e = 0; e < GC_NUM_CE; e++) {
-            uint32_t ce = rd(GC_REG_ENGINE_DBG(e));
-            std::fprintf(out, "CE%u: state %s, channel %u, %u read bursts in flight, %u bytes moved\n", e,
-                         gc_ce_state_name(GC_ENGINE_DBG_STATE_GET(ce)), GC_ENGINE_DBG_CHANNEL_GET(ce),
-                         GC_ENGINE_DBG_RD_OUT_GET(ce), rd(GC_REG_ENGINE_BYTES(e)));
-        }
-        std::fprintf(out, "IRQ: status 0x%x enable 0x%x line %d; faulted channels 0x%x\n",
-                     rd(GC_REG_GLOBAL_INTR_STATUS), rd(GC_REG_GLOBAL_INTR_ENABLE), top_.irq() ? 1 : 0,
-                     rd(GC_REG_GLOBAL_FAULT_CHANNELS));
-        for (uint32_t ch = 0; ch < GC_NUM_CHANNELS; ch++) {
-            uint32_t ctrl = rd(GC_REG_CHANNEL_CTRL(ch));
-            uint32_t err = rd(GC_REG_CHANNEL_ERROR(ch));
-            uint32_t get = rd(GC_REG_CHANNEL_GP_GET(ch)), put = rd(GC_REG_CHANNEL_GP_PUT(ch));
-            if (!GC_CHANNEL_CTRL_ENABLE_GET(ctrl) && !err && get == put) continue;
-            uint32_t st = rd(GC_REG_CHANNEL_STATUS(ch));
-            std::fprintf(out, "channel %2u: %s runlist %u GP_GET %u GP_PUT %u, %u methods, error %s%s%s%s%s\n", ch,
-                         GC_CHANNEL_CTRL_ENABLE_GET(ctrl) ? "enabled " : "disabled", rd(GC_REG_CHANNEL_RUNLIST(ch)),
-                         get, put, rd(GC_REG_CHANNEL_METHODS(ch)),
-                         gc_error_cause_name(GC_CHANNEL_ERROR_CAUSE_GET(err)),
-                         GC_CHANNEL_STATUS_PENDING_GET(st) ? ", work pending" : "",
-                         GC_CHANNEL_STATUS_RESIDENT_GET(st) ? ", resident" : "",
-                         GC_CHANNEL_STATUS_ENGINE_BUSY_GET(st) ? ", copy in flight" : "",
-                         GC_CHANNEL_STATUS_ACQ_BLOCKED_GET(st) ? ", blocked on an acquire" : "");
-        }
+        gc_dump_regs(out, rd, top_.irq() ? 1 : 0);
         std::fprintf(out,
                      "memory: %zu read beats queued, %zu write bursts/responses pending, %" PRIu64
                      " read bursts accepted, %" PRIu64 " beats written\n",
