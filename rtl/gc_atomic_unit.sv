@@ -22,9 +22,16 @@
 //              not; either way the reservation is dropped.  SEM_XOP_SWAP is an RMW whose new value
 //              is aq_wdata_i.  Every write that lands (WRITE, RMW, SC; B response OKAY) drops the
 //              reservations of every tag on its 8-byte word (16 bytes for a 16-byte write), so
-//              an SC fails when anyone wrote the word through the unit after the LR.  Plain
-//              stores that do not go through the unit (the SMs' load/store units) do not.
+//              an SC fails when anyone wrote the word through the unit after the LR.
 //              NRES reservations, one per tag (gpu_top: one per SIMT thread).
+//   st_*_i     plain stores that do not go through the unit (NST ports, one per SM load/store
+//              unit): st_valid_i pulses when a store burst's AW is accepted by the crossbar, with
+//              its 128-byte segment (st_addr_i, low 7 bits ignored) and the 4-byte words of that
+//              segment it writes (st_wmask_i bit k = word k).  It drops the reservations of every
+//              tag on those words at once.  An LR in flight (granted, read beat not yet back) on
+//              such a word does not set its reservation (its read and the store are unordered),
+//              and an SC granted but whose AW is not yet accepted fails (as_rdata_o = 1, no
+//              write: the store lands first in the crossbar's write order).
 //
 // Serialization.  The unit serves one request at a time, from grant to response:
 //   IDLE --grant--> AR --> R --(RMW, read OKAY)--> AW --> W --> B --> IDLE
@@ -54,6 +61,7 @@ module gc_atomic_unit
 #(
   parameter int unsigned N    = 4,
   parameter int unsigned NRES = 1,   // LR/SC reservations (tags)
+  parameter int unsigned NST  = 1,   // plain-store report ports
   localparam int unsigned RTW = (NRES > 1) ? $clog2(NRES) : 1
 ) (
   input  logic                                  clk_i,
@@ -77,6 +85,11 @@ module gc_atomic_unit
   output logic                                  as_err_o,
 
   input  logic [63:0]                           timestamp_i,
+
+  // ---- plain stores (reservation breaks) ----
+  input  logic [NST-1:0]                        st_valid_i,
+  input  logic [NST-1:0][GC_AXI_ADDR_W-1:0]     st_addr_i,
+  input  logic [NST-1:0][31:0]                  st_wmask_i,
 
   // ---- write snoop (acquire wake-up) ----
   output logic                                  snoop_valid_o,
@@ -158,6 +171,18 @@ module gc_atomic_unit
   // LR/SC reservations: valid + 4-byte word address, per tag
   logic [NRES-1:0]   res_v_q;
   logic [AW-1:2]     res_a_q [NRES];
+  logic              lr_kill_q;          // a plain store hit the word of the LR in flight
+
+  // Does a plain store reported this cycle write the 4-byte word at a?
+  function automatic logic st_hit(input logic [NST-1:0] v, input logic [NST-1:0][AW-1:0] sa,
+                                  input logic [NST-1:0][31:0] wm, input logic [AW-1:2] a);
+    logic h;
+    h = 1'b0;
+    for (int i = 0; i < NST; i++) begin
+      if (v[i] && sa[i][AW-1:7] == a[AW-1:7] && wm[i][a[6:2]]) h = 1'b1;
+    end
+    return h;
+  endfunction
 
   // registered responses
   logic [N-1:0]      as_valid_q;
@@ -243,8 +268,13 @@ module gc_atomic_unit
     // an SC whose reservation is gone is answered at once
     sc_fail = (aq_xop_i[gnt_idx] == SEM_XOP_SC) &&
               !(res_v_q[32'(aq_rtag_i[gnt_idx]) % NRES] &&
-                res_a_q[32'(aq_rtag_i[gnt_idx]) % NRES] == aq_addr_i[gnt_idx][AW-1:2]);
+                res_a_q[32'(aq_rtag_i[gnt_idx]) % NRES] == aq_addr_i[gnt_idx][AW-1:2] &&
+                !st_hit(st_valid_i, st_addr_i, st_wmask_i, aq_addr_i[gnt_idx][AW-1:2]));
   end
+  // plain stores on the word of the request in flight; an SC not yet issued is abandoned
+  logic cur_hit, sc_abort;
+  assign cur_hit  = st_hit(st_valid_i, st_addr_i, st_wmask_i, addr_q[AW-1:2]);
+  assign sc_abort = (state_q == ATOM_AW) && (xop_q == SEM_XOP_SC) && cur_hit && !aw_hs;
   assign bad_op = !gnt_xop && (gnt_op != SEM_AOP_READ) && (gnt_op != SEM_AOP_WRITE) &&
                   (gnt_op != SEM_AOP_RMW);
 
@@ -258,6 +288,7 @@ module gc_atomic_unit
       ATOM_AR:   if (ar_hs) state_d = ATOM_R;
       ATOM_R:    if (r_hs) state_d = (op_q == SEM_AOP_RMW && !r_err) ? ATOM_AW : ATOM_IDLE;
       ATOM_AW:   if (aw_hs) state_d = ATOM_W;
+                 else if (sc_abort) state_d = ATOM_IDLE;
       ATOM_W:    if (w_hs && m_wlast_o) state_d = ATOM_B;
       ATOM_B:    if (b_hs) state_d = ATOM_IDLE;
       default:   state_d = ATOM_IDLE;
@@ -281,6 +312,7 @@ module gc_atomic_unit
       xop_q         <= SEM_XOP_NONE;
       rtag_q        <= '0;
       res_v_q       <= '0;
+      lr_kill_q     <= 1'b0;
       as_valid_q    <= '0;
       as_rdata_q    <= '0;
       as_err_q      <= 1'b0;
@@ -304,6 +336,7 @@ module gc_atomic_unit
         addr_q    <= aq_addr_i[gnt_idx];
         wdata_q   <= aq_wdata_i[gnt_idx];
         beat_q    <= 1'b0;
+        lr_kill_q <= st_hit(st_valid_i, st_addr_i, st_wmask_i, aq_addr_i[gnt_idx][AW-1:2]);
         if (bad_op) begin                        // not a request the unit knows: refuse it
           as_valid_q[gnt_idx] <= 1'b1;
           as_rdata_q          <= '0;
@@ -319,12 +352,23 @@ module gc_atomic_unit
       // ---- read beat: READ answers now; RMW keeps the old value (or answers a bus error)
       if (r_hs) begin
         old_q <= m_rdata_i;
-        if (xop_q == SEM_XOP_LR && !r_err) res_v_q[32'(rtag_q) % NRES] <= 1'b1;
+        if (xop_q == SEM_XOP_LR && !r_err && !lr_kill_q && !cur_hit) begin
+          res_v_q[32'(rtag_q) % NRES] <= 1'b1;
+        end
         if (op_q != SEM_AOP_RMW || r_err) begin
           as_valid_q[idx_q] <= 1'b1;
           as_rdata_q        <= rd_val;
           as_err_q          <= r_err;
         end
+      end
+
+      if ((state_q == ATOM_AR || state_q == ATOM_R) && cur_hit) lr_kill_q <= 1'b1;
+
+      // ---- SC abandoned (a plain store to its word got ahead of it): not written
+      if (sc_abort) begin
+        as_valid_q[idx_q] <= 1'b1;
+        as_rdata_q        <= 64'd1;
+        as_err_q          <= 1'b0;
       end
 
       // ---- write issued: sample the timestamp
@@ -346,6 +390,15 @@ module gc_atomic_unit
           end
         end
       end
+
+      // ---- plain stores break the reservations on the words they write (wins over an LR's set:
+      //      lr_kill_q / cur_hit keep that one from being set)
+      for (int r = 0; r < NRES; r++) begin
+        if (st_hit(st_valid_i, st_addr_i, st_wmask_i, res_a_q[r]) &&
+            !(r_hs && xop_q == SEM_XOP_LR && 32'(r) == 32'(rtag_q) % NRES)) begin
+          res_v_q[r] <= 1'b0;
+        end
+      end
     end
   end
 
@@ -363,6 +416,8 @@ module gc_atomic_unit
   // rlast: every read is one beat; resp bit 0 only tells OKAY from EXOKAY (and SLVERR from
   // DECERR), both of which are treated alike.
   logic unused_ok;
-  assign unused_ok = ^{m_rlast_i, m_rresp_i[0], m_bresp_i[0]};
+  logic [NST-1:0][6:0] unused_st;
+  always_comb for (int i = 0; i < NST; i++) unused_st[i] = st_addr_i[i][6:0];
+  assign unused_ok = ^{m_rlast_i, m_rresp_i[0], m_bresp_i[0], unused_st};
 
 endmodule

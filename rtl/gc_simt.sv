@@ -3,6 +3,7 @@
 // atomic-unit requester ports that the parent connects (gpu_top; tests/rtl/simt_tb_top.sv):
 //   crossbar clients   0 = TMD reads, 1 + 2s = SM s instruction fetch, 2 + 2s = SM s load/store
 //   atomic requesters  0 = completion releases, 1 + s = SM s (AMO*, LR, SC)
+//   store reports      s = SM s's global store bursts (the atomic unit's st_* ports)
 // SM s uses atomic-unit reservation tags TAG_BASE + s * NW * NL + warp * NL + lane.
 module gc_simt
   import gpucosim_pkg::*;
@@ -70,7 +71,12 @@ module gc_simt
   output logic [NA-1:0][RTW-1:0]     aq_rtag_o,
   input  logic [NA-1:0]              as_valid_i,
   input  logic [63:0]                as_rdata_i,
-  input  logic                       as_err_i
+  input  logic                       as_err_i,
+
+  // global store bursts per SM (atomic unit st_* ports: LR/SC reservation breaks)
+  output logic [NSM-1:0]             st_valid_o,
+  output logic [NSM-1:0][AW-1:0]     st_addr_o,
+  output logic [NSM-1:0][31:0]       st_wmask_o
 );
 
   logic [NSM-1:0]          cta_valid, cta_ready, cta_done, flt_valid, ret_valid, ic_fill;
@@ -177,6 +183,9 @@ module gc_simt
       .ret_threads_o (ret_threads[s]),
       .ic_fill_o     (ic_fill[s]),
       .lsu_beats_o   (lsu_beats[s]),
+      .st_valid_o    (st_valid_o[s]),
+      .st_addr_o     (st_addr_o[s]),
+      .st_wmask_o    (st_wmask_o[s]),
       .timestamp_i,
       .if_arvalid_o  (c_arvalid_o[CI]),
       .if_arready_i  (c_arready_i[CI]),

@@ -81,6 +81,10 @@ module gc_sm
   output logic [7:0]           ret_threads_o,    // its active lanes
   output logic                 ic_fill_o,        // an instruction-cache fill started
   output logic [4:0]           lsu_beats_o,
+  // global store bursts (LR/SC reservation breaks, to the atomic unit)
+  output logic                 st_valid_o,
+  output logic [AW-1:0]        st_addr_o,
+  output logic [31:0]          st_wmask_o,
   input  logic [63:0]          timestamp_i,
 
   // Instruction fetch memory port (reads)
@@ -631,6 +635,9 @@ module gc_sm
     .flt_pc_o      (lsu_flt_pc),
     .flt_addr_o    (lsu_flt_addr),
     .beats_o       (lsu_beats_o),
+    .st_valid_o,
+    .st_addr_o,
+    .st_wmask_o,
     .m_arvalid_o,
     .m_arready_i,
     .m_araddr_o,

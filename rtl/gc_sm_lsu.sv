@@ -16,7 +16,9 @@
 //           A load burst first waits until no store burst of its warp to the same 128-byte segment
 //           is still waiting for its B response (a thread must read its own stores, and AXI
 //           orders nothing between reads and writes); an atomic waits for every store of its warp
-//           (it goes through the atomic unit's own port).
+//           (it goes through the atomic unit's own port).  When a store burst's AW is accepted,
+//           st_valid_o tells the atomic unit its segment and the 4-byte words it writes, which
+//           breaks the LR/SC reservations on them.
 //
 // Loads and atomics own an entry of a return queue (LQ deep) from acceptance on: shared / local /
 // atomic results are written into it by the issue side, global load beats by the return side,
@@ -81,6 +83,11 @@ module gc_sm_lsu
   output logic [31:0]              flt_addr_o,
 
   output logic [4:0]               beats_o,       // memory beats moved this cycle (counter)
+
+  // global store bursts, to the atomic unit (reservation breaks)
+  output logic                     st_valid_o,    // a store burst's AW was accepted
+  output logic [AW-1:0]            st_addr_o,     // its 128-byte segment
+  output logic [31:0]              st_wmask_o,    // the segment's 4-byte words it writes
 
   // client memory port
   output logic                     m_arvalid_o,
@@ -344,6 +351,14 @@ module gc_sm_lsu
   assign m_awvalid_o = aw_valid_q;
   assign m_awaddr_o  = aw_addr_q;
   assign m_awlen_o   = aw_len_q;
+
+  // the burst whose AW is out is the one in w_lanes_q (the next waits for its last W beat)
+  always_comb begin
+    st_valid_o = aw_valid_q && m_awready_i;
+    st_addr_o  = {w_seg_q, 7'b0};
+    st_wmask_o = '0;
+    for (int l = 0; l < NL; l++) if (w_lanes_q[l]) st_wmask_o[cur_addr_q[l][6:2]] = 1'b1;
+  end
 
   // ------------------------------------------------------------------------------------------
   // Return side
@@ -681,7 +696,7 @@ module gc_sm_lsu
   end
 
   logic unused_lsu;
-  assign unused_lsu = ^{m_rlast_i, m_rresp_i[0], m_bresp_i[0], as_rdata_i[63:32], w_seg_q,
+  assign unused_lsu = ^{m_rlast_i, m_rresp_i[0], m_bresp_i[0], as_rdata_i[63:32],
                         cur_mask_q};
 
 endmodule

@@ -154,6 +154,9 @@ module gpu_top
   logic                     as_err;
   logic                     snoop_valid;
   logic [AW-1:0]            snoop_addr;
+  logic [NUM_SM-1:0]        st_valid;            // the SMs' global store bursts (LR/SC breaks)
+  logic [NUM_SM-1:0][AW-1:0] st_addr;
+  logic [NUM_SM-1:0][31:0]  st_wmask;
 
   // Crossbar client ports
   logic [NCLI-1:0]          c_arvalid, c_arready, c_rvalid, c_rready;
@@ -402,7 +405,10 @@ module gpu_top
     .aq_rtag_o         (aq_rtag[AQ_SIMT +: NA_SIMT]),
     .as_valid_i        (as_valid[AQ_SIMT +: NA_SIMT]),
     .as_rdata_i        (as_rdata),
-    .as_err_i          (as_err)
+    .as_err_i          (as_err),
+    .st_valid_o        (st_valid),
+    .st_addr_o         (st_addr),
+    .st_wmask_o        (st_wmask)
   );
   // The PBDMAs' and copy engines' atomic requests use no extended operation
   assign aq_xop[AQ_SIMT-1:0]  = '0;
@@ -544,7 +550,8 @@ module gpu_top
   // ------------------------------------------------------------------------------------------
   gc_atomic_unit #(
     .N    (NAQ),
-    .NRES (NRES)
+    .NRES (NRES),
+    .NST  (NUM_SM)
   ) u_atomic (
     .clk_i,
     .rst_ni,
@@ -562,6 +569,9 @@ module gpu_top
     .as_rdata_o    (as_rdata),
     .as_err_o      (as_err),
     .timestamp_i   (cycle),
+    .st_valid_i    (st_valid),
+    .st_addr_i     (st_addr),
+    .st_wmask_i    (st_wmask),
     .snoop_valid_o (snoop_valid),
     .snoop_addr_o  (snoop_addr),
     .m_arvalid_o   (c_arvalid[CLI_ATOM]),

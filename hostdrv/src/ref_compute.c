@@ -7,7 +7,7 @@
  * in a warp the threads at the lowest PC of its live threads (min-PC reconvergence, as the RTL).
  * Every thread runs RV32IMA with the spec's CSRs, BAR and EXIT, the thread address windows
  * (SYSMEM, VIDMEM, the CTA's shared memory, the thread's local memory), global atomics and LR/SC
- * (one reservation per thread, broken by any atomic write to its word), and the RTL's faults with
+ * (one reservation per thread, broken by any global write to its word), and the RTL's faults with
  * the same record (cause, PC, address, lowest faulting lane, warp slot, SM 0, task, channel).
  * Memory effects therefore happen at the launch; the task then holds the engine for a modelled
  * duration (below), after which its completion release goes through the atomic unit and the
@@ -238,6 +238,7 @@ static void exec(task_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
             res->global_mem = true;
             st_le(buf, b, n);
             if (!ref_mem_write(k->r, dev, buf, n)) FAULT(GC_SIMT_FAULT_STORE_BUS_ERROR, ad);
+            break_resv(k, ad);                             /* a plain store breaks them too */
         } else {
             st_le(p, b, n);
         }

@@ -37,8 +37,9 @@
 //    sets the tag's reservation, SC a 4-byte WRITE made only while it holds (answer 0) or, without
 //    any memory access or snoop, answer 1; SWAP an RMW writing the operand.  The reference keeps the
 //    reservations: SC consumes the tag's, every landed write (WRITE, RMW, SWAP, successful SC)
-//    clears all those on its 8-byte word.  Directed sequences, then random LR/SC/SWAP/WRITE/RMW
-//    traffic from the 3 requesters on a few words with 8 tags.
+//    clears all those on its 8-byte word, a plain-store report (st_*_i) those on its 4-byte words
+//    (directed: before an SC, and during an LR's read).  Directed sequences, then random
+//    LR/SC/SWAP/WRITE/RMW traffic from the 3 requesters on a few words with 8 tags.
 //  * Phases: known-answer RMWs of every reduction (32-bit at both halves of a beat with a
 //    sentinel in the other half, and 64-bit); READ/WRITE of 4/8 bytes at both halves;
 //    timestamped 16-byte writes; bus errors on read and write (READ, WRITE, RMW whose read
@@ -630,6 +631,18 @@ struct Bench {
     while (!idle() && !stuck) tick();
     for (int k = 0; k < 3; k++) tick();  // trailing pulses must not appear
   }
+  // one plain-store report (st_*_i) on the 4-byte word at a, for one cycle: it breaks the
+  // reservations on that word
+  void st_pulse(uint64_t a) {
+    t->st_valid_i = 1;
+    t->st_addr_i = a & ~127ull;
+    t->st_wmask_i = 1u << ((a >> 2) & 31);
+    tick();
+    t->st_valid_i = 0;
+    t->st_wmask_i = 0;
+    for (unsigned k = 0; k < NRES; k++)
+      if (res_v[k] && res_a[k] == (a & ~3ull)) res_v[k] = false;
+  }
   Result run_one(int who, const Req& q) {
     size_t n = served.size();
     rq[who].todo.push_back(q);
@@ -1043,6 +1056,23 @@ void test_extended(Bench& b) {
   b.run_one(0, mkx(XOP_LR, a, 0, 5));
   r = b.run_one(0, mkx(XOP_SC, a, 0x6, 6));
   check(C, r.rdata == 1, "SC with another tag: %" PRIu64, r.rdata);
+  // a plain store (st_* port) to the word breaks the reservation, one to the other half does not
+  b.run_one(0, mkx(XOP_LR, a, 0, 1));
+  b.st_pulse(a);
+  r = b.run_one(0, mkx(XOP_SC, a, 0x7, 1));
+  check(C, r.rdata == 1, "SC after a plain store to its word: %" PRIu64, r.rdata);
+  b.run_one(0, mkx(XOP_LR, a, 0, 1));
+  b.st_pulse(a + 4);
+  r = b.run_one(0, mkx(XOP_SC, a, 0x8, 1));
+  check(C, r.rdata == 0, "SC after a plain store to the other half: %" PRIu64, r.rdata);
+  // ... and one during the LR's read keeps the LR from setting its reservation
+  b.rq[0].todo.push_back(mkx(XOP_LR, a, 0, 1));
+  while (!b.svc && !b.stuck) b.tick();
+  b.st_pulse(a);
+  b.run_until_idle();
+  b.res_v[1] = false;
+  r = b.run_one(0, mkx(XOP_SC, a, 0x9, 1));
+  check(C, r.rdata == 1, "SC after a plain store during its LR: %" PRIu64, r.rdata);
   // SWAP: the old value back, the operand in memory (both halves, and 8 bytes)
   b.preset(a + 16, 0x0123456789ABCDEFull);
   r = b.run_one(2, mkx(XOP_SWAP, a + 16, 0xFFFFFFFF5A5A5A5Aull, 0));

@@ -27,6 +27,9 @@ module atomic_tb_top
   output logic [63:0]                           as_rdata_o,
   output logic                                  as_err_o,
   input  logic [63:0]                           timestamp_i,
+  input  logic                                  st_valid_i,   // one plain-store report port
+  input  logic [GC_AXI_ADDR_W-1:0]              st_addr_i,
+  input  logic [31:0]                           st_wmask_i,
   output logic                                  snoop_valid_o,
   output logic [GC_AXI_ADDR_W-1:0]              snoop_addr_o,
 
@@ -71,6 +74,7 @@ module atomic_tb_top
     .aq_rtag_i,
     .as_valid_o, .as_rdata_o, .as_err_o,
     .timestamp_i,
+    .st_valid_i, .st_addr_i, .st_wmask_i,
     .snoop_valid_o, .snoop_addr_o,
     .m_arvalid_o, .m_arready_i, .m_araddr_o, .m_arlen_o,
     .m_rvalid_i, .m_rready_o, .m_rdata_i, .m_rresp_i, .m_rlast_i,

@@ -227,6 +227,46 @@ alu_loop:
     sw a0, 0(t2)
     .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
 
+/* lrsc_store: plain stores break LR/SC reservations.  PARAM = { words (4 x 4 bytes, W0..W3),
+ * out (6 words) }; a CTA of 2 x NLANES threads (two warps); thread 0 writes out[]:
+ *   out[0] SC of W0 after thread 1 (same warp) stored 0x1111 to W0 between LR and SC: 1 (failed)
+ *   out[1] SC of W1 after thread 1 stored 0x3333 to W0 (the other half of W1's beat): 0
+ *   out[2] LR of W0 (0x3333), out[3] the SC right after it (no store between): 0
+ *   out[4] SC of W2 after thread NLANES (the other warp) stored 0x6666 to W2 between two BARs: 1
+ *   out[5] the first LR of W0 (its initial value)
+ * so W0 = 0x5555, W1 = 0x4444, W2 = 0x6666 at the end. */
+    .globl lrsc_store; .type lrsc_store, @function; .p2align 2
+lrsc_store:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw s2, 0(t0)
+    lw s1, 4(t0)
+    addi s4, s2, 4
+    addi s5, s2, 8
+    csrr s0, GC_SIMT_CSR_TID_X
+    csrr s3, GC_SIMT_CSR_NLANES
+    li t1, 1
+    bnez s0, 20f
+    lr.w a5, (s2)
+20: bne s0, t1, 21f
+    li t3, 0x1111; sw t3, 0(s2)
+21: bnez s0, 22f
+    li t3, 0x2222; sc.w a0, t3, (s2)
+    lr.w t4, (s4)
+22: bne s0, t1, 23f
+    li t3, 0x3333; sw t3, 0(s2)
+23: bnez s0, 24f
+    li t3, 0x4444; sc.w a1, t3, (s4)
+    lr.w a2, (s2); li t3, 0x5555; sc.w a3, t3, (s2)
+    lr.w t4, (s5)
+24: .insn i GC_SIMT_INSN_BAR_OPCODE, GC_SIMT_INSN_BAR_FUNCT3, x0, x0, 0
+    bne s0, s3, 25f
+    li t3, 0x6666; sw t3, 0(s5)
+25: .insn i GC_SIMT_INSN_BAR_OPCODE, GC_SIMT_INSN_BAR_FUNCT3, x0, x0, 0
+    bnez s0, 26f
+    li t3, 0x7777; sc.w a4, t3, (s5)
+    sw a0, 0(s1); sw a1, 4(s1); sw a2, 8(s1); sw a3, 12(s1); sw a4, 16(s1); sw a5, 20(s1)
+26: .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
 /* reconverge: PARAM = out: odd and even lanes take different paths, then meet for a 100-iteration
  * uniform loop; out[tid_x] = 304 (odd lanes) or 312 (even lanes).  If the warp did not reconverge
  * at the loop, it would run it twice with half masks. */

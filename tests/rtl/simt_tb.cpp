@@ -17,7 +17,8 @@
 //                with different data per lane (divergent branches and jumps included), 2-D/3-D
 //                grids, random memory stalls; checked against values computed here.  Edge cases:
 //                division by zero and INT_MIN / -1 on some lanes, x0 writes, sub-word accesses in
-//                every memory space, LR/SC success and failure, CSRs of every thread.
+//                every memory space, LR/SC success and failure (also broken by another thread's
+//                plain store: isa_lrsc_store), CSRs of every thread.
 //   kern_*       the C kernels against host computations, several grid / CTA shapes (partial
 //                warps, more CTAs than warp slots, 2-D and 3-D), shared memory with barriers,
 //                global and shared atomics, LR/SC, data-dependent divergence.
@@ -1035,6 +1036,39 @@ void t_perf_alu_ipc() {
     gc_elf_free(e);
 }
 
+// A plain store by another thread (same warp, or another warp between BARs) between an LR and
+// its SC makes the SC fail and its value stay; a store to the other word of the same 8-byte beat
+// does not; an LR/SC with nothing between succeeds.
+void t_isa_lrsc_store() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    uint64_t w = s.put({0xA0u, 0xA1u, 0xA2u, 0xA3u});
+    uint64_t out = s.alloc(6 * 4);
+    std::vector<uint32_t> junk(6, 0xDEADBEEFu);
+    s.write(out, junk.data(), junk.size() * 4);
+    uint64_t p = s.put({tp(w), tp(out)});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "lrsc_store");
+    t.param = tp(p);
+    t.cta[0] = 2 * s.nl;
+    Sim::Result r = s.run(t);
+    REQUIRE(r.done);
+    CHECK(!r.err);
+    CHECK_EQ(s.r32(out + 0), 1u);          // SC after another lane's store to its word: failed
+    CHECK_EQ(s.r32(out + 4), 0u);          // store to the neighbouring word: SC succeeded
+    CHECK_EQ(s.r32(out + 8), 0x3333u);
+    CHECK_EQ(s.r32(out + 12), 0u);         // LR/SC with nothing between
+    CHECK_EQ(s.r32(out + 16), 1u);         // SC after another warp's store: failed
+    CHECK_EQ(s.r32(out + 20), 0xA0u);
+    CHECK_EQ(s.r32(w + 0), 0x5555u);
+    CHECK_EQ(s.r32(w + 4), 0x4444u);
+    CHECK_EQ(s.r32(w + 8), 0x6666u);       // the failed SC wrote nothing
+    CHECK_EQ(s.r32(w + 12), 0xA3u);
+    gc_elf_free(e);
+}
+
 void t_perf_reconverge() {   // min-PC brings diverged lanes back together
     Sim s;
     gc_elf_t *e = s.load("simt_isa.elf");
@@ -1084,6 +1118,7 @@ void t_perf_stream() {
 const tcase_t cases[] = {
     {"isa_one_lane", t_isa_one_lane},
     {"isa_one_lane_b", t_isa_one_lane_b},
+    {"isa_lrsc_store", t_isa_lrsc_store},
     {"isa_all_lanes", t_isa_all_lanes},
     {"isa_partial_warps", t_isa_partial_warps},
     {"isa_3d", t_isa_3d},

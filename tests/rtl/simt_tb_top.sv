@@ -87,6 +87,9 @@ module simt_tb_top
   logic [NA-1:0][RTW-1:0] aq_rtag;
   logic [63:0]           as_rdata;
   logic                  as_err;
+  logic [NSM-1:0]        st_valid;
+  logic [NSM-1:0][AW-1:0] st_addr;
+  logic [NSM-1:0][31:0]  st_wmask;
 
   gc_simt #(
     .NSM (NSM),
@@ -140,12 +143,16 @@ module simt_tb_top
     .aq_rtag_o   (aq_rtag),
     .as_valid_i  (as_valid),
     .as_rdata_i  (as_rdata),
-    .as_err_i    (as_err)
+    .as_err_i    (as_err),
+    .st_valid_o  (st_valid),
+    .st_addr_o   (st_addr),
+    .st_wmask_o  (st_wmask)
   );
 
   gc_atomic_unit #(
     .N    (NA),
-    .NRES (NRES)
+    .NRES (NRES),
+    .NST  (NSM)
   ) u_atomic (
     .clk_i,
     .rst_ni,
@@ -163,6 +170,9 @@ module simt_tb_top
     .as_rdata_o    (as_rdata),
     .as_err_o      (as_err),
     .timestamp_i   (cycle_q),
+    .st_valid_i    (st_valid),
+    .st_addr_i     (st_addr),
+    .st_wmask_i    (st_wmask),
     .snoop_valid_o (),
     .snoop_addr_o  (),
     .m_arvalid_o   (c_arvalid[NC]),
