@@ -66,6 +66,7 @@ help:
 	@echo "                TESTS=substring runs a subset"
 	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
 	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
+	@echo "                (also builds $(BUILD)/bin/gpucosim-lanes32: gpu_top with LANES=32)"
 	@echo "make waves      open the last FST in GTKWave with cosim/gpucosim.gtkw"
 	@echo "make clean      remove $(BUILD)/"
 
@@ -286,6 +287,9 @@ $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf): | $(FW_ELFS)
 # kernels through the runtime (tests/cosim/test_launch.c)
 $(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_diff.c.o: CFLAGS += $(SIMT_FW_DEF)
 $(BUILD)/tests/test_launch $(BUILD)/tests/test_diff: | $(FW_ELFS)
+# the CLI's kernels scenario finds kernels.elf there by default (--image overrides)
+$(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o: CFLAGS += -DGC_FIRMWARE_DIR='"$(abspath $(FW))"'
+$(BUILD)/bin/gpucosim: | $(FW_ELFS)
 
 bench: $(SIMT_TBS)
 
@@ -312,8 +316,30 @@ test: all
 	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
 	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
 
-bench: $(BUILD)/bin/gpucosim $(RTL_TBS)
-	$(PY) scripts/bench.py --bin $(BUILD)/bin/gpucosim --out $(BUILD)/bench/results.json
+# The full device with 32-lane SMs for the bench (sim_cycles_per_s_simt32): gpu_top Verilated again
+# with -GLANES=32 into build/vl_lanes32 (same prefix, so cosim.cpp is compiled again against it),
+# linked with the rel driver objects into build/bin/gpucosim-lanes32.  Built by `make bench` only.
+VL32      := $(BUILD)/vl_lanes32
+VL32_LIB  := $(VL32)/Vgpu_top__ALL.a $(VL32)/libverilated.a
+GPUCOSIM32 := $(BUILD)/bin/gpucosim-lanes32
+$(VL32)/.stamp: $(RTL) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
+	@mkdir -p $(VL32)
+	$(VERILATOR) $(subst -Mdir $(VL),-Mdir $(VL32),$(VL_FLAGS)) -GLANES=32 $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) \
+	  >$(VL32)/build.log 2>&1 || { cat $(VL32)/build.log; exit 1; }
+	$(MAKE) -s -C $(VL32) -f $(abspath cosim/verilated_lib.mk) -j $(JOBS) libverilated.a >>$(VL32)/build.log 2>&1 || \
+	  { cat $(VL32)/build.log; exit 1; }
+	@touch $@
+$(BUILD)/lanes32/obj/cosim/cosim.cpp.o: cosim/cosim.cpp $(GEN)/gpucosim_spec.h $(VL32)/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) $(subst -I$(VL) ,-I$(VL32) ,$(CXXFLAGS)) -c $< -o $@
+$(GPUCOSIM32): $(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o $(patsubst %,$(BUILD)/rel/obj/%.o,$(DRV_CORE)) \
+    $(BUILD)/lanes32/obj/cosim/cosim.cpp.o $(VL32)/.stamp | $(FW_ELFS)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $< $(patsubst %,$(BUILD)/rel/obj/%.o,$(DRV_CORE)) $(BUILD)/lanes32/obj/cosim/cosim.cpp.o $(VL32_LIB) $(LDLIBS)
+-include $(wildcard $(BUILD)/lanes32/obj/cosim/*.d)
+
+bench: $(BUILD)/bin/gpucosim $(RTL_TBS) $(GPUCOSIM32)
+	$(PY) scripts/bench.py --bin $(BUILD)/bin/gpucosim --bin-lanes32 $(GPUCOSIM32) --out $(BUILD)/bench/results.json
 
 waves:
 	@f=$$(ls -t $(BUILD)/waves/*.fst 2>/dev/null | head -1); \

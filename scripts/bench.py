@@ -36,6 +36,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default="build/bin/gpucosim", help="the gpucosim binary (default %(default)s)")
     ap.add_argument("--out", default="build/bench/results.json", help="results file (default %(default)s)")
+    ap.add_argument("--bin-lanes32", default="build/bin/gpucosim-lanes32",
+                    help="gpucosim linked with gpu_top Verilated with LANES=32 (default %(default)s)")
+    ap.add_argument("--kernel-rounds", type=int, default=4,
+                    help="rounds of the kernels scenario per simt speed run (default %(default)s)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per speed figure; the best counts (default 3)")
     ap.add_argument("--pbdma-tb", default="build/rtl_pbdma/Vpbdma_tb_top",
                     help="the PBDMA block bench, which prints the switch and wake figures (default %(default)s)")
@@ -73,6 +77,29 @@ def main():
         m = CYCLES_RE.search(run(args.bin, scenario="frontend-load"))
         best = max(best, int(m.group(3)))
     add("sim_cycles_per_s_frontend", best, "cycles/s", "higher", "8 busy channels on two copy engines, waves off")
+
+    # Simulation speed with the SIMT core busy: the kernels scenario (copies and four kernels per
+    # round, on two streams), waves off, on the full device with 8-lane SMs (the default build)
+    # and with 32-lane SMs (gpucosim-lanes32).  --backend-stats makes the runtime's quiet device
+    # print the cosim close line.
+    def kernels_speed(binary):
+        best_r, cyc = 0, 0
+        for _ in range(args.repeat):
+            out = run(binary, "--backend", "rtl", "--rounds", str(args.kernel_rounds), "--backend-stats",
+                      scenario="kernels")
+            if "summary: kernels PASSED" not in out:
+                sys.exit(f"bench: {binary} run kernels did not pass:\n{out}")
+            m = CYCLES_RE.search(out)
+            best_r, cyc = max(best_r, int(m.group(3))), int(m.group(1))
+        return best_r, cyc
+    for name, binary in (("sim_cycles_per_s_simt8", args.bin), ("sim_cycles_per_s_simt32", args.bin_lanes32)):
+        if not binary or not os.path.exists(binary):
+            print(f"bench: {binary} is not built; {name} left out", file=sys.stderr)
+            continue
+        rate, cyc = kernels_speed(binary)
+        lanes = "8" if name.endswith("simt8") else "32"
+        add(name, rate, "cycles/s", "higher",
+            f"gpu_top, LANES {lanes}: kernels scenario, {args.kernel_rounds} rounds ({cyc:,} cycles), waves off")
 
     if args.pbdma_tb and os.path.exists(args.pbdma_tb):
         out = run_cmd([args.pbdma_tb])

@@ -1,10 +1,12 @@
-/* scenarios.c: runtime scenarios (copy-priority, video-pipeline, prio-latency) and the Perfetto
+/* scenarios.c: runtime scenarios (copy-priority, video-pipeline, prio-latency, kernels) and the Perfetto
  * timeline writer.  See gpucosim/scenarios.h. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gc_kernels.h"
 #include "gpucosim/scenarios.h"
+#include "gpucosim_spec.h"
 
 /* ------------------------------------------------------------------ timeline */
 static void json_str(FILE *f, const char *s) {
@@ -28,20 +30,31 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
         fprintf(stderr, "timeline: cannot write %s\n", path);
         return GCRT_ERROR_INVALID_VALUE;
     }
-    /* pid 1: HW channels (tid = channel), pid 2: copy engines (tid = engine).  Timestamps are
+    /* pid 1: HW channels (tid = channel), pid 2: copy engines (tid = engine), pid 3: the compute
+     * engine (kernels, tid 0; present once a kernel ran).  Timestamps are
      * device cycles; the trace says microseconds, so 1 us on screen is one cycle. */
     fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 device cycle\"},\"traceEvents\":[\n");
     fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"HW channels\"}},\n");
     fprintf(f, "{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":{\"name\":\"copy engines\"}},\n");
     uint32_t seen_ch = 0, seen_ce = 0;
+    bool seen_kernel = false;
     for (size_t i = 0; i < n; i++) {
         const gcrt_op_t *o = &ops[i];
         if (o->hw_channel < 32 && !(seen_ch & (1u << o->hw_channel))) {
             seen_ch |= 1u << o->hw_channel;
-            fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"channel %u "
-                       "(copy priority %u)\"}},\n", o->hw_channel, o->hw_channel, o->copy_priority);
+            if (o->kind == GCRT_OP_KERNEL)
+                fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"channel %u "
+                           "(compute)\"}},\n", o->hw_channel, o->hw_channel);
+            else
+                fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"channel %u "
+                           "(copy priority %u)\"}},\n", o->hw_channel, o->hw_channel, o->copy_priority);
         }
-        if (o->engine < 32 && !(seen_ce & (1u << o->engine))) {
+        if (o->kind == GCRT_OP_KERNEL && !seen_kernel) {
+            seen_kernel = true;
+            fprintf(f, "{\"ph\":\"M\",\"pid\":3,\"name\":\"process_name\",\"args\":{\"name\":\"compute engine\"}},\n");
+            fprintf(f, "{\"ph\":\"M\",\"pid\":3,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":\"SMs\"}},\n");
+        }
+        if (o->kind != GCRT_OP_KERNEL && o->engine < 32 && !(seen_ce & (1u << o->engine))) {
             seen_ce |= 1u << o->engine;
             fprintf(f, "{\"ph\":\"M\",\"pid\":2,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"CE%u\"}},\n",
                     o->engine, o->engine);
@@ -51,18 +64,22 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
     for (size_t i = 0; i < n; i++) {
         const gcrt_op_t *o = &ops[i];
         if (!o->done) continue;
+        bool kernel = o->kind == GCRT_OP_KERNEL;
         for (int track = 0; track < 2; track++) {
             uint64_t t0 = track == 0 ? o->launch_cycle : o->start_cycle;
+            /* kernels: the compute channel (pid 1) and the compute engine (pid 3, tid 0) */
+            int pid = track == 0 ? 1 : kernel ? 3 : 2;
+            uint32_t tid = track == 0 ? o->hw_channel : kernel ? 0 : o->engine;
             fprintf(f, "%s{\"ph\":\"X\",\"pid\":%d,\"tid\":%u,\"ts\":%llu,\"dur\":%llu,\"name\":", first ? "" : ",\n",
-                    track + 1, track == 0 ? o->hw_channel : o->engine, (unsigned long long)t0,
-                    (unsigned long long)(o->end_cycle - t0));
+                    pid, tid, (unsigned long long)t0, (unsigned long long)(o->end_cycle - t0));
             first = false;
             json_str(f, o->tag);
             fprintf(f, ",\"args\":{\"bytes\":%llu,\"stream\":%u,\"stream_priority\":%d,\"submit\":%llu,"
                        "\"launch\":%llu,\"start\":%llu,\"end\":%llu,\"kind\":\"%s\"}}",
                     (unsigned long long)o->bytes, o->stream_id, o->stream_priority, (unsigned long long)o->submit_cycle,
                     (unsigned long long)o->launch_cycle, (unsigned long long)o->start_cycle,
-                    (unsigned long long)o->end_cycle, o->kind == GCRT_OP_MEMSET ? "memset" : "copy");
+                    (unsigned long long)o->end_cycle,
+                    kernel ? "kernel" : o->kind == GCRT_OP_MEMSET ? "memset" : "copy");
         }
     }
     fprintf(f, "\n]}\n");
@@ -330,6 +347,175 @@ gcrt_error_t gcsc_prio_latency(const gcrt_config_t *cfg, FILE *out, const char *
         }
         finish(&c, timeline);
     }
+    gcrt_close(rt);
+    return c.e;
+}
+
+/* ------------------------------------------------------------------ kernels */
+typedef struct kbuf {
+    uint64_t host, dev; /* pinned host copy and device buffer */
+} kbuf_t;
+
+static bool kalloc(ctx_t *c, kbuf_t *b, uint64_t *list, size_t *nlist, uint32_t bytes) {
+    if (!chk(c, gcrt_malloc_host(c->rt, &b->host, bytes), "malloc_host")) return false;
+    list[(*nlist)++] = b->host;
+    if (!chk(c, gcrt_malloc(c->rt, &b->dev, bytes), "malloc")) return false;
+    list[(*nlist)++] = b->dev;
+    return true;
+}
+
+static void kcheck(gcsc_result_t *res, FILE *out, bool good, const char *what, uint32_t round) {
+    res->checks++;
+    if (good) return;
+    res->bad_checks++;
+    if (out) fprintf(out, "round %u: %s DIFFERS from the host's result\n", round, what);
+}
+
+static void rnd32(uint32_t *v, size_t n, uint64_t seed, uint32_t mask) {
+    fill((uint8_t *)v, n * 4, seed);
+    for (size_t i = 0; i < n; i++) v[i] &= mask;
+}
+
+gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t rounds, FILE *out,
+                          const char *timeline, gcsc_result_t *res, char *err, size_t errlen) {
+    enum { NMAX = 1200, NSHAPES = 5, MAXBUF = 24, NBINS_MAX = 24 };
+    memset(res, 0, sizeof *res);
+    ctx_t c = {.err = err, .errlen = errlen};
+    if (!image || rounds < 1 || rounds > 1000) {
+        if (err) snprintf(err, errlen, "kernels: %s", image ? "rounds: 1..1000" : "no kernel image");
+        return GCRT_ERROR_INVALID_VALUE;
+    }
+    gcrt_t *rt = NULL;
+    gc_elf_t *img = NULL;
+    gcrt_stream_t *st[2] = {0};
+    uint32_t hw = 0, ccfg = 0;
+    static uint32_t a[NMAX], b[NMAX], got[NMAX];
+    /* grid x CTA threads; shape NSHAPES - 1 is the full CTA (WARPS x LANES), filled in below */
+    uint32_t shapes[NSHAPES][2] = {{1, 8}, {3, 13}, {2, 32}, {4, 7}, {2, 0}};
+    if (open_rt(&c, cfg, &rt) && chk(&c, gcrt_compute_channel(rt, &hw), "compute channel") &&
+        chk(&c, gcrt_load_image(rt, image, &img), image)) {
+        if (gc_mmio_read(gcrt_device(rt), GC_REG_COMPUTE_CONFIG, &ccfg) != GC_OK)
+            chk(&c, GCRT_ERROR_BACKEND, "read COMPUTE_CONFIG");
+        uint32_t lanes = GC_COMPUTE_CONFIG_LANES_GET(ccfg), warps = GC_COMPUTE_CONFIG_WARPS_GET(ccfg);
+        shapes[NSHAPES - 1][1] = lanes * warps;
+        for (int k = 0; k < NSHAPES; k++)
+            if (shapes[k][1] > lanes * warps) shapes[k][1] = lanes * warps;
+        int least = 0, greatest = 0;
+        chk(&c, gcrt_stream_priority_range(rt, &least, &greatest), "priority range");
+        chk(&c, gcrt_stream_create_with_priority(rt, &st[0], least), "low stream");
+        chk(&c, gcrt_stream_create_with_priority(rt, &st[1], greatest), "high stream");
+        if (out && c.e == GCRT_SUCCESS)
+            fprintf(out, "kernels: %s, %u round%s of vecadd + reduce on stream priority %d and saxpy + histogram "
+                         "on %d; compute channel %u, %u warps x %u lanes\n",
+                    image, rounds, rounds == 1 ? "" : "s", least, greatest, hw, warps, lanes);
+        for (uint32_t r = 0; r < rounds && c.e == GCRT_SUCCESS; r++) {
+            uint64_t list[MAXBUF];
+            size_t nlist = 0;
+            uint32_t n = 700 + (r * 97u) % 500u, bytes = n * 4;
+            uint32_t nbins = 5 + (r * 7u) % (NBINS_MAX - 5), mode = r & 1u;
+            int32_t alpha = 3 - (int32_t)(r % 7u);
+            const uint32_t *sv = shapes[r % NSHAPES], *ss = shapes[(r + 1) % NSHAPES],
+                           *sr = shapes[(r + 2) % NSHAPES], *sh = shapes[(r + 3) % NSHAPES];
+            kbuf_t va, vb, vc, sx, sy, rin, rout, hin, hout;
+            uint32_t rparts = sr[0] + 1, hwords = nbins + 2;
+            bool okb = kalloc(&c, &va, list, &nlist, bytes) && kalloc(&c, &vb, list, &nlist, bytes) &&
+                       kalloc(&c, &vc, list, &nlist, bytes) && kalloc(&c, &sx, list, &nlist, bytes) &&
+                       kalloc(&c, &sy, list, &nlist, bytes) && kalloc(&c, &rin, list, &nlist, bytes) &&
+                       kalloc(&c, &rout, list, &nlist, 4 * rparts) && kalloc(&c, &hin, list, &nlist, bytes) &&
+                       kalloc(&c, &hout, list, &nlist, 4 * hwords);
+            static uint32_t x[NMAX], y[NMAX], rv[NMAX], hv[NMAX];
+            rnd32(a, n, 100 + r, ~0u);
+            rnd32(b, n, 200 + r, ~0u);
+            rnd32(x, n, 300 + r, ~0u);
+            rnd32(y, n, 400 + r, ~0u);
+            rnd32(rv, n, 500 + r, 0xFFFFFu);
+            rnd32(hv, n, 600 + r, 0xFFFFu);
+            char tag[4][24];
+            snprintf(tag[0], sizeof tag[0], "r%u.vecadd", r);
+            snprintf(tag[1], sizeof tag[1], "r%u.saxpy", r);
+            snprintf(tag[2], sizeof tag[2], "r%u.reduce", r);
+            snprintf(tag[3], sizeof tag[3], "r%u.histogram", r);
+            if (okb && chk(&c, gcrt_write(rt, va.host, a, bytes), "write") &&
+                chk(&c, gcrt_write(rt, vb.host, b, bytes), "write") && chk(&c, gcrt_write(rt, sx.host, x, bytes), "write") &&
+                chk(&c, gcrt_write(rt, sy.host, y, bytes), "write") && chk(&c, gcrt_write(rt, rin.host, rv, bytes), "write") &&
+                chk(&c, gcrt_write(rt, hin.host, hv, bytes), "write")) {
+                const gcrt_memcpy_kind_t H2D = GCRT_MEMCPY_HOST_TO_DEVICE, D2H = GCRT_MEMCPY_DEVICE_TO_HOST;
+                gc_vecadd_params_t pv = {gcrt_kernel_ptr(va.dev), gcrt_kernel_ptr(vb.dev), gcrt_kernel_ptr(vc.dev), n};
+                gc_saxpy_params_t ps = {gcrt_kernel_ptr(sx.dev), gcrt_kernel_ptr(sy.dev), n, alpha};
+                gc_reduce_params_t pr = {gcrt_kernel_ptr(rin.dev), gcrt_kernel_ptr(rout.dev),
+                                         gcrt_kernel_ptr(rout.dev + 4ull * sr[0]), n};
+                gc_histogram_params_t ph = {gcrt_kernel_ptr(hin.dev), gcrt_kernel_ptr(hout.dev + 8),
+                                            gcrt_kernel_ptr(hout.dev), gcrt_kernel_ptr(hout.dev + 4), n, nbins, mode};
+                uint32_t g[4][3] = {{sv[0], 1, 1}, {ss[0], 1, 1}, {sr[0], 1, 1}, {sh[0], 1, 1}};
+                uint32_t bl[4][3] = {{sv[1], 1, 1}, {ss[1], 1, 1}, {sr[1], 1, 1}, {sh[1], 1, 1}};
+                gcrt_stream_t *lo = st[0], *hi = st[1];
+                (void)(chk(&c, gcrt_memcpy_async(rt, va.dev, va.host, bytes, H2D, lo, "h2d a"), "h2d") &&
+                       chk(&c, gcrt_memcpy_async(rt, vb.dev, vb.host, bytes, H2D, lo, "h2d b"), "h2d") &&
+                       chk(&c, gcrt_memcpy_async(rt, sx.dev, sx.host, bytes, H2D, hi, "h2d x"), "h2d") &&
+                       chk(&c, gcrt_memcpy_async(rt, sy.dev, sy.host, bytes, H2D, hi, "h2d y"), "h2d") &&
+                       chk(&c, gcrt_launch(rt, lo, img, "vecadd", g[0], bl[0], &pv, sizeof pv, 0), tag[0]) &&
+                       chk(&c, gcrt_launch(rt, hi, img, "saxpy", g[1], bl[1], &ps, sizeof ps, 0), tag[1]) &&
+                       chk(&c, gcrt_memcpy_async(rt, vc.host, vc.dev, bytes, D2H, lo, "d2h c"), "d2h") &&
+                       chk(&c, gcrt_memcpy_async(rt, sy.host, sy.dev, bytes, D2H, hi, "d2h y"), "d2h") &&
+                       chk(&c, gcrt_memcpy_async(rt, rin.dev, rin.host, bytes, H2D, lo, "h2d in"), "h2d") &&
+                       chk(&c, gcrt_memset_async(rt, rout.dev, 0, 4 * rparts, lo, "zero sums"), "memset") &&
+                       chk(&c, gcrt_memcpy_async(rt, hin.dev, hin.host, bytes, H2D, hi, "h2d hin"), "h2d") &&
+                       chk(&c, gcrt_memset_async(rt, hout.dev, 0, 4 * hwords, hi, "zero bins"), "memset") &&
+                       chk(&c, gcrt_launch(rt, lo, img, "reduce", g[2], bl[2], &pr, sizeof pr, 4 * bl[2][0]), tag[2]) &&
+                       chk(&c, gcrt_launch(rt, hi, img, "histogram", g[3], bl[3], &ph, sizeof ph, mode ? 4 * nbins : 0),
+                           tag[3]) &&
+                       chk(&c, gcrt_memcpy_async(rt, rout.host, rout.dev, 4 * rparts, D2H, lo, "d2h sums"), "d2h") &&
+                       chk(&c, gcrt_memcpy_async(rt, hout.host, hout.dev, 4 * hwords, D2H, hi, "d2h bins"), "d2h") &&
+                       chk(&c, gcrt_device_synchronize(rt), "synchronize"));
+            }
+            if (c.e == GCRT_SUCCESS) {
+                res->kernels += 4;
+                bool good = chk(&c, gcrt_read(rt, vc.host, got, bytes), "read");
+                for (uint32_t i = 0; good && i < n; i++) good = got[i] == a[i] + b[i];
+                kcheck(res, out, good, "vecadd", r);
+                good = chk(&c, gcrt_read(rt, sy.host, got, bytes), "read");
+                for (uint32_t i = 0; good && i < n; i++) good = got[i] == (uint32_t)alpha * x[i] + y[i];
+                kcheck(res, out, good, "saxpy", r);
+                uint32_t sums[8] = {0}, want = 0, parts = 0;
+                good = rparts <= 8 && chk(&c, gcrt_read(rt, rout.host, sums, 4 * rparts), "read");
+                for (uint32_t i = 0; i < n; i++) want += rv[i];
+                for (uint32_t i = 0; i + 1 < rparts; i++) parts += sums[i];
+                kcheck(res, out, good && parts == want && sums[rparts - 1] == want, "reduce", r);
+                uint32_t hw_[NBINS_MAX + 2] = {0}, bins[NBINS_MAX] = {0}, mx = 0;
+                good = chk(&c, gcrt_read(rt, hout.host, hw_, 4 * hwords), "read");
+                for (uint32_t i = 0; i < n; i++) {
+                    bins[hv[i] % nbins]++;
+                    if (hv[i] > mx) mx = hv[i];
+                }
+                good = good && hw_[0] == mx && hw_[1] == n;
+                for (uint32_t i = 0; good && i < nbins; i++) good = hw_[2 + i] == bins[i];
+                kcheck(res, out, good, mode ? "histogram (shared memory)" : "histogram (global atomics)", r);
+                if (out)
+                    fprintf(out, "round %u: n %u: vecadd %u x %u, saxpy %u x %u (alpha %d), reduce %u x %u, histogram "
+                                 "%u x %u (%u bins, mode %u)\n",
+                            r, n, sv[0], sv[1], ss[0], ss[1], alpha, sr[0], sr[1], sh[0], sh[1], nbins, mode);
+            }
+            for (size_t i = 0; i < nlist; i++) chk(&c, gcrt_free(rt, list[i]), "free");
+        }
+        if (c.e == GCRT_SUCCESS && harvest(&c, res)) {
+            const gcrt_op_t *ops;
+            size_t nops = 0;
+            uint32_t done_kernels = 0;
+            if (chk(&c, gcrt_ops(rt, &ops, &nops), "ops"))
+                for (size_t i = 0; i < nops; i++) done_kernels += ops[i].kind == GCRT_OP_KERNEL && ops[i].done;
+            res->total_ops = nops;
+            kcheck(res, out, done_kernels == res->kernels, "the completed kernel count", rounds);
+            print_ops(out, res);
+            if (out && nops > res->nops) fprintf(out, "(the first %zu of %zu ops)\n", res->nops, nops);
+            if (out)
+                fprintf(out, "summary: kernels %s: %u kernels in %u round%s, %zu ops, %u of %u results match the "
+                             "host, %llu cycles\n",
+                        res->bad_checks == 0 ? "PASSED" : "FAILED", res->kernels, rounds, rounds == 1 ? "" : "s", nops,
+                        res->checks - res->bad_checks, res->checks, (unsigned long long)res->cycles);
+        }
+        finish(&c, timeline);
+    }
+    if (img) gcrt_unload_image(rt, img);
     gcrt_close(rt);
     return c.e;
 }

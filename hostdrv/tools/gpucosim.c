@@ -2,7 +2,7 @@
  *
  *   gpucosim list
  *   gpucosim run <scenario> [--backend rtl|sc|ref] [--seed N] [--waves FILE.fst] [--timeline FILE.json]
- *                [--bytes N] [--stall PCT] [--no-copy-priorities] [--frames N] ...
+ *                [--bytes N] [--stall PCT] [--no-copy-priorities] [--frames N] [--image FILE] [--rounds N] ...
  *
  * Scenarios print what happened with cycle numbers and end with a one-line summary; the exit
  * status is 0 only if every check of the scenario passed.  With --backend sc the whole scenario,
@@ -19,6 +19,11 @@
 #include "gpucosim/scenarios.h"
 #include "gpucosim_spec.h"
 
+/* where `make` put the kernel image (build/firmware); --image overrides it */
+#ifndef GC_FIRMWARE_DIR
+#define GC_FIRMWARE_DIR "build/firmware"
+#endif
+
 typedef struct opts {
     gc_device_config_t dev;
     uint32_t bytes;
@@ -28,6 +33,9 @@ typedef struct opts {
     uint32_t frames;        /* video-pipeline */
     uint32_t copy_prios;    /* runtime: copy HW channels / internal priorities */
     uint32_t timeslice;     /* runtime: copy channel time slice */
+    const char *image;      /* kernels: the kernel image (ELF) */
+    uint32_t rounds;        /* kernels */
+    bool backend_stats;     /* runtime scenarios: the backend prints its open / close lines */
 } opts_t;
 
 typedef int (*scenario_fn)(const opts_t *o);
@@ -227,7 +235,7 @@ out:
 static void rt_config(const opts_t *o, gcrt_config_t *c) {
     gcrt_config_init(c);
     c->device = o->dev;
-    c->device.quiet = true;
+    c->device.quiet = !o->backend_stats;
     c->copy_priorities_enabled = !o->no_copy_prio;
     if (o->copy_prios) c->copy_priorities = o->copy_prios;
     if (o->timeslice) c->copy_timeslice = o->timeslice;
@@ -285,6 +293,25 @@ static int scenario_prio_latency(const opts_t *o) {
     return 0;
 }
 
+static int scenario_kernels(const opts_t *o) {
+    gcrt_config_t c;
+    rt_config(o, &c);
+    const char *image = o->image ? o->image : GC_FIRMWARE_DIR "/kernels.elf";
+    FILE *f = fopen(image, "rb");
+    if (!f) {
+        fprintf(stderr, "gpucosim: kernels: no kernel image at %s (build it with `make firmware`, or name one with "
+                        "--image FILE)\n", image);
+        return 1;
+    }
+    fclose(f);
+    gcsc_result_t r;
+    char err[700] = "";
+    printf("device: backend %s\n", c.device.backend);
+    gcrt_error_t e = gcsc_kernels(&c, image, o->rounds ? o->rounds : 1, stdout, o->timeline, &r, err, sizeof err);
+    if (rt_done(e, err, o)) return 1;
+    return r.bad_checks == 0 && r.checks > 0 ? 0 : 1;
+}
+
 static const scenario_t scenarios[] = {
     {"copy", "sysmem -> vidmem -> sysmem through copy engine 0 with semaphore releases (default)", scenario_copy},
     {"ce-bandwidth", "vidmem -> vidmem copies of 64 KiB and 1 MiB: copy-engine efficiency", scenario_ce_bandwidth},
@@ -294,8 +321,12 @@ static const scenario_t scenarios[] = {
     {"video-pipeline", "frames through h2d -> d2d -> d2h streams chained by events, last stage highest priority",
      scenario_video_pipeline},
     {"prio-latency", "a high-priority copy alone and under a low-priority flood", scenario_prio_latency},
+    {"kernels", "H2D copies, vecadd, saxpy, reduce, histogram (gcrt_launch, several CTA shapes) and D2H copies on "
+                "two streams, checked against the host", scenario_kernels},
 };
-#define RT_SCENARIO(fn) ((fn) == scenario_copy_priority || (fn) == scenario_video_pipeline || (fn) == scenario_prio_latency)
+#define RT_SCENARIO(fn)                                                                                   \
+    ((fn) == scenario_copy_priority || (fn) == scenario_video_pipeline || (fn) == scenario_prio_latency || \
+     (fn) == scenario_kernels)
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 
 /* --backend sc: the scenario, i.e. the driver, runs in an SC_THREAD spawned by gc_sc_run. */
@@ -336,12 +367,15 @@ static void usage(FILE *f) {
             "  --bytes N        bytes per copy (default 4096)\n"
             "  --stall PCT      random memory stalls, 0..90 percent\n"
             "  --max-cycles N   watchdog: fail a run longer than N cycles\n"
-            "runtime scenarios (copy-priority, video-pipeline, prio-latency):\n"
+            "runtime scenarios (copy-priority, video-pipeline, prio-latency, kernels):\n"
             "  --timeline FILE  write a Chrome/Perfetto trace (JSON): a track per channel and per engine\n"
             "  --no-copy-priorities  seed 000's prior art: no semaphore bracketing, plain time slices\n"
             "  --copy-priorities N   copy HW channels / internal priorities (3..8, default 3)\n"
             "  --timeslice N    time slice of the copy channels in cycles (default 3000)\n"
-            "  --frames N       video-pipeline frames (1..16, default 4)\n");
+            "  --frames N       video-pipeline frames (1..16, default 4)\n"
+            "  --backend-stats  let the backend print its open and close lines (cycles, wall time, cycles/s)\n"
+            "  --image FILE     kernels: the kernel image (default " GC_FIRMWARE_DIR "/kernels.elf)\n"
+            "  --rounds N       kernels: rounds of the four kernels (1..1000, default 1)\n");
 }
 
 static int parse_u64(const char *flag, const char *v, uint64_t max, uint64_t *out) {
@@ -423,6 +457,15 @@ int main(int argc, char **argv) {
             }
             o.frames = (uint32_t)x;
             i++;
+        } else if (!strcmp(a, "--image") && v) { o.image = v; i++; }
+        else if (!strcmp(a, "--backend-stats")) o.backend_stats = true;
+        else if (!strcmp(a, "--rounds")) {
+            if (!parse_u64(a, v, 1000, &x) || x == 0) {
+                if (v) fprintf(stderr, "gpucosim: --rounds must be in 1..1000\n");
+                return 2;
+            }
+            o.rounds = (uint32_t)x;
+            i++;
         } else if (a[0] != '-' && i == 2) name = a;
         else {
             fprintf(stderr, "gpucosim: unknown or incomplete option '%s'\n", a);
@@ -436,10 +479,16 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < NSCEN; i++)
         if (!strcmp(scenarios[i].name, name)) {
-            if (!RT_SCENARIO(scenarios[i].fn) && (o.timeline || o.no_copy_prio || o.frames || o.copy_prios || o.timeslice)) {
-                fprintf(stderr, "gpucosim: --timeline, --no-copy-priorities, --copy-priorities, --timeslice and --frames "
-                                "belong to the runtime scenarios (copy-priority, video-pipeline, prio-latency), not '%s'\n",
+            if (!RT_SCENARIO(scenarios[i].fn) && (o.timeline || o.no_copy_prio || o.frames || o.copy_prios || o.timeslice ||
+                                                  o.backend_stats)) {
+                fprintf(stderr, "gpucosim: --timeline, --no-copy-priorities, --copy-priorities, --timeslice, --frames and "
+                                "--backend-stats belong to the runtime scenarios (copy-priority, video-pipeline, "
+                                "prio-latency, kernels), not '%s'\n",
                         name);
+                return 2;
+            }
+            if (scenarios[i].fn != scenario_kernels && (o.image || o.rounds)) {
+                fprintf(stderr, "gpucosim: --image and --rounds belong to the kernels scenario, not '%s'\n", name);
                 return 2;
             }
             if (!strcmp(o.dev.backend, "sc")) return run_in_sc_thread(scenarios[i].fn, &o);

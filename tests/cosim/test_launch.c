@@ -1,12 +1,15 @@
 /* Kernel launches through the runtime (gcrt_launch), on whatever backend GPUCOSIM_BACKEND names:
  * vecadd and reduce between H2D and D2H copies on streams (the stream stays in order across its
  * copy channel and the compute channel), a kernel on two streams with an event between them, a
- * faulting kernel (sticky GCRT_ERROR_CHANNEL_FAULT with the fault record in the message), and
- * malformed launches refused before anything is pushed.  Skipped on a backend without a compute
- * engine. */
+ * faulting kernel (sticky GCRT_ERROR_CHANNEL_FAULT with the fault record in the message),
+ * malformed launches refused before anything is pushed, and the `kernels` scenario with its
+ * timeline.  Skipped on a backend without a compute engine. */
+#include <unistd.h>
+
 #include "cosim_util.h"
 #include "gc_kernels.h"
 #include "gpucosim/runtime.h"
+#include "gpucosim/scenarios.h"
 #include "tcase.h"
 
 #ifndef GC_FIRMWARE_DIR
@@ -313,10 +316,66 @@ out:
     lclose(&c);
 }
 
+/* The `gpucosim run kernels` scenario (gcsc_kernels): two rounds of vecadd, saxpy, reduce and
+ * histogram between H2D and D2H copies, every result checked by the scenario; its timeline has
+ * the kernels on the compute engine's track (pid 3) and the compute channel's. */
+static void t_kernels_scenario(void) {
+    gcrt_config_t cfg;
+    gcrt_config_init(&cfg);
+    cfg.device.quiet = true;
+    cfg.sync_cycles = 20000000;
+    char tl[96], err[700] = "";
+    snprintf(tl, sizeof tl, "/tmp/gpucosim-kernels-%ld.json", (long)getpid());
+    static gcsc_result_t r;
+    gcrt_error_t e = gcsc_kernels(&cfg, GC_FIRMWARE_DIR "/kernels.elf", 2, stderr, tl, &r, err, sizeof err);
+    if (e == GCRT_ERROR_NOT_SUPPORTED) TCASE_SKIP("the backend has no compute engine");
+    if (e != GCRT_SUCCESS) {
+        TCASE_FAIL_("gcsc_kernels: %s: %s", gcrt_error_name(e), err);
+        return;
+    }
+    CHECK_EQ(r.kernels, 8u);
+    CHECK_EQ(r.bad_checks, 0u);
+    CHECK(r.checks >= 9u);
+    CHECK_EQ(r.total_ops, 32u);
+    size_t nk = 0;
+    for (size_t i = 0; i < r.nops; i++)
+        if (r.ops[i].kind == GCRT_OP_KERNEL) {
+            nk++;
+            CHECK(r.ops[i].done);
+            CHECK_EQ(r.ops[i].engine, GCRT_COMPUTE_ENGINE);
+            CHECK(r.ops[i].start_cycle < r.ops[i].end_cycle);
+        }
+    CHECK_EQ(nk, 8u);
+    FILE *f = fopen(tl, "r");
+    CHECK(f != NULL);
+    if (!f) return;
+    static char buf[1 << 16];
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    buf[len] = 0;
+    fclose(f);
+    remove(tl);
+    CHECK(len < sizeof buf - 1);
+    CHECK(strstr(buf, "\"traceEvents\"") != NULL);
+    CHECK(strstr(buf, "\"name\":\"compute engine\"") != NULL);
+    CHECK(strstr(buf, "(compute)") != NULL);
+    /* a kernel on the compute engine's track */
+    bool on_track = false;
+    for (char *p = buf; (p = strstr(p, "{\"ph\":\"X\",\"pid\":3,\"tid\":0,")) != NULL; p++) {
+        char *end = strstr(p, "}}");
+        if (!end) break;
+        *end = 0; /* this event only */
+        if (strstr(p, "\"name\":\"vecadd\"") && strstr(p, "\"kind\":\"kernel\"")) on_track = true;
+        *end = '}';
+    }
+    CHECK(on_track);
+    CHECK(strstr(buf, "\"name\":\"histogram\"") != NULL);
+}
+
 static const tcase_t cases[] = {
     {"launch_vecadd", t_vecadd},
     {"launch_reduce_streams", t_reduce_streams},
     {"launch_fault", t_fault},
     {"launch_bad_args", t_bad_args},
+    {"launch_kernels_scenario", t_kernels_scenario},
 };
 TCASE_MAIN(cases)

@@ -27,6 +27,10 @@ typedef struct gcsc_result {
     /* video-pipeline */
     uint32_t frames;
     uint64_t frame_latency[16];
+    /* kernels */
+    uint32_t kernels;            /* kernels launched (and completed) */
+    uint32_t checks, bad_checks; /* results compared with the host's computation, and how many differ */
+    size_t total_ops;            /* every op of the run (ops[] keeps the first GCSC_MAX_OPS) */
 } gcsc_result_t;
 
 /* Seed 000's walk-through on the runtime: a low-priority stream (priority 0) copies Mlow1..3 and a
@@ -46,8 +50,18 @@ gcrt_error_t gcsc_video_pipeline(const gcrt_config_t *cfg, uint32_t frames, FILE
 gcrt_error_t gcsc_prio_latency(const gcrt_config_t *cfg, FILE *out, const char *timeline, gcsc_result_t *res,
                                char *err, size_t errlen);
 
+/* Kernels through gcrt_launch (the kernel image `image`, e.g. build/firmware/kernels.elf), in
+ * `rounds` rounds (1..1000).  Each round, on a low- and a high-priority stream: H2D copies, vecadd,
+ * saxpy, reduce and histogram (modes 0 and 1 alternating) with grid / CTA shapes that rotate
+ * through 1 x 8 .. 4 x 13 and a CTA of WARPS x LANES threads (read from COMPUTE_CONFIG), D2H
+ * copies; every output is compared with the host's computation (res->checks, res->bad_checks).
+ * GCRT_ERROR_NOT_SUPPORTED when the backend has no compute engine. */
+gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t rounds, FILE *out,
+                          const char *timeline, gcsc_result_t *res, char *err, size_t errlen);
+
 /* Chrome / Perfetto trace JSON of the runtime's copies: one track per HW channel and one per copy
- * engine, timestamps in device cycles (shown as microseconds). */
+ * engine, plus the compute engine when kernels ran (the compute channel is one of the
+ * channel tracks); timestamps in device cycles (shown as microseconds). */
 gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path);
 
 #ifdef __cplusplus
