@@ -112,7 +112,7 @@ static bool chk(ctx_t *c, gcrt_error_t e, const char *what) {
     return false;
 }
 
-static void fill(uint8_t *p, size_t n, uint64_t seed) {
+void gcsc_fill(uint8_t *p, size_t n, uint64_t seed) {
     uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
     for (size_t i = 0; i < n; i++) {
         x ^= x << 13;
@@ -203,7 +203,7 @@ gcrt_error_t gcsc_copy_priority(const gcrt_config_t *cfg, FILE *out, const char 
         chk(&c, gcrt_stream_create_with_priority(rt, &hi, greatest), "high stream") &&
         chk(&c, gcrt_malloc(rt, &src, (uint64_t)stride * N), "malloc") &&
         chk(&c, gcrt_malloc(rt, &dst, (uint64_t)stride * N), "malloc")) {
-        fill(data, sizeof data, 2024);
+        gcsc_fill(data, sizeof data, 2024);
         chk(&c, gcrt_write(rt, src, data, sizeof data), "write source");
         if (out)
             fprintf(out, "copy-priority (seed 000): copy priorities %s, Clow = stream priority %d, Chigh = %d, "
@@ -262,7 +262,7 @@ gcrt_error_t gcsc_video_pipeline(const gcrt_config_t *cfg, uint32_t frames, FILE
         chk(&c, gcrt_malloc_host(rt, &outb, (uint64_t)FRAME * frames), "malloc_host");
         for (uint32_t f = 0; f < frames; f++)
             for (int k = 0; k < 2; k++) chk(&c, gcrt_event_create(rt, &ev[f][k]), "event");
-        fill(data, (size_t)FRAME * frames, 77);
+        gcsc_fill(data, (size_t)FRAME * frames, 77);
         chk(&c, gcrt_write(rt, in, data, (size_t)FRAME * frames), "write frames");
         if (out)
             fprintf(out, "video-pipeline: %u frames of %u bytes: h2d (stream priority %d) -> d2d (%d) -> d2h (%d), "
@@ -372,7 +372,7 @@ static void kcheck(gcsc_result_t *res, FILE *out, bool good, const char *what, u
 }
 
 static void rnd32(uint32_t *v, size_t n, uint64_t seed, uint32_t mask) {
-    fill((uint8_t *)v, n * 4, seed);
+    gcsc_fill((uint8_t *)v, n * 4, seed);
     for (size_t i = 0; i < n; i++) v[i] &= mask;
 }
 

@@ -46,15 +46,6 @@ typedef struct scenario {
     scenario_fn fn;
 } scenario_t;
 
-static void fill(uint8_t *p, size_t n, uint64_t seed) {
-    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-    for (size_t i = 0; i < n; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        p[i] = (uint8_t)x;
-    }
-}
 
 #define TRY(dev, expr)                                                                              \
     do {                                                                                            \
@@ -85,7 +76,7 @@ static int scenario_copy(const opts_t *o) {
     TRY(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, o->bytes, 64, &vid));
     TRY(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, o->bytes, 64, &dst));
     TRY(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &sem));
-    fill(want, o->bytes, gc_device_seed(dev));
+    gcsc_fill(want, o->bytes, gc_device_seed(dev));
     uint8_t zero[64] = {0};
     TRY(dev, gc_mem_write(dev, src.addr, want, o->bytes));
     TRY(dev, gc_mem_write(dev, sem.addr, zero, sizeof zero));
@@ -188,7 +179,7 @@ static int scenario_frontend_load(const opts_t *o) {
     want = malloc((size_t)NCH * ROUNDS * BYTES);
     got = malloc((size_t)NCH * ROUNDS * BYTES);
     if (!want || !got) goto out;
-    fill(want, (size_t)NCH * ROUNDS * BYTES, 42);
+    gcsc_fill(want, (size_t)NCH * ROUNDS * BYTES, 42);
     uint8_t zero[64] = {0};
     TRY(dev, gc_mem_write(dev, src.addr, want, (size_t)NCH * ROUNDS * BYTES));
     TRY(dev, gc_mem_write(dev, sem.addr, zero, sizeof zero));

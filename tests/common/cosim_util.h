@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpucosim/hostdrv.h"
+#include "gpucosim/scenarios.h"
 #include "gpucosim_spec.h"
 
 /* Open a quiet device on the default backend; `tweak` may adjust the config first. */
@@ -22,15 +23,6 @@ static inline gc_device_t *util_open(void (*tweak)(gc_device_config_t *)) {
     return dev;
 }
 
-static inline void util_fill(uint8_t *p, size_t n, uint64_t seed) {
-    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-    for (size_t i = 0; i < n; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        p[i] = (uint8_t)x;
-    }
-}
 
 /* Bytes of `got` that differ from `want`; prints the first few. */
 static inline size_t util_diff(const char *what, const uint8_t *want, const uint8_t *got, size_t n) {
@@ -78,7 +70,7 @@ static inline roundtrip_t util_roundtrip(gc_device_t *dev, gc_channel_t *ch, uin
         free(got);
         return r;
     }
-    util_fill(want, bytes, seed);
+    gcsc_fill(want, bytes, seed);
     uint8_t zero[64] = {0};
     gc_mem_write(dev, src.addr + src_off, want, bytes);
     gc_mem_write(dev, sem.addr, zero, 64);
@@ -105,6 +97,29 @@ static inline roundtrip_t util_roundtrip(gc_device_t *dev, gc_channel_t *ch, uin
     gc_mem_free(dev, &sem);
     free(want);
     free(got);
+    return r;
+}
+
+/* A 4 KiB round trip on a device opened with the memory model's fault injection `mode`
+ * (cosim.h: flip-write, drop-sem, stall-reads) on `backend` (NULL: the default); status
+ * GC_ERR_BACKEND when the device or channel could not be opened. */
+static const char *util_inject_backend_, *util_inject_mode_;
+static inline void util_inject_cfg(gc_device_config_t *c) {
+    if (util_inject_backend_) c->backend = util_inject_backend_;
+    c->inject = util_inject_mode_;
+    c->wait_cycles = 30000;
+}
+static inline roundtrip_t util_injected_roundtrip(const char *backend, const char *mode) {
+    util_inject_backend_ = backend;
+    util_inject_mode_ = mode;
+    roundtrip_t r;
+    memset(&r, 0, sizeof r);
+    r.status = GC_ERR_BACKEND;
+    gc_device_t *dev = util_open(util_inject_cfg);
+    if (!dev) return r;
+    gc_channel_t *ch;
+    if (gc_channel_open(dev, NULL, &ch) == GC_OK) r = util_roundtrip(dev, ch, 4096, 0, 0, 1);
+    gc_device_close(dev);
     return r;
 }
 

@@ -51,14 +51,14 @@ static void t_alignments(void) {
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 8192, 64, &src));
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 8192, 64, &dst));
     static uint8_t s[8192], d[8192], want[8192];
-    util_fill(s, sizeof s, 5);
+    gcsc_fill(s, sizeof s, 5);
     REQUIRE_OK(dev, gc_mem_write(dev, src.addr, s, sizeof s));
     uint32_t rng = gc_device_seed(dev) ? (uint32_t)gc_device_seed(dev) : 1;
     for (int i = 0; i < 40; i++) {
         rng = rng * 1103515245u + 12345u;
         uint32_t len = i < 8 ? (uint32_t)i + 1 : 1 + (rng >> 8) % 700;
         uint32_t so = (rng >> 3) % 61, doff = 64 + (rng >> 11) % 53;
-        util_fill(d, sizeof d, 1000 + (uint64_t)i);
+        gcsc_fill(d, sizeof d, 1000 + (uint64_t)i);
         memcpy(want, d, sizeof d);
         memcpy(want + doff, s + so, len);
         REQUIRE_OK(dev, gc_mem_write(dev, dst.addr, d, sizeof d));
@@ -123,7 +123,7 @@ static void t_two_channels(void) {
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 2048, 64, &db));
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &sem));
     static uint8_t s[2048], g[2048];
-    util_fill(s, sizeof s, 77);
+    gcsc_fill(s, sizeof s, 77);
     REQUIRE_OK(dev, gc_mem_write(dev, src.addr, s, sizeof s));
     for (int k = 0; k < 4; k++) {
         REQUIRE_OK(dev, gc_copy(a, da.addr + 512 * k, src.addr + 512 * k, 512, sem.addr, k + 1));

@@ -64,7 +64,7 @@ static void gen(prog_t *p, uint64_t seed) {
     for (int b = 0; b < NBUF; b++) {
         p->host[b] = rnd(&x, 3) == 0;
         owner[b] = b < 2 ? -1 : (int)rnd(&x, (uint32_t)p->nstreams); /* buffers 0, 1 read-only */
-        util_fill(p->init[b], BUFSZ, seed * 31 + (uint64_t)b);
+        gcsc_fill(p->init[b], BUFSZ, seed * 31 + (uint64_t)b);
     }
     p->nops = 24 + (int)rnd(&x, MAXOPS - 24);
     for (int i = 0; i < p->nops; i++) {

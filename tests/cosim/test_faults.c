@@ -182,7 +182,7 @@ static void t_isolation(void) {
     for (int i = 0; i < 3; i++) REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 8192, 64, &dst[i]));
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &sem));
     static uint8_t s[8192], g[8192];
-    util_fill(s, sizeof s, 3);
+    gcsc_fill(s, sizeof s, 3);
     REQUIRE_OK(dev, gc_mem_write(dev, src.addr, s, sizeof s));
     for (int k = 0; k < 8; k++) {
         for (int i = 0; i < 3; i++)

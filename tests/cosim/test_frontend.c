@@ -23,8 +23,8 @@ static void t_memset_2d(void) {
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 8192, 64, &buf));
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 8192, 64, &src));
     static uint8_t want[8192], got[8192], s[8192];
-    util_fill(want, sizeof want, 9);
-    util_fill(s, sizeof s, 10);
+    gcsc_fill(want, sizeof want, 9);
+    gcsc_fill(s, sizeof s, 10);
     REQUIRE_OK(dev, gc_mem_write(dev, buf.addr, want, sizeof want));
     REQUIRE_OK(dev, gc_mem_write(dev, src.addr, s, sizeof s));
     uint32_t words[128];
@@ -58,7 +58,7 @@ static void t_two_engines(void) {
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 32768, 64, &da));
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 32768, 64, &db));
     static uint8_t s[32768], g[32768];
-    util_fill(s, sizeof s, 21);
+    gcsc_fill(s, sizeof s, 21);
     REQUIRE_OK(dev, gc_mem_write(dev, src.addr, s, sizeof s));
     REQUIRE_OK(dev, gc_copy(a, da.addr, src.addr, 32768, 0, 0));
     REQUIRE_OK(dev, gc_copy(b, db.addr, src.addr, 32768, 0, 0));

@@ -4,39 +4,20 @@
 #include "cosim_util.h"
 #include "tcase.h"
 
-static const char *inject_mode;
-static void inject(gc_device_config_t *c) {
-    c->inject = inject_mode;
-    c->wait_cycles = 30000;
-}
-
-static roundtrip_t injected_roundtrip(const char *mode) {
-    inject_mode = mode;
-    roundtrip_t r;
-    memset(&r, 0, sizeof r);
-    r.status = GC_ERR_BACKEND;
-    gc_device_t *dev = util_open(inject);
-    if (!dev) return r;
-    gc_channel_t *ch;
-    if (gc_channel_open(dev, NULL, &ch) == GC_OK) r = util_roundtrip(dev, ch, 4096, 0, 0, 1);
-    gc_device_close(dev);
-    return r;
-}
-
 static void t_flipped_byte_is_caught(void) {
-    roundtrip_t r = injected_roundtrip("flip-write");
+    roundtrip_t r = util_injected_roundtrip(NULL, "flip-write");
     CHECK(r.vid_bad + r.dst_bad > 0);
 }
 
 static void t_missing_release_is_caught(void) {
-    roundtrip_t r = injected_roundtrip("drop-sem");
+    roundtrip_t r = util_injected_roundtrip(NULL, "drop-sem");
     CHECK_EQ(r.status, GC_ERR_TIMEOUT); /* the wait for the host release times out */
     CHECK(r.host_sem != RT_HOST_PAYLOAD);
     CHECK(r.ce_sem != 1);
 }
 
 static void t_stuck_gp_get_is_caught(void) {
-    roundtrip_t r = injected_roundtrip("stall-reads");
+    roundtrip_t r = util_injected_roundtrip(NULL, "stall-reads");
     CHECK_EQ(r.status, GC_ERR_TIMEOUT);
     CHECK(r.dst_bad > 0);
 }

@@ -36,7 +36,7 @@ static void t_memcpy_memset(void) {
     REQUIRE(rt);
     enum { N = 20000 };
     static uint8_t in[N], got[N], want[N];
-    util_fill(in, N, 5);
+    gcsc_fill(in, N, 5);
     uint64_t h_in, h_out, d_a, d_b;
     RT_OK(rt, gcrt_malloc_host(rt, &h_in, N));
     RT_OK(rt, gcrt_malloc_host(rt, &h_out, N));
@@ -79,7 +79,7 @@ static void t_events(void) {
     REQUIRE(rt);
     enum { BIG = 65536 };
     static uint8_t data[BIG], got[BIG];
-    util_fill(data, BIG, 8);
+    gcsc_fill(data, BIG, 8);
     uint64_t src, mid, dst;
     RT_OK(rt, gcrt_malloc_host(rt, &src, BIG));
     RT_OK(rt, gcrt_malloc(rt, &mid, BIG));
@@ -173,7 +173,7 @@ static void t_bad_requests(void) {
     REQUIRE(rt);
     enum { N = 32768 };
     static uint8_t data[N], got[N];
-    util_fill(data, N, 11);
+    gcsc_fill(data, N, 11);
     uint64_t h, d, d2;
     RT_OK(rt, gcrt_malloc_host(rt, &h, N));
     RT_OK(rt, gcrt_malloc(rt, &d, N));

@@ -167,40 +167,20 @@ static void t_watchdog(void) {
     gc_device_close(dev);
 }
 
-static const char *inject_mode;
-static void inject_cfg(gc_device_config_t *c) {
-    c->backend = "sc";
-    c->inject = inject_mode;
-    c->wait_cycles = 30000;
-}
-
-static roundtrip_t injected(const char *mode) {
-    inject_mode = mode;
-    roundtrip_t r;
-    memset(&r, 0, sizeof r);
-    r.status = GC_ERR_BACKEND;
-    gc_device_t *dev = util_open(inject_cfg);
-    if (!dev) return r;
-    gc_channel_t *ch;
-    if (gc_channel_open(dev, NULL, &ch) == GC_OK) r = util_roundtrip(dev, ch, 4096, 0, 0, 1);
-    gc_device_close(dev);
-    return r;
-}
-
 /* The bridge's fault injection (test_mutation's modes) is caught by the same checks. */
 static void t_injection(void) {
-    roundtrip_t r = injected("flip-write");
+    roundtrip_t r = util_injected_roundtrip("sc", "flip-write");
     CHECK(r.vid_bad + r.dst_bad > 0);
-    r = injected("drop-sem");
+    r = util_injected_roundtrip("sc", "drop-sem");
     CHECK_EQ(r.status, GC_ERR_TIMEOUT);
     CHECK(r.host_sem != RT_HOST_PAYLOAD);
-    r = injected("stall-reads");
+    r = util_injected_roundtrip("sc", "stall-reads");
     CHECK_EQ(r.status, GC_ERR_TIMEOUT);
     CHECK(r.dst_bad > 0);
-    inject_mode = "no-such-mode";
     gc_device_config_t cfg;
     gc_device_config_init(&cfg);
-    inject_cfg(&cfg);
+    cfg.backend = "sc";
+    cfg.inject = "no-such-mode";
     cfg.quiet = true;
     gc_device_t *dev = NULL;
     CHECK_EQ(gc_device_open(&cfg, &dev), GC_ERR_INVALID_ARG);

@@ -52,7 +52,7 @@ static int run_walk(bool priorities, walk_t *w) {
         gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &shigh))
         goto out;
     static uint8_t data[65536u * NCOPY], got[65536u * NCOPY];
-    util_fill(data, sizeof data, 1234);
+    gcsc_fill(data, sizeof data, 1234);
     uint8_t zero[128] = {0};
     if (gc_mem_write(dev, src.addr, data, sizeof data) || gc_mem_write(dev, sems.addr, zero, 16u * NCOPY) ||
         gc_mem_write(dev, shigh.addr, zero, 64))

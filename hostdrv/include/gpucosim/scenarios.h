@@ -59,6 +59,9 @@ gcrt_error_t gcsc_prio_latency(const gcrt_config_t *cfg, FILE *out, const char *
 gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t rounds, FILE *out,
                           const char *timeline, gcsc_result_t *res, char *err, size_t errlen);
 
+/* n bytes of xorshift64 data from `seed`: the test pattern of the scenarios, the CLI and the tests. */
+void gcsc_fill(uint8_t *p, size_t n, uint64_t seed);
+
 /* Chrome / Perfetto trace JSON of the runtime's copies: one track per HW channel and one per copy
  * engine, plus the compute engine when kernels ran (the compute channel is one of the
  * channel tracks); timestamps in device cycles (shown as microseconds). */
