@@ -24,10 +24,12 @@ void gc_dump_regs(std::FILE *out, Rd rd, int irq_line) {
                      GC_ENGINE_DBG_RD_OUT_GET(ce), rd(GC_REG_ENGINE_BYTES(e)));
     }
     uint32_t cp = rd(GC_REG_COMPUTE_DBG);
-    std::fprintf(out, "compute: state %s, %u launches queued, %u CTAs in flight, %u warps active, task 0x%x; "
-                      "last fault %s\n",
-                 gc_task_state_name(GC_COMPUTE_DBG_STATE_GET(cp)), GC_COMPUTE_DBG_QUEUED_GET(cp),
-                 GC_COMPUTE_DBG_CTAS_INFLIGHT_GET(cp), GC_COMPUTE_DBG_WARPS_ACTIVE_GET(cp), rd(GC_REG_COMPUTE_TASK),
+    std::fprintf(out, "compute: %u task entries (%u pending, %u fetching), %u of %u slots busy%s, %u warps active, "
+                      "task 0x%x; last fault %s\n",
+                 GC_COMPUTE_DBG_ENTRIES_GET(cp), GC_COMPUTE_DBG_PENDING_GET(cp), GC_COMPUTE_DBG_FETCHING_GET(cp),
+                 GC_COMPUTE_DBG_SLOTS_BUSY_GET(cp), GC_COMPUTE_TMU_CONFIG_SLOTS_GET(rd(GC_REG_COMPUTE_TMU_CONFIG)),
+                 GC_COMPUTE_DBG_EVICTING_GET(cp) ? " (evicting)" : "", GC_COMPUTE_DBG_WARPS_ACTIVE_GET(cp),
+                 rd(GC_REG_COMPUTE_TASK),
                  gc_simt_fault_name(GC_COMPUTE_FAULT_CAUSE_CAUSE_GET(rd(GC_REG_COMPUTE_FAULT_CAUSE))));
     std::fprintf(out, "IRQ: status 0x%x enable 0x%x line %d; faulted channels 0x%x\n", rd(GC_REG_GLOBAL_INTR_STATUS),
                  rd(GC_REG_GLOBAL_INTR_ENABLE), irq_line, rd(GC_REG_GLOBAL_FAULT_CHANNELS));

@@ -125,7 +125,11 @@ module gc_compute
   // ------------------------------------------------------------------------------------------
   // State
   // ------------------------------------------------------------------------------------------
-  task_state_e     state_q;
+  typedef enum logic [2:0] {
+    TASK_STATE_IDLE, TASK_STATE_TMD_REQ, TASK_STATE_TMD_WAIT, TASK_STATE_DISPATCH,
+    TASK_STATE_DRAIN, TASK_STATE_RELEASE, TASK_STATE_DONE
+  } fsm_e;
+  fsm_e            state_q;
   logic [AW-1:0]   tmd_addr_q;
   logic [7:0]      ch_q;
   logic [31:0]     tmd_q [TMD_WORDS];
@@ -466,11 +470,10 @@ module gc_compute
         GC_COMPUTE_CONFIG_LANES_W'(NL);
     regs_o[RI(GC_REG_COMPUTE_CONFIG)][GC_COMPUTE_CONFIG_SMEM_KB_LSB +: GC_COMPUTE_CONFIG_SMEM_KB_W] =
         GC_COMPUTE_CONFIG_SMEM_KB_W'(GC_SIMT_SMEM_BYTES / 1024);
-    regs_o[RI(GC_REG_COMPUTE_DBG)][GC_COMPUTE_DBG_STATE_LSB +: GC_COMPUTE_DBG_STATE_W] = state_q;
-    regs_o[RI(GC_REG_COMPUTE_DBG)][GC_COMPUTE_DBG_QUEUED_LSB +: GC_COMPUTE_DBG_QUEUED_W] =
-        GC_COMPUTE_DBG_QUEUED_W'(q_count);
-    regs_o[RI(GC_REG_COMPUTE_DBG)][GC_COMPUTE_DBG_CTAS_INFLIGHT_LSB +: GC_COMPUTE_DBG_CTAS_INFLIGHT_W] =
-        GC_COMPUTE_DBG_CTAS_INFLIGHT_W'(inflight_q);
+    regs_o[RI(GC_REG_COMPUTE_DBG)][GC_COMPUTE_DBG_PENDING_LSB +: GC_COMPUTE_DBG_PENDING_W] =
+        GC_COMPUTE_DBG_PENDING_W'(q_count);
+    regs_o[RI(GC_REG_COMPUTE_DBG)][GC_COMPUTE_DBG_SLOTS_BUSY_LSB +: GC_COMPUTE_DBG_SLOTS_BUSY_W] =
+        GC_COMPUTE_DBG_SLOTS_BUSY_W'(state_q != TASK_STATE_IDLE);
     regs_o[RI(GC_REG_COMPUTE_DBG)][GC_COMPUTE_DBG_WARPS_ACTIVE_LSB +: GC_COMPUTE_DBG_WARPS_ACTIVE_W] =
         GC_COMPUTE_DBG_WARPS_ACTIVE_W'(wa);
     regs_o[RI(GC_REG_COMPUTE_TASK)] = 32'(tmd_addr_q >> 8);
@@ -491,6 +494,6 @@ module gc_compute
   end
 
   logic unused_cp;
-  assign unused_cp = ^{m_rlast_i, m_rresp_i[0], t_flags, tmd_addr_q[7:0], w_dz, w_shi};
+  assign unused_cp = ^{m_rlast_i, inflight_q, m_rresp_i[0], t_flags, tmd_addr_q[7:0], w_dz, w_shi};
 
 endmodule

@@ -159,7 +159,7 @@ typedef struct ref_ce {
 /* The compute engine (ref_compute.c). */
 typedef struct ref_cmp {
     bool busy, fault, sem, sem_four, intr;
-    uint32_t state;      /* GC_TASK_STATE_* (DRAIN while the task's modelled duration runs) */
+    uint32_t state;      /* GC_TASK_STATE_* (RUNNING while the task's modelled duration runs) */
     uint32_t ch, task;   /* launching channel, TMD address >> 8 */
     uint64_t t_start, t_next, sem_addr;
     uint32_t sem_payload;

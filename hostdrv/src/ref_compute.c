@@ -525,7 +525,7 @@ void ref_cmp_launch(ref_t *r, uint32_t ch, uint64_t tmd_addr) {
     c->task = (uint32_t)(tmd_addr >> 8);
     c->t_start = r->now;
     c->sem = c->intr = false;
-    c->state = GC_TASK_STATE_DRAIN;
+    c->state = GC_TASK_STATE_RUNNING;
     uint64_t dur = ref_latency(tmd_addr) + 4u;
     uint32_t w[GC_TMD_SIZE / 4u];
     if (ref_window(tmd_addr, GC_TMD_SIZE) < 0 || !ref_mem_read(r, tmd_addr, w, GC_TMD_SIZE)) {
@@ -594,7 +594,7 @@ void ref_cmp_launch(ref_t *r, uint32_t ch, uint64_t tmd_addr) {
 static void finish(ref_t *r) {
     ref_cmp_t *c = &r->cmp;
     c->busy = false;
-    c->state = GC_TASK_STATE_IDLE;
+    c->state = GC_TASK_STATE_FREE;
     c->tasks++;
     ref_pbdma_ce_done(r, 0, c->fault, c->intr && !c->fault);
 }
@@ -604,7 +604,7 @@ bool ref_cmp_step(ref_t *r) {
     ref_au_req_t *q = &r->au[REF_AU_COMPUTE];
     if (!c->busy) return false;
     switch (c->state) {
-    case GC_TASK_STATE_DRAIN:
+    case GC_TASK_STATE_RUNNING:
         if (r->now < c->t_next) return false;
         c->active_cycles += (uint32_t)(c->t_next - c->t_start);
         if (c->sem && !c->fault) {
@@ -626,7 +626,7 @@ bool ref_cmp_step(ref_t *r) {
 
 void ref_cmp_timers(const ref_t *r, uint64_t *next) {
     const ref_cmp_t *c = &r->cmp;
-    if (c->busy && c->state == GC_TASK_STATE_DRAIN && c->t_next > r->now && c->t_next < *next) *next = c->t_next;
+    if (c->busy && c->state == GC_TASK_STATE_RUNNING && c->t_next > r->now && c->t_next < *next) *next = c->t_next;
 }
 
 bool ref_cmp_reg_read(const ref_t *r, uint32_t a, uint32_t *v) {
@@ -637,7 +637,7 @@ bool ref_cmp_reg_read(const ref_t *r, uint32_t a, uint32_t *v) {
              GC_COMPUTE_CONFIG_LANES(GC_SIMT_LANES) | GC_COMPUTE_CONFIG_SMEM_KB(GC_SIMT_SMEM_BYTES / 1024u);
         break;
     case GC_REG_COMPUTE_DBG:
-        *v = GC_COMPUTE_DBG_STATE(c->busy ? c->state : GC_TASK_STATE_IDLE);
+        *v = GC_COMPUTE_DBG_SLOTS_BUSY(c->busy ? 1u : 0u) | GC_COMPUTE_DBG_ENTRIES(c->busy ? 1u : 0u);
         break;
     case GC_REG_COMPUTE_TASK: *v = c->task; break;
     case GC_REG_COMPUTE_FAULT_CAUSE: *v = GC_COMPUTE_FAULT_CAUSE_CAUSE(c->f_cause); break;

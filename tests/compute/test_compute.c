@@ -297,7 +297,7 @@ static void t_fault_kernel_wild_store(void) {
     uint32_t dbg = 0;
     REQUIRE_OK(c.dev, gc_mmio_read(c.dev, GC_REG_COMPUTE_DBG, &dbg));
     CHECK_EQ(GC_COMPUTE_DBG_WARPS_ACTIVE_GET(dbg), 0);
-    CHECK_EQ(GC_COMPUTE_DBG_STATE_GET(dbg), GC_TASK_STATE_IDLE);
+    CHECK_EQ(GC_COMPUTE_DBG_SLOTS_BUSY_GET(dbg), 0);
     ctx_close(&c);
 }
 

@@ -992,7 +992,7 @@ void t_tmd_release() {   // completion release (one word, four words), interrupt
     CHECK(s.reg(GC_REG_COMPUTE_THREAD_INSTRS) >= s.reg(GC_REG_COMPUTE_WARP_INSTRS));
     CHECK(s.reg(GC_REG_COMPUTE_ICACHE_MISSES) > 0);
     CHECK(s.reg(GC_REG_COMPUTE_LSU_BEATS) > 0);
-    CHECK_EQ(GC_COMPUTE_DBG_STATE_GET(s.reg(GC_REG_COMPUTE_DBG)), GC_TASK_STATE_IDLE);
+    CHECK_EQ(GC_COMPUTE_DBG_SLOTS_BUSY_GET(s.reg(GC_REG_COMPUTE_DBG)), 0);
 }
 
 // ------------------------------------------------------------------------------------------ perf
