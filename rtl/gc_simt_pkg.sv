@@ -137,6 +137,10 @@ package gc_simt_pkg;
     SP_LOCAL  = 2'd2    // byte offset in the thread's local memory
   } mem_space_e;
 
+  // ---- Task slot number (TMU, docs/tmu.md): travels with every CTA to the SMs so completions,
+  // faults, kills and LAUNCHes are per task.  TMU_SLOTS <= 2^TSLOT_W.
+  localparam int unsigned TSLOT_W = 3;
+
   // ---- CTA launch descriptor (compute front -> SM)
   typedef struct packed {
     logic [31:0] entry_pc;
@@ -147,6 +151,7 @@ package gc_simt_pkg;
     logic [31:0] ctaid_x, ctaid_y, ctaid_z;
     logic [15:0] nthreads;      // ntid_x * ntid_y * ntid_z (checked by the front)
     logic [31:0] smem_bytes;
+    logic [TSLOT_W-1:0] slot;   // the task slot of the CTA's task
   } cta_desc_t;
 
   // ---- Load data: the bytes of a load of size f3[1:0] at byte `off` of a 64-bit beat,

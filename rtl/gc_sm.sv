@@ -64,16 +64,25 @@ module gc_sm
   output logic                 cta_ready_o,
   input  cta_desc_t            cta_i,
   output logic                 cta_done_o,
+  output logic [TSLOT_W-1:0]   cta_done_slot_o,  // the task slot of the CTA done (with cta_done_o)
   input  logic                 icache_inv_i,
-  input  logic                 kill_i,
+  input  logic [7:0]           kill_i,           // bit k: every thread of every CTA of slot k exits
 
   // Faults
   output logic                 flt_valid_o,
+  output logic [TSLOT_W-1:0]   flt_slot_o,       // the task slot of the faulting warp's CTA
   output simt_fault_e          flt_cause_o,
   output logic [31:0]          flt_pc_o,
   output logic [31:0]          flt_addr_o,
   output logic [7:0]           flt_warp_o,
   output logic [7:0]           flt_lane_o,
+
+  // Device-side task launch (LAUNCH instruction): one lane per handshake, lowest lane first
+  output logic                 ln_valid_o,
+  input  logic                 ln_ready_i,
+  output logic [AW-1:0]        ln_tmd_o,         // device address of the child TMD (checked)
+  output logic [TSLOT_W-1:0]   ln_slot_o,        // the task slot of the launching thread's CTA
+  input  logic [3:0]           ln_status_i,      // LAUNCH_STATUS, valid in the handshake cycle
 
   // Status and counters
   output logic [NW-1:0]        w_act_o,
@@ -242,6 +251,12 @@ module gc_sm
 
   logic [NW-1:0]           st_pend;            // from the LSU
 
+  // Kill: the warps of the CTAs of the killed slots (kill_i is held until they drained)
+  logic [NW-1:0]           w_kill;
+  always_comb begin
+    for (int w = 0; w < NW; w++) w_kill[w] = w_act_q[w] && kill_i[desc_q[w].slot];
+  end
+
   // ------------------------------------------------------------------------------------------
   // IF: warp selection, min PC, instruction cache
   // ------------------------------------------------------------------------------------------
@@ -250,7 +265,7 @@ module gc_sm
   logic          issue;
   always_comb begin
     for (int w = 0; w < NW; w++) begin
-      ready[w] = w_act_q[w] && !busy_q[w] && !fillw_q[w] && !kill_i &&
+      ready[w] = w_act_q[w] && !busy_q[w] && !fillw_q[w] && !w_kill[w] &&
                  ((exit_q[w] | bar_q[w]) != '1);
     end
     issue = (ready != '0);
@@ -365,10 +380,14 @@ module gc_sm
     K_BAR,
     K_EXIT,
     K_FENCE,
+    K_LAUNCH,   // one lane (the lowest active) to the TMU, status to rd; only that lane moves on
     K_ILL
   } kind_e;
 
   kind_e               kind;
+  logic [LW-1:0]       ln_lane;         // LAUNCH: the lane handed over this time
+  logic [31:0]         ln_ta, ln_res;   //   its TMD thread address, its rd value
+  logic                ln_addr_ok, ln_go, ln_wait;
   logic                we;              // K_ALU writes rd
   logic [NL-1:0][31:0] res, npc;
   logic                lane_flt_any;
@@ -482,6 +501,10 @@ module gc_sm
           end else if (opc == GC_SIMT_INSN_EXIT_OPCODE && f3 == GC_SIMT_INSN_EXIT_FUNCT3 &&
                        rd == 5'd0 && rs1f == 5'd0 && csr == 12'h0) begin
             kind = K_EXIT;
+          end else if (opc == GC_SIMT_INSN_LAUNCH_OPCODE && f3 == GC_SIMT_INSN_LAUNCH_FUNCT3 &&
+                       csr == 12'h0) begin
+            kind = K_LAUNCH;
+            we   = 1'b1;
           end else begin
             ill = 1'b1;
           end
@@ -536,6 +559,7 @@ module gc_sm
         end
         default: ;
       endcase
+      if (kind == K_LAUNCH) res[l] = ln_res;
       // a taken branch / jump to a misaligned target
       if ((opc == OPC_JAL || opc == OPC_JALR || opc == OPC_BRANCH) && npc[l][1:0] != 2'b00) begin
         lc = SIMT_FAULT_MISALIGNED_FETCH;
@@ -577,14 +601,33 @@ module gc_sm
     end
   end
 
+  // ---- LAUNCH: the lowest active lane only.  Once the warp's stores have landed (else replay),
+  // a thread address not 256-aligned or outside the SYSMEM / VIDMEM windows gives BAD_ADDR at
+  // once; otherwise the request waits for the TMU (replay while !ln_ready_i), whose status goes to
+  // rd.  The other active lanes stay at the LAUNCH and issue it again (min-PC selection).
+  assign ln_lane    = lowest(ex_mask_q);
+  assign ln_ta      = ex_a_q[ln_lane];
+  assign ln_addr_ok = glob_ok(ln_ta) && (ln_ta[7:0] == 8'h00);
+  assign ln_go      = ex_v_q && (kind == K_LAUNCH) && (ex_cause == SIMT_FAULT_NONE) &&
+                      !st_pend[ex_w_q] && !w_kill[ex_w_q];
+  assign ln_valid_o = ln_go && ln_addr_ok;
+  assign ln_tmd_o   = glob_dev(ln_ta);
+  assign ln_slot_o  = dx.slot;
+  assign ln_wait    = ex_v_q && (kind == K_LAUNCH) && !(ln_go && (!ln_addr_ok || ln_ready_i));
+  assign ln_res     = ln_addr_ok ? 32'(ln_status_i) : 32'(LAUNCH_STATUS_BAD_ADDR);
+
   // ---- what EX does with the instruction
   logic ex_fault, lsu_req, div_req, lsu_rdy, div_rdy, ex_replay, ex_done;
   assign ex_fault  = ex_v_q && (ex_cause != SIMT_FAULT_NONE);
   assign lsu_req   = ex_v_q && !ex_fault && (kind == K_MEM);
   assign div_req   = ex_v_q && !ex_fault && (kind == K_DIV);
   assign ex_replay = ex_v_q && !ex_fault && ((lsu_req && !lsu_rdy) || (div_req && !div_rdy) ||
-                                             ((kind == K_FENCE) && st_pend[ex_w_q]));
+                                             ((kind == K_FENCE) && st_pend[ex_w_q]) || ln_wait);
   assign ex_done   = ex_v_q && !ex_fault && !ex_replay;   // the PCs move on
+
+  // the lanes whose PCs move on (and whose rd is written) when EX is done
+  logic [NL-1:0] adv_mask;
+  assign adv_mask = (kind == K_LAUNCH) ? (NL'(1) << ln_lane) : ex_mask_q;
 
   // ------------------------------------------------------------------------------------------
   // Load/store unit and divider
@@ -731,26 +774,29 @@ module gc_sm
       end
     end
   end
+  logic [WW-1:0] flt_w;
   always_comb begin
     flt_valid_o = ex_fault || lsu_flt || fill_flt;
     flt_cause_o = SIMT_FAULT_FETCH_BUS_ERROR;
-    flt_warp_o  = 8'(fill_flt_w);
+    flt_w       = fill_flt_w;
     flt_lane_o  = 8'(fill_lane);
     flt_pc_o    = pc_q[fill_flt_w][fill_lane];
     flt_addr_o  = pc_q[fill_flt_w][fill_lane];
     if (ex_fault) begin
       flt_cause_o = ex_cause;
-      flt_warp_o  = 8'(ex_w_q);
+      flt_w       = ex_w_q;
       flt_lane_o  = 8'(ex_flane);
       flt_pc_o    = ex_pc_q;
       flt_addr_o  = ex_faddr;
     end else if (lsu_flt) begin
       flt_cause_o = lsu_flt_cause;
-      flt_warp_o  = 8'(lsu_flt_w);
+      flt_w       = lsu_flt_w;
       flt_lane_o  = lsu_flt_lane;
       flt_pc_o    = lsu_flt_pc;
       flt_addr_o  = lsu_flt_addr;
     end
+    flt_warp_o = 8'(flt_w);
+    flt_slot_o = desc_q[flt_w].slot;
   end
 
   // ------------------------------------------------------------------------------------------
@@ -780,7 +826,7 @@ module gc_sm
       end
     end
   end
-  assign cta_ready_o = alloc_ok && !init_v_q && !kill_i;
+  assign cta_ready_o = alloc_ok && !init_v_q;
 
   // Launch initialisation, one warp per cycle
   cta_desc_t       init_d_q;
@@ -844,7 +890,8 @@ module gc_sm
     fin_b   = '0;
     for (int b = NW - 1; b >= 0; b--) if (cta_fin[b]) fin_b = WW'(b);
   end
-  assign cta_done_o = fin_any;
+  assign cta_done_o      = fin_any;
+  assign cta_done_slot_o = desc_q[fin_b].slot;
 
   // ------------------------------------------------------------------------------------------
   // Sequential: warp state, pipeline registers
@@ -897,7 +944,7 @@ module gc_sm
         if (lsu_req && lsu_rdy || div_req && div_rdy) busy_q[ex_w_q] <= 1'b1;
         if (ex_done) begin
           for (int l = 0; l < NL; l++) begin
-            if (ex_mask_q[l]) begin
+            if (adv_mask[l]) begin
               pc_q[ex_w_q][l] <= npc[l];
               if (kind == K_BAR)  bar_q[ex_w_q][l]  <= 1'b1;
               if (kind == K_EXIT) exit_q[ex_w_q][l] <= 1'b1;
@@ -918,9 +965,9 @@ module gc_sm
         if (w_act_q[w] && bar_go[base_q[w]]) bar_q[w] <= '0;
       end
 
-      // ---- kill: every thread ends
-      if (kill_i) begin
-        for (int w = 0; w < NW; w++) begin
+      // ---- kill: every thread of the killed slots' CTAs ends
+      for (int w = 0; w < NW; w++) begin
+        if (w_kill[w]) begin
           exit_q[w] <= '1;
           bar_q[w]  <= '0;
         end
@@ -953,7 +1000,7 @@ module gc_sm
         busy_q[init_w]   <= 1'b0;
         fillw_q[init_w]  <= 1'b0;
         pc_q[init_w]     <= {NL{init_d_q.entry_pc}};
-        exit_q[init_w]   <= it_exit;
+        exit_q[init_w]   <= kill_i[init_d_q.slot] ? '1 : it_exit;
         bar_q[init_w]    <= '0;
         base_q[init_w]   <= init_b_q;
         wic_q[init_w]    <= 8'(init_j_q);
@@ -1004,8 +1051,8 @@ module gc_sm
 
   // Register file writes: EX (ALU), load/store unit, divider (never the same warp in one cycle)
   always_ff @(posedge clk_i) begin
-    if (ex_done && kind == K_ALU && we && rd != 5'd0) begin
-      for (int l = 0; l < NL; l++) if (ex_mask_q[l]) rf_q[{ex_w_q, LW'(l), rd}] <= res[l];
+    if (ex_done && (kind == K_ALU || kind == K_LAUNCH) && we && rd != 5'd0) begin
+      for (int l = 0; l < NL; l++) if (adv_mask[l]) rf_q[{ex_w_q, LW'(l), rd}] <= res[l];
     end
     if (lsu_wb && lsu_wb_rd != 5'd0) begin
       for (int l = 0; l < NL; l++) begin
@@ -1026,7 +1073,7 @@ module gc_sm
   assign ret_valid_o = ex_done;
   always_comb begin
     ret_threads_o = '0;
-    for (int l = 0; l < NL; l++) ret_threads_o = ret_threads_o + 8'(ex_mask_q[l]);
+    for (int l = 0; l < NL; l++) ret_threads_o = ret_threads_o + 8'(adv_mask[l]);
   end
 
   logic unused_sm;
