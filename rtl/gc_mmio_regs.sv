@@ -16,9 +16,12 @@
 // counters (they wrap) and are not cleared by a reset; TIMESLICE, INTERLEAVE, ACQ_TIMEOUT and
 // RUNLIST keep their values across a reset too (configuration, like GPFIFO_BASE).
 //
-// COMPUTE block: read-only values computed by the compute engine (cp_regs_i, indexed by the
-// register offset in the block / 4); task_fault_i sets INTR_STATUS.TASK_FAULT and
-// task_fault_pend_o tells the engine the bit is set (its fault record is kept meanwhile).
+// COMPUTE block: the read-only values are computed by the compute engine (cp_regs_i, indexed by
+// the register offset in the block / 4); the rw registers LOG_BASE_LO / HI, LOG_CTRL and TMU_CTRL
+// (reset 0) are kept here, read back here and exported to the engine (log_*_o, no_evict_o;
+// log_ctrl_we_o pulses when LOG_CTRL is written: the engine then sets LOG_PUT to 0).
+// task_fault_i / launch_fail_i set INTR_STATUS.TASK_FAULT / LAUNCH_FAIL and task_fault_pend_o /
+// launch_fail_pend_o tell the engine the bit is set (its first-event record is kept meanwhile).
 //
 // One PBDMA per runlist: the PBDMA-side ports are arrays indexed by runlist. A channel is served
 // by one runlist at a time, so updates of the same channel from two runlists in one cycle cannot
@@ -110,7 +113,14 @@ module gc_mmio_regs
   // Compute engine
   input  logic [NCPREG-1:0][31:0]                      cp_regs_i,
   input  logic                                         task_fault_i,
-  output logic                                         task_fault_pend_o
+  output logic                                         task_fault_pend_o,
+  input  logic                                         launch_fail_i,
+  output logic                                         launch_fail_pend_o,
+  output logic [GC_AXI_ADDR_W-1:0]                     log_base_o,       // COMPUTE.LOG_BASE_HI/LO
+  output logic                                         log_en_o,         // LOG_CTRL.ENABLE
+  output logic [GC_COMPUTE_LOG_CTRL_SIZE_LOG2_W-1:0]   log_size_log2_o,  // LOG_CTRL.SIZE_LOG2
+  output logic                                         log_ctrl_we_o,    // LOG_CTRL written
+  output logic                                         no_evict_o        // TMU_CTRL.NO_EVICT
 );
 
   // AXI response codes (AXI4 protocol constants, not device encodings)
@@ -123,7 +133,9 @@ module gc_mmio_regs
   localparam logic [31:0] INTR_CF = 32'(1) << GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT_LSB;
   localparam logic [31:0] INTR_NS = 32'(1) << GC_GLOBAL_INTR_STATUS_NON_STALL_LSB;
   localparam logic [31:0] INTR_TF = 32'(1) << GC_GLOBAL_INTR_STATUS_TASK_FAULT_LSB;
-  localparam logic [31:0] INTR_MASK = INTR_CF | INTR_NS | INTR_TF;
+  localparam logic [31:0] INTR_LF = 32'(1) << GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL_LSB;
+  localparam logic [31:0] INTR_MASK = INTR_CF | INTR_NS | INTR_TF | INTR_LF;
+  localparam int unsigned LOG_LSB = 4;                // 16-byte log records: base bits 3:0 are 0
 
   // Reset values of the scheduler configuration (spec/gpucosim.yaml register docs)
   localparam int unsigned RL_IW = (NRL > 1) ? $clog2(NRL) : 1;  // runlist index width
@@ -159,6 +171,13 @@ module gc_mmio_regs
   logic [31:0]                   acq_retry_q;
 
   logic [31:0] intr_status_q, intr_enable_q;
+
+  // COMPUTE rw registers
+  logic [31:LOG_LSB]                          log_base_lo_q;
+  logic [HI_W-1:0]                            log_base_hi_q;
+  logic                                       log_en_q;
+  logic [GC_COMPUTE_LOG_CTRL_SIZE_LOG2_W-1:0] log_size_q;
+  logic                                       no_evict_q;
   logic [63:0] cycle_q;
   logic [31:0] cycle_hi_q;
 
@@ -223,7 +242,10 @@ module gc_mmio_regs
         GC_REG_COMPUTE_FAULT_TASK, GC_REG_COMPUTE_FAULT_CHANNEL, GC_REG_COMPUTE_TASKS,
         GC_REG_COMPUTE_CTAS, GC_REG_COMPUTE_WARP_INSTRS, GC_REG_COMPUTE_THREAD_INSTRS,
         GC_REG_COMPUTE_ACTIVE_CYCLES, GC_REG_COMPUTE_ICACHE_MISSES,
-        GC_REG_COMPUTE_LSU_BEATS: d.hit = 1'b1;
+        GC_REG_COMPUTE_LSU_BEATS, GC_REG_COMPUTE_TMU_CONFIG, GC_REG_COMPUTE_EVICTIONS,
+        GC_REG_COMPUTE_DEV_LAUNCHES, GC_REG_COMPUTE_LAUNCH_FAILS, GC_REG_COMPUTE_LAUNCH_FAIL,
+        GC_REG_COMPUTE_LAUNCH_FAIL_TASK, GC_REG_COMPUTE_LOG_BASE_LO, GC_REG_COMPUTE_LOG_BASE_HI,
+        GC_REG_COMPUTE_LOG_CTRL, GC_REG_COMPUTE_LOG_PUT, GC_REG_COMPUTE_TMU_CTRL: d.hit = 1'b1;
         default: d.hit = 1'b0;
       endcase
     end else if (a < GC_REG_CHANNEL_BASE) begin
@@ -263,6 +285,31 @@ module gc_mmio_regs
     for (int c = 0; c < NCH; c++) fault_map[c] = (err_cause_q[c] != ERROR_CAUSE_NONE);
   end
 
+  // COMPUTE registers kept here (rw) and their values
+  function automatic logic cp_rw(input logic hit, input blk_e blk, input logic [15:0] off);
+    return hit && (blk == BLK_COMPUTE) &&
+           ((16'(GC_REG_COMPUTE_BASE) + off) inside {GC_REG_COMPUTE_LOG_BASE_LO,
+                                                        GC_REG_COMPUTE_LOG_BASE_HI,
+                                                        GC_REG_COMPUTE_LOG_CTRL,
+                                                        GC_REG_COMPUTE_TMU_CTRL});
+  endfunction
+  function automatic logic [31:0] cp_rw_value(input logic [15:0] off);
+    logic [31:0] v;
+    v = '0;
+    unique case (16'(GC_REG_COMPUTE_BASE) + off)
+      GC_REG_COMPUTE_LOG_BASE_LO: v = {log_base_lo_q, LOG_LSB'(0)};
+      GC_REG_COMPUTE_LOG_BASE_HI:
+        v[GC_COMPUTE_LOG_BASE_HI_HI_LSB +: GC_COMPUTE_LOG_BASE_HI_HI_W] = log_base_hi_q;
+      GC_REG_COMPUTE_LOG_CTRL: begin
+        v[GC_COMPUTE_LOG_CTRL_ENABLE_LSB]                                        = log_en_q;
+        v[GC_COMPUTE_LOG_CTRL_SIZE_LOG2_LSB +: GC_COMPUTE_LOG_CTRL_SIZE_LOG2_W] = log_size_q;
+      end
+      GC_REG_COMPUTE_TMU_CTRL: v[GC_COMPUTE_TMU_CTRL_NO_EVICT_LSB] = no_evict_q;
+      default: v = '0;
+    endcase
+    return v;
+  endfunction
+
   // Value a register reads as (0 when not mapped).
   function automatic logic [31:0] reg_value(input dec_t d);
     logic [31:0] v;
@@ -291,7 +338,7 @@ module gc_mmio_regs
         default: v = '0;
       endcase
     end else if (d.hit && d.blk == BLK_COMPUTE) begin
-      v = cp_regs_i[d.off[6:2]];
+      v = cp_rw(d.hit, d.blk, d.off) ? cp_rw_value(d.off) : cp_regs_i[d.off[6:2]];
     end else if (d.hit && d.blk == BLK_GLOBAL) begin
       unique case (d.off)
         GC_REG_GLOBAL_ID:      v = GC_ID;
@@ -385,6 +432,8 @@ module gc_mmio_regs
         GC_REG_CHANNEL_ACQ_TIMEOUT: v = acq_timeout_q[d.ch];
         default: v = '0;
       endcase
+    end else if (cp_rw(d.hit, d.blk, d.off)) begin
+      v = cp_rw_value(d.off);
     end
     return v;
   endfunction
@@ -408,9 +457,10 @@ module gc_mmio_regs
   assign wval = (rw_value(wdec) & ~wmask) | (w_data_q & wmask);
 
   // Per-register write strobes (channel registers for channel wdec.ch)
-  logic wr_ch, wr_glob;
-  assign wr_ch   = do_write && wdec.hit && (wdec.blk == BLK_CHANNEL);
-  assign wr_glob = do_write && wdec.hit && (wdec.blk == BLK_GLOBAL);
+  logic wr_ch, wr_glob, we_cp_rw;
+  assign wr_ch    = do_write && wdec.hit && (wdec.blk == BLK_CHANNEL);
+  assign wr_glob  = do_write && wdec.hit && (wdec.blk == BLK_GLOBAL);
+  assign we_cp_rw = do_write && cp_rw(wdec.hit, wdec.blk, wdec.off);
 
   logic we_base_lo, we_base_hi, we_size, we_gp_put, we_ctrl, we_runlist;
   logic we_timeslice, we_interleave, we_acq_timeout;
@@ -543,7 +593,24 @@ module gc_mmio_regs
       cycle_q       <= '0;
       cycle_hi_q    <= '0;
       acq_retry_q   <= ACQ_RETRY_RESET;
+      log_base_lo_q <= '0;
+      log_base_hi_q <= '0;
+      log_en_q      <= 1'b0;
+      log_size_q    <= '0;
+      no_evict_q    <= 1'b0;
     end else begin
+      if (we_cp_rw) begin
+        unique case (16'(GC_REG_COMPUTE_BASE) + wdec.off)
+          GC_REG_COMPUTE_LOG_BASE_LO: log_base_lo_q <= wval[31:LOG_LSB];
+          GC_REG_COMPUTE_LOG_BASE_HI:
+            log_base_hi_q <= wval[GC_COMPUTE_LOG_BASE_HI_HI_LSB +: GC_COMPUTE_LOG_BASE_HI_HI_W];
+          GC_REG_COMPUTE_LOG_CTRL: begin
+            log_en_q   <= wval[GC_COMPUTE_LOG_CTRL_ENABLE_LSB];
+            log_size_q <= wval[GC_COMPUTE_LOG_CTRL_SIZE_LOG2_LSB +: GC_COMPUTE_LOG_CTRL_SIZE_LOG2_W];
+          end
+          default: no_evict_q <= wval[GC_COMPUTE_TMU_CTRL_NO_EVICT_LSB];   // TMU_CTRL
+        endcase
+      end
       if (wr_glob && wdec.off == GC_REG_GLOBAL_ACQ_RETRY_INTERVAL) acq_retry_q <= wval;
       cycle_q <= cycle_q + 64'd1;
       if (do_read && rdec.hit && rdec.blk == BLK_GLOBAL && rdec.off == GC_REG_GLOBAL_CYCLE_LO) begin
@@ -557,11 +624,19 @@ module gc_mmio_regs
       if (fault_recorded) intr_status_q[GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT_LSB] <= 1'b1;
       if (nonstall_i)     intr_status_q[GC_GLOBAL_INTR_STATUS_NON_STALL_LSB] <= 1'b1;
       if (task_fault_i)   intr_status_q[GC_GLOBAL_INTR_STATUS_TASK_FAULT_LSB] <= 1'b1;
+      if (launch_fail_i)  intr_status_q[GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL_LSB] <= 1'b1;
     end
   end
 
   assign irq_o = |(intr_status_q & intr_enable_q);
-  assign task_fault_pend_o = intr_status_q[GC_GLOBAL_INTR_STATUS_TASK_FAULT_LSB];
+  assign task_fault_pend_o  = intr_status_q[GC_GLOBAL_INTR_STATUS_TASK_FAULT_LSB];
+  assign launch_fail_pend_o = intr_status_q[GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL_LSB];
+  assign log_base_o         = {log_base_hi_q, log_base_lo_q, LOG_LSB'(0)};
+  assign log_en_o           = log_en_q;
+  assign log_size_log2_o    = log_size_q;
+  assign log_ctrl_we_o      = we_cp_rw && ((16'(GC_REG_COMPUTE_BASE) + wdec.off) ==
+                                           GC_REG_COMPUTE_LOG_CTRL);
+  assign no_evict_o         = no_evict_q;
 
   // ------------------------------------------------------------------------------------------
   // Channel registers

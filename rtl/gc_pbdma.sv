@@ -59,10 +59,17 @@
 //               UNSUPPORTED there, as COMPUTE's do on the copy runlists). SEND_PCAS_A is a method
 //               register; SEND_SIGNALING_PCAS_B with SCHEDULE TRUE is the compute LAUNCH_DMA: the
 //               TMD address SEND_PCAS_A << 8 goes to the engine on cmd_src_o (cmd_valid/ready,
-//               counted when accepted), and exactly as for a copy the channel's next method waits
-//               until the engine reports the task done (ce_done_i), WFI / RELEASE_WFI wait for it,
-//               the channel keeps its slice while other channels run host methods as guests, and
-//               ce_done_err_i faults the launching channel, here with TASK_FAULT.
+//               counted when accepted; cmd_ready is the TMU's back-pressure: a free task table
+//               entry). Unlike a copy engine the compute engine runs several channels' tasks at
+//               once (docs/tmu.md "The PBDMA side"): a launch goes to the engine whenever it is
+//               ready, never waiting for another channel's task, and no ENGINE switch is caused by
+//               another channel's task (guests may launch too). Each channel has at most one task
+//               in flight (ce_pend_q[ch]): the channel's next method, WFI and RELEASE_WFI
+//               included, waits until the engine reports that task done (ce_done_i with its
+//               channel on ce_done_ch_i); while it waits the channel keeps its slice (hold) as for
+//               a copy and other channels run as guests. ce_done_err_i faults that channel with
+//               TASK_FAULT (the record names its SEND_SIGNALING_PCAS_B). ce_done_ch_i is ignored
+//               on the copy runlists (one copy at a time, its channel is known).
 module gc_pbdma
   import gpucosim_pkg::*;
   import gc_sem_pkg::*;
@@ -139,6 +146,7 @@ module gc_pbdma
   output logic                 cmd_intr_o,
   input  logic                 ce_done_i,
   input  logic                 ce_done_err_i,
+  input  logic [7:0]           ce_done_ch_i,     // runlist 0: the channel whose task completed
 
   // Atomic unit request port
   output logic                 aq_valid_o,
@@ -352,8 +360,25 @@ module gc_pbdma
   logic                 cmd_copy_q, cmd_sem_q, cmd_sem_four_q, cmd_intr_q, cmd_remap_q;
   logic                 ce_busy_q;           // a command was accepted and is not done
   logic [CH_W-1:0]      ce_ch_q;
-  logic                 ce_cancel_q;         // its channel was reset meanwhile: ignore its error
-  logic [31:0]          ce_gp_get_q, ce_method_q, ce_data_q;
+  // Per channel, for the fault record of its command in flight (copy: only ce_ch_q's is used)
+  logic [NCH-1:0]       ce_cancel_q;         // the channel was reset meanwhile: ignore its error
+  logic [31:0]          ce_gp_get_q [NCH];
+  logic [31:0]          ce_method_q [NCH];
+  logic [31:0]          ce_data_q   [NCH];
+
+  // Engine views. A copy engine runs one command at a time: while it is busy, another channel's
+  // LAUNCH_DMA / WFI / RELEASE_WFI waits (eng_excl). The compute engine runs several channels'
+  // tasks at once (task table): only a channel's own task holds it (ce_pend_q), never another's.
+  logic                 eng_excl;            // the engine is busy for every channel
+  logic                 own_eng_wait;        // the owner's engine wait is not over (hold)
+  logic                 cur_eng_wait;        // the resident channel's engine wait is not over
+  logic [CH_W-1:0]      done_ch;             // the channel of ce_done_i
+  logic                 done_v;              // ce_done_i for a command in flight
+  assign eng_excl     = HAS_CE && ce_busy_q;
+  assign own_eng_wait = HAS_CP ? ce_pend_q[own_q] : ce_busy_q;
+  assign cur_eng_wait = HAS_CP ? ce_pend_q[cur_ch_q] : ce_busy_q;
+  assign done_ch      = HAS_CP ? CH_W'(ce_done_ch_i) : ce_ch_q;
+  assign done_v       = ce_done_i && ce_pend_q[done_ch];
 
   // ------------------------------------------------------------------------------------------
   // Current-channel views
@@ -394,7 +419,7 @@ module gc_pbdma
       runnable[c] = on_rl[c] && ch_enable_i[c] && !ch_err_i[c] && !ch_reset_i[c] &&
                     ((ch_gp_get_i[c] != ch_gp_put_i[c]) || in_ent_q[c]) &&
                     (!acq_blk_q[c] || acq_due[c] || acq_woke_q[c]) &&
-                    (!eng_wait_q[c] || !ce_busy_q) && !ce_pend_q[c];
+                    (!eng_wait_q[c] || !eng_excl) && !ce_pend_q[c];
       guest_ok[c] = runnable[c] && !(own_vld_q && 32'(own_q) == c);
     end
     other_run   = |(runnable & ~cur_oh);
@@ -407,7 +432,7 @@ module gc_pbdma
   // Time-slice switch wanted at this method boundary. When round robin would pick the resident
   // owner again (e.g. a HIGH channel's next turn), its slice is renewed in place instead.
   logic sw_ts, self_next;
-  assign sw_ts = is_guest ? ((hold_q && !ce_busy_q) || (guest_exp && guest_avail))
+  assign sw_ts = is_guest ? ((hold_q && !own_eng_wait) || (guest_exp && guest_avail))
                           : (slice_exp && !ce_pend_q[cur_ch_q] && other_run && !self_next);
 
   // Round robin with interleave rounds, from (rr_rnd_q, rr_ptr_q)
@@ -537,7 +562,7 @@ module gc_pbdma
   assign head_op    = head[GC_METHOD_HEADER_SEC_OP_LSB +: GC_METHOD_HEADER_SEC_OP_W];
 
   assign cmd_hs   = cmd_valid_o && cmd_ready_i;
-  assign ce_fault = ce_done_i && ce_done_err_i && ce_busy_q && !ce_cancel_q;
+  assign ce_fault = done_v && ce_done_err_i && !ce_cancel_q[done_ch];
 
   // Method registers of the current channel
   logic [NMREG-1:0][31:0] cur_mr;
@@ -661,7 +686,7 @@ module gc_pbdma
       PBDMA_STATE_IDLE: begin
         if (own_vld_q && hold_q) begin
           // The owner waits for its engine
-          if (!ce_busy_q) begin
+          if (!own_eng_wait) begin
             if (!slice_exp && runnable[own_q]) sel_own = 1'b1;
             else                               drop_own = 1'b1;  // round robin next cycle
           end else if (g_found) begin
@@ -820,9 +845,10 @@ module gc_pbdma
             end
           end
 
-          // Every method of a channel waits for the channel's copy to complete; LAUNCH_DMA,
-          // WFI and RELEASE_WFI also wait while the engine is busy with another channel's copy.
-          if (is_mthd && (ce_pend_q[cur_ch_q] || (needs_eng && ce_busy_q))) begin
+          // Every method of a channel waits for the channel's copy / task to complete; on a copy
+          // runlist LAUNCH_DMA, WFI and RELEASE_WFI also wait while the engine is busy with
+          // another channel's copy (the compute engine takes several channels' tasks at once).
+          if (is_mthd && (ce_pend_q[cur_ch_q] || (needs_eng && eng_excl))) begin
             if (is_guest) begin
               leave       = 1'b1;
               leave_save  = 1'b1;
@@ -1062,10 +1088,11 @@ module gc_pbdma
 
       // ---------------------------------------------------------------------------------------
       PBDMA_STATE_ENGINE_WAIT: begin
-        // The owner waits for the engine (its own copy, or another channel's); guests may run.
+        // The owner waits for the engine (its own copy / task, or another channel's copy);
+        // guests may run.
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
-        end else if (!ce_busy_q) begin
+        end else if (!cur_eng_wait) begin
           state_d = PBDMA_STATE_PB_FETCH;
         end else if (guest_avail) begin
           leave       = 1'b1;
@@ -1224,11 +1251,11 @@ module gc_pbdma
     fault_data_o   = flt_data_q;
     if (ce_fault) begin
       fault_valid_o  = 1'b1;
-      fault_ch_o     = ce_ch_q;
+      fault_ch_o     = done_ch;
       fault_cause_o  = HAS_CP ? ERROR_CAUSE_TASK_FAULT : ERROR_CAUSE_BUS_ERROR;
-      fault_gp_get_o = ce_gp_get_q;
-      fault_method_o = ce_method_q;
-      fault_data_o   = ce_data_q;
+      fault_gp_get_o = ce_gp_get_q[done_ch];
+      fault_method_o = ce_method_q[done_ch];
+      fault_data_o   = ce_data_q[done_ch];
       to_send        = 1'b0;
     end else if (state_q == PBDMA_STATE_FAULT && flt_pend_q && !ch_reset_i[cur_ch_q]) begin
       fault_valid_o  = 1'b1;
@@ -1261,7 +1288,7 @@ module gc_pbdma
   assign aq_addr_o   = aq_addr_q;
   assign aq_wdata_o  = aq_wdata_q;
 
-  assign cmd_valid_o       = HAS_ENG && cmd_valid_q && !ce_busy_q && !abort;
+  assign cmd_valid_o       = HAS_ENG && cmd_valid_q && !eng_excl && !abort;
   assign cmd_ch_o          = 8'(cur_ch_q);
   assign cmd_src_o         = cmd_src_q;
   assign cmd_dst_o         = cmd_dst_q;
@@ -1380,10 +1407,12 @@ module gc_pbdma
       cmd_remap_q   <= 1'b0;
       ce_busy_q     <= 1'b0;
       ce_ch_q       <= '0;
-      ce_cancel_q   <= 1'b0;
-      ce_gp_get_q   <= '0;
-      ce_method_q   <= '0;
-      ce_data_q     <= '0;
+      ce_cancel_q   <= '0;
+      for (int c = 0; c < NCH; c++) begin
+        ce_gp_get_q[c] <= '0;
+        ce_method_q[c] <= '0;
+        ce_data_q[c]   <= '0;
+      end
       ce_pend_q     <= '0;
       own_vld_q     <= 1'b0;
       own_q         <= '0;
@@ -1568,19 +1597,21 @@ module gc_pbdma
       end
       if (cmd_hs || state_d == PBDMA_STATE_FAULT) cmd_valid_q <= 1'b0;
       if (cmd_hs) begin
-        ce_busy_q   <= 1'b1;
-        ce_ch_q     <= cur_ch_q;
-        ce_cancel_q <= 1'b0;
-        ce_gp_get_q <= cur_gp_get;
-        ce_method_q <= err_method(exe_subch_q, exe_addr_q);
-        ce_data_q   <= exe_data_q;
+        ce_busy_q <= 1'b1;
+        ce_ch_q   <= cur_ch_q;
       end else if (ce_done_i && ce_busy_q) begin
         ce_busy_q <= 1'b0;
       end
-      if (ce_busy_q && ch_reset_i[ce_ch_q]) ce_cancel_q <= 1'b1;
       for (int c = 0; c < NCH; c++) begin
-        if (ce_done_i && ce_busy_q && 32'(ce_ch_q) == c) ce_pend_q[c] <= 1'b0;
-        if (cmd_hs && 32'(cur_ch_q) == c)                ce_pend_q[c] <= 1'b1;
+        if (ce_pend_q[c] && ch_reset_i[c]) ce_cancel_q[c] <= 1'b1;
+        if (done_v && 32'(done_ch) == c) ce_pend_q[c] <= 1'b0;
+        if (cmd_hs && 32'(cur_ch_q) == c) begin
+          ce_pend_q[c]   <= 1'b1;
+          ce_cancel_q[c] <= 1'b0;
+          ce_gp_get_q[c] <= cur_gp_get;
+          ce_method_q[c] <= err_method(exe_subch_q, exe_addr_q);
+          ce_data_q[c]   <= exe_data_q;
+        end
       end
 
       // ---- scheduler ----
@@ -1734,6 +1765,6 @@ module gc_pbdma
 
   // Waveform-only signals, and rlast (bursts are counted by beats)
   logic unused_pbdma;
-  assign unused_pbdma = ^{mthd_valid, m_rlast_i, snoop_addr_i[2:0]};
+  assign unused_pbdma = ^{mthd_valid, m_rlast_i, snoop_addr_i[2:0], ce_done_ch_i};
 
 endmodule

@@ -14,6 +14,8 @@ module gpu_top
   parameter int unsigned NUM_SM = GC_SIMT_NUM_SM,
   parameter int unsigned WARPS  = GC_SIMT_WARPS,
   parameter int unsigned LANES  = GC_SIMT_LANES,
+  parameter int unsigned TASK_SLOTS   = GC_TMU_SLOTS,     // TMU task slots (1..8)
+  parameter int unsigned TASK_ENTRIES = GC_TMU_ENTRIES,   // TMU task table entries (SLOTS..16)
   localparam int unsigned NCH  = GC_NUM_CHANNELS,
   localparam int unsigned CH_W = $clog2(NCH),
   localparam int unsigned AW   = GC_AXI_ADDR_W,
@@ -172,6 +174,11 @@ module gpu_top
   // Compute engine
   logic                     simt_nonstall, simt_task_fault, simt_task_fault_pend;
   logic [31:0][31:0]        simt_regs;
+  logic                     simt_launch_fail, simt_launch_fail_pend;
+  logic [7:0]               simt_done_ch;        // channel of the task done (ce_done[0])
+  logic [AW-1:0]            tmu_log_base;
+  logic                     tmu_log_en, tmu_log_ctrl_we, tmu_no_evict;
+  logic [GC_COMPUTE_LOG_CTRL_SIZE_LOG2_W-1:0] tmu_log_size_log2;
 
   always_comb begin
     ch_resident = '0;
@@ -249,7 +256,14 @@ module gpu_top
     .ce_busy_cycles_i    (ce_busy_cycles),
     .cp_regs_i           (simt_regs),
     .task_fault_i        (simt_task_fault),
-    .task_fault_pend_o   (simt_task_fault_pend)
+    .task_fault_pend_o   (simt_task_fault_pend),
+    .launch_fail_i       (simt_launch_fail),
+    .launch_fail_pend_o  (simt_launch_fail_pend),
+    .log_base_o          (tmu_log_base),
+    .log_en_o            (tmu_log_en),
+    .log_size_log2_o     (tmu_log_size_log2),
+    .log_ctrl_we_o       (tmu_log_ctrl_we),
+    .no_evict_o          (tmu_no_evict)
   );
 
   // ------------------------------------------------------------------------------------------
@@ -316,6 +330,7 @@ module gpu_top
       .cmd_intr_o        (cmd_intr[n]),
       .ce_done_i         (ce_done[n]),
       .ce_done_err_i     (ce_done_err[n]),
+      .ce_done_ch_i      (simt_done_ch),     // runlist 0 only (ignored on the copy runlists)
       .aq_valid_o        (aq_valid[n]),
       .aq_ready_i        (aq_ready[n]),
       .aq_op_o           (aq_op[n]),
@@ -653,6 +668,30 @@ module gpu_top
     .m_rresp_i,
     .m_rlast_i
   );
+
+  // TEMPORARY, until gc_simt has the TMU ports (done_ch_o, launch_fail_o, log / no_evict
+  // inputs): the FIFO compute engine completes its tasks in launch order, so the channel of a
+  // done is that of the oldest accepted launch.
+  logic [15:0][7:0] shim_ch_q;
+  logic [3:0]       shim_wp_q, shim_rp_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      shim_ch_q <= '0;
+      shim_wp_q <= '0;
+      shim_rp_q <= '0;
+    end else begin
+      if (cmd_valid[0] && cmd_ready[0]) begin
+        shim_ch_q[shim_wp_q] <= cmd_ch[0];
+        shim_wp_q            <= shim_wp_q + 4'd1;
+      end
+      if (ce_done[0]) shim_rp_q <= shim_rp_q + 4'd1;
+    end
+  end
+  assign simt_done_ch     = shim_ch_q[shim_rp_q];
+  assign simt_launch_fail = 1'b0;
+  logic unused_shim;
+  assign unused_shim = ^{simt_launch_fail_pend, tmu_log_base, tmu_log_en, tmu_log_size_log2,
+                         tmu_log_ctrl_we, tmu_no_evict, TASK_SLOTS, TASK_ENTRIES};
 
   // Runlist 0's copy-command outputs (the compute engine takes the TMD address on cmd_src) and
   // the PBDMAs' unused write responses
