@@ -25,7 +25,11 @@
 //       IADD 64), 64-bit and timestamped releases, misaligned timestamp release, acquires woken
 //       by another channel's release (acquire_wake_cycles), ACQUIRE_TIMEOUT with the record
 //       while other channels finish;
-//   (d) the seed-000 walk-through (Clow / Chigh with Shigh) and its baseline.
+//   (d) the seed-000 walk-through (Clow / Chigh with Shigh) and its baseline;
+//   (e) runlist 0 with the real compute engine (hand-assembled one-thread kernels that spin on a
+//       flag the bench sets): two channels' launches both taken while both tasks run, each
+//       channel's next method (WFI, RELEASE_WFI, release) waits for its own task only, a task
+//       that faults gives TASK_FAULT to its channel only.
 // The last line is "N passed, M failed"; the exit status is non-zero on any failure.
 #include <verilated.h>
 
@@ -1040,6 +1044,123 @@ void test_seed() {
 
 }  // namespace
 
+// ==========================================================================================
+// (e) runlist 0: several channels' compute tasks at once (docs/tmu.md "The PBDMA side")
+// ==========================================================================================
+// Kernels are hand-assembled RV32 words in SYSMEM (thread address = device address): one thread
+// per task, so a task completes exactly when the bench lets its thread finish.
+constexpr uint64_t CODE_BASE = 0x1800000, FLAG_BASE = 0x1810000, TMD_BASE = 0x1820000;
+constexpr uint32_t RV_EXIT = (GC_SIMT_INSN_EXIT_FUNCT3 << 12) | GC_SIMT_INSN_EXIT_OPCODE;
+
+// Spin until the word at `flag` (4 KiB aligned) is non-zero, then EXIT:
+//   lui t0, flag>>12;  1: lw t1, 0(t0);  beq t1, x0, 1b;  exit
+uint64_t kern_spin(uint64_t code, uint64_t flag) {
+  const uint32_t w[] = {(uint32_t)flag | (5u << 7) | 0x37u, 0x0002A303u, 0xFE030EE3u, RV_EXIT};
+  for (uint32_t i = 0; i < 4; i++) wr32(code + 4 * i, w[i]);
+  wr32(flag, 0);
+  return code;
+}
+// An illegal instruction (all zero): the task faults
+uint64_t kern_fault(uint64_t code) {
+  wr32(code, 0);
+  return code;
+}
+// One CTA of one thread at entry; no release
+uint64_t tmd_make(uint64_t tmd, uint64_t entry) {
+  for (uint32_t o = 0; o < GC_TMD_SIZE; o += 4) wr32(tmd + o, 0);
+  wr32(tmd + GC_TMD_ENTRY_PC, (uint32_t)entry);
+  wr32(tmd + GC_TMD_GRID_X, 1);
+  wr32(tmd + GC_TMD_GRID_Y, 1);
+  wr32(tmd + GC_TMD_GRID_Z, 1);
+  wr32(tmd + GC_TMD_CTA_DIM_XY, GC_TMD_CTA_DIM_XY_X(1) | GC_TMD_CTA_DIM_XY_Y(1));
+  wr32(tmd + GC_TMD_CTA_DIM_Z, GC_TMD_CTA_DIM_Z_Z(1));
+  return tmd;
+}
+// SET_OBJECT COMPUTE, SEND_PCAS_A, SEND_SIGNALING_PCAS_B SCHEDULE: 3 methods
+PB &cp_launch(PB &p, uint64_t tmd) {
+  return p.inc(0, GC_HOST_SET_OBJECT, {GC_CLASS_COMPUTE})
+      .inc(0, GC_COMPUTE_SEND_PCAS_A, {(uint32_t)(tmd >> 8)})
+      .inc(0, GC_COMPUTE_SEND_SIGNALING_PCAS_B, {GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE(1)});
+}
+uint32_t methods_of(uint32_t c) { return rd_reg(GC_REG_CHANNEL_METHODS(c)); }
+// Run until cond() holds (checked every 20 cycles) or max_cycles passed
+template <typename F> bool run_until(F cond, uint64_t max_cycles) {
+  uint64_t end = g_cycle + max_cycles;
+  while (g_cycle < end) {
+    if (cond()) return true;
+    run(20);
+  }
+  return cond();
+}
+
+void test_compute() {
+  printf("(e) runlist 0: compute tasks of several channels\n");
+  const uint32_t a = 4, b = 5;
+  ch_init(a, 0);
+  ch_init(b, 0);
+  // A: launch (spins on fa), then WFI and a release; B: launch (spins on fb), then RELEASE_WFI
+  const uint64_t fa = FLAG_BASE, fb = FLAG_BASE + 0x1000;
+  uint64_t sa = sem_alloc(), sb = sem_alloc();
+  wr32(sa, 0);
+  wr32(sb, 0);
+  uint64_t ta = tmd_make(TMD_BASE, kern_spin(CODE_BASE, fa));
+  uint64_t tb = tmd_make(TMD_BASE + 0x100, kern_spin(CODE_BASE + 0x40, fb));
+  const uint32_t ma0 = methods_of(a), mb0 = methods_of(b);
+  { PB p; cp_launch(p, ta).inc(0, GC_HOST_WFI, {0}).sem(sa, 0xA1, ex(REL32)); submit(a, p.w, false); }
+  { PB p; cp_launch(p, tb).sem(sb, 0xB1, ex(REL32, false, 0, false, false, false, true)); submit(b, p.w, false); }
+  doorbell(a);
+  doorbell(b);
+  // Both launches are taken while both tasks run: neither waits for the other channel's task
+  bool both = run_until([&] { return methods_of(a) - ma0 == 3 && methods_of(b) - mb0 == 3; }, 20000);
+  run(2000);
+  check(both && methods_of(a) - ma0 == 3 && methods_of(b) - mb0 == 3 && rd32(sa) == 0 && rd32(sb) == 0,
+        "two channels' launches accepted while both tasks run; each next method (WFI / RELEASE_WFI) "
+        "waits (methods +%u +%u, sems %x %x)",
+        methods_of(a) - ma0, methods_of(b) - mb0, rd32(sa), rd32(sb));
+  uint32_t st_a = rd_reg(GC_REG_CHANNEL_STATUS(a)), st_b = rd_reg(GC_REG_CHANNEL_STATUS(b));
+  check(GC_CHANNEL_STATUS_ENGINE_BUSY_GET(st_a) && GC_CHANNEL_STATUS_ENGINE_BUSY_GET(st_b),
+        "STATUS.ENGINE_BUSY set for both channels while their tasks run");
+  // A's task ends: A goes on, B still waits for its own task
+  wr32(fa, 1);
+  bool a_done = run_until([&] { return rd32(sa) == 0xA1; }, 20000);
+  run(2000);
+  check(a_done && rd32(sb) == 0 && methods_of(b) - mb0 == 3 && err_of(a) == 0 && err_of(b) == 0,
+        "A's task done releases A only (A sem %x, B sem %x, B methods +%u)", rd32(sa), rd32(sb),
+        methods_of(b) - mb0);
+  wr32(fb, 1);
+  bool b_done = run_until([&] { return rd32(sb) == 0xB1; }, 20000);
+  check(b_done && wait_done({a, b}, 20000) && err_of(a) == 0 && err_of(b) == 0,
+        "B's task done releases B; both rings drained without error");
+
+  // A task that faults: only its channel gets TASK_FAULT (record at its SEND_SIGNALING_PCAS_B),
+  // the other channel's task and methods go on
+  uint64_t sa2 = sem_alloc(), sb2 = sem_alloc();
+  wr32(sa2, 0);
+  wr32(sb2, 0);
+  uint64_t ta2 = tmd_make(TMD_BASE + 0x200, kern_fault(CODE_BASE + 0x80));
+  uint64_t tb2 = tmd_make(TMD_BASE + 0x300, kern_spin(CODE_BASE + 0xC0, fb));
+  const uint32_t ma1 = methods_of(a), mb1 = methods_of(b);
+  { PB p; cp_launch(p, ta2).sem(sa2, 0xA2, ex(REL32)); submit(a, p.w); }
+  // B launches after A's launch was taken (so the fault does not depend on the engine's order)
+  run_until([&] { return methods_of(a) - ma1 == 3; }, 20000);
+  { PB p; cp_launch(p, tb2).sem(sb2, 0xB2, ex(REL32)); submit(b, p.w); }
+  bool a_flt = run_until([&] { return err_of(a) != 0; }, 20000);
+  run(1000);
+  uint32_t em = rd_reg(GC_REG_CHANNEL_ERROR_METHOD(a));
+  check(a_flt && err_of(a) == GC_ERROR_CAUSE_TASK_FAULT &&
+            GC_CHANNEL_ERROR_METHOD_ADDRESS_GET(em) == GC_COMPUTE_SEND_SIGNALING_PCAS_B / 4 &&
+            rd32(sa2) == 0 && err_of(b) == 0 && rd32(sb2) == 0,
+        "a faulting task faults only its channel with TASK_FAULT at SEND_SIGNALING_PCAS_B (A %s, B %s)",
+        gc_error_cause_name(err_of(a)), gc_error_cause_name(err_of(b)));
+  wr32(fb, 1);
+  bool b2 = run_until([&] { return rd32(sb2) == 0xB2; }, 20000);
+  check(b2 && err_of(b) == 0 && methods_of(b) - mb1 == 3 + 5,
+        "the other channel's task completes and its next methods run (B methods +%u)",
+        methods_of(b) - mb1);
+  mmio_write(GC_REG_GLOBAL_INTR_STATUS, rd_reg(GC_REG_GLOBAL_INTR_STATUS));
+  for (uint32_t x : {a, b}) mmio_write(GC_REG_CHANNEL_CTRL(x), GC_CHANNEL_CTRL_RESET(1));
+}
+
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
   uint64_t seed = 1;
@@ -1064,6 +1185,7 @@ int main(int argc, char **argv) {
   test_sem();
   test_misc();
   test_seed();
+  test_compute();
 
   printf("summary: channel_switch_cycles min %" PRIu64 " avg %.1f max %" PRIu64
          "; acquire_wake_cycles %" PRIu64 " (to the next method %" PRIu64 "), same-runlist switch-EN wake %" PRIu64
