@@ -31,6 +31,19 @@ void gc_dump_regs(std::FILE *out, Rd rd, int irq_line) {
                  GC_COMPUTE_DBG_EVICTING_GET(cp) ? " (evicting)" : "", GC_COMPUTE_DBG_WARPS_ACTIVE_GET(cp),
                  rd(GC_REG_COMPUTE_TASK),
                  gc_simt_fault_name(GC_COMPUTE_FAULT_CAUSE_CAUSE_GET(rd(GC_REG_COMPUTE_FAULT_CAUSE))));
+    // TMU: counters, the first failed device LAUNCH (when there was one), the task log
+    uint32_t lf = rd(GC_REG_COMPUTE_LAUNCH_FAIL), lc = rd(GC_REG_COMPUTE_LOG_CTRL);
+    uint32_t nfail = rd(GC_REG_COMPUTE_LAUNCH_FAILS);
+    char first[96] = "";
+    if (nfail)
+        std::snprintf(first, sizeof first, " (last recorded: %s, depth %u, level %u, task 0x%x)",
+                      gc_launch_status_name(GC_COMPUTE_LAUNCH_FAIL_STATUS_GET(lf)), GC_COMPUTE_LAUNCH_FAIL_DEPTH_GET(lf),
+                      GC_COMPUTE_LAUNCH_FAIL_LEVEL_GET(lf), rd(GC_REG_COMPUTE_LAUNCH_FAIL_TASK));
+    std::fprintf(out, "TMU: %u tasks done, %u evictions%s, %u device launches, %u failed%s; log %s, %u records of 2^%u\n",
+                 rd(GC_REG_COMPUTE_TASKS), rd(GC_REG_COMPUTE_EVICTIONS),
+                 GC_COMPUTE_TMU_CTRL_NO_EVICT_GET(rd(GC_REG_COMPUTE_TMU_CTRL)) ? " (NO_EVICT)" : "",
+                 rd(GC_REG_COMPUTE_DEV_LAUNCHES), nfail, first, GC_COMPUTE_LOG_CTRL_ENABLE_GET(lc) ? "on" : "off",
+                 rd(GC_REG_COMPUTE_LOG_PUT), GC_COMPUTE_LOG_CTRL_SIZE_LOG2_GET(lc));
     std::fprintf(out, "IRQ: status 0x%x enable 0x%x line %d; faulted channels 0x%x\n", rd(GC_REG_GLOBAL_INTR_STATUS),
                  rd(GC_REG_GLOBAL_INTR_ENABLE), irq_line, rd(GC_REG_GLOBAL_FAULT_CHANNELS));
     for (uint32_t ch = 0; ch < GC_NUM_CHANNELS; ch++) {

@@ -21,7 +21,8 @@
 //   RR  register read: rs1 / rs2 of every lane from the warp's register file.
 //   EX  decode and execute for every active lane: ALU, MUL*, branches and jumps (per-lane next
 //       PC), CSRs, BAR, EXIT, FENCE; address generation and checks (alignment, windows, the
-//       CTA's shared memory size, local memory size) for memory instructions.  ALU results are
+//       CTA's shared memory size, local memory size) for memory instructions; LAUNCH (below).
+//       ALU results are
 //       written and the PCs updated at the end of EX; the warp is free again in the next cycle,
 //       so NW >= 3 warps keep one instruction per cycle issuing.  Loads / stores / atomics go to
 //       gc_sm_lsu, DIV / REM to gc_sm_div; the warp stays busy until the unit writes back.  An
@@ -37,11 +38,27 @@
 // the waits end.  The CTA completes (cta_done_o) when all its threads exited and nothing of it is
 // in flight; its slots are then free.
 //
+// Task slots (docs/tmu.md): every CTA carries its task's slot (cta_desc_t.slot), kept per warp
+// with the descriptor; cta_done_slot_o names the slot of the CTA done, flt_slot_o that of the
+// faulting warp, ln_slot_o that of the launching thread.
+//
 // Faults (illegal instruction, misaligned or out-of-window access, bus errors, ECALL / EBREAK):
 // reported on flt_* (one per cycle: EX first, then the load/store unit, then instruction
 // fetch); every thread of the faulting warp is ended at once, and the compute front ends the
-// rest of the task (kill_i: every thread of every warp exits; slots free as their memory
-// operations drain).
+// rest of the task: while kill_i[k] is set, every thread of every warp of a CTA of slot k exits
+// (and a warp of such a CTA being launched starts exited); those warps stop issuing, their slots
+// free as their memory operations drain.  Warps of other slots are not disturbed.
+//
+// LAUNCH (custom-0, funct3 2, I-type with imm 0, any rd / rs1; spec simt.instructions.LAUNCH):
+// one lane per issue, the lowest active lane.  In EX, while the warp has stores awaiting their
+// B response (st_pend, as for FENCE) or its slot is being killed, the instruction is replayed.
+// Then the lane's rs1 (the child TMD's thread address) is checked: not 256-aligned or not in the
+// SYSMEM / VIDMEM window -> rd = BAD_ADDR at once, no request; otherwise ln_valid_o is raised
+// in that EX cycle (ln_tmd_o = the device address, ln_slot_o) and, if ln_ready_i, rd =
+// ln_status_i (combinational from the TMU), else the instruction is replayed.  Only that lane's
+// PC moves on (and only its rd is written; rd = x0 drops the status); the other active lanes stay
+// at the LAUNCH, so min-PC selection issues it again for the next lane.  A warp of k active lanes
+// at a LAUNCH thus takes k issues (each IF, RR, EX: >= 3 cycles per lane when the TMU is ready).
 module gc_sm
   import gpucosim_pkg::*;
   import gc_sem_pkg::*;
