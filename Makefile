@@ -23,7 +23,7 @@ SPEC      := spec/gpucosim.yaml
 GEN_FILES := $(GEN)/gpucosim_pkg.sv $(GEN)/gpucosim_spec.h $(GEN)/spec.md
 RTL       := rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
              rtl/gc_pbdma.sv rtl/gpu_top.sv
-RTL       += rtl/gc_simt_pkg.sv rtl/gc_task_queue.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
+RTL       += rtl/gc_simt_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
              rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
              hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
@@ -214,14 +214,14 @@ lint-sc: $(VL_SC)/.stamp $(GEN_FILES)
 -include $(wildcard $(BUILD)/sc/obj/cosim/sc/*.d)
 
 # ---------------------------------------------------------------- SIMT core (issue 5)
-# SIMT_RTL: the compute engine (gc_compute + gc_task_queue) and the SMs (gc_sm + icache, LSU,
+# SIMT_RTL: the compute engine (gc_compute: the task management unit) and the SMs (gc_sm + icache, LSU,
 # divider), wrapped by gc_simt.  Firmware: crt0, link script, device runtime and the C kernels
 # (firmware/), built with riscv64-unknown-elf-gcc into $(FW)/kernels.elf; the instruction tests
 # (tests/rtl/simt_isa.S) into $(FW)/simt_isa.elf.  The SIMT block bench is built three times:
 # build/rtl_simt8/test_simt8 (LANES 8, the default), build/rtl_simt32/test_simt32 (LANES 32) and
 # build/rtl_simt2sm/test_simt2sm (2 SMs).
 SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
-              rtl/gc_task_queue.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
+              rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
               rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 FW         := $(BUILD)/firmware
 RV_CC      ?= riscv64-unknown-elf-gcc

@@ -1,8 +1,9 @@
-// gc_simt: the compute engine (gc_compute: task queue, TMD fetch, CTA dispatcher, completion) and
-// NSM SMs (gc_sm), wired together.  Its memory traffic leaves through crossbar client ports and
-// atomic-unit requester ports that the parent connects (gpu_top; tests/rtl/simt_tb_top.sv):
+// gc_simt: the compute engine (gc_compute: the task management unit with its task table, task
+// slots, TMD fetch, CTA dispatcher, completion and task log) and NSM SMs (gc_sm), wired together.
+// Its memory traffic leaves through crossbar client ports and atomic-unit requester ports that
+// the parent connects (gpu_top; tests/rtl/simt_tb_top.sv):
 //   crossbar clients   0 = TMD reads, 1 + 2s = SM s instruction fetch, 2 + 2s = SM s load/store
-//   atomic requesters  0 = completion releases, 1 + s = SM s (AMO*, LR, SC)
+//   atomic requesters  0 = completion releases and task log records, 1 + s = SM s (AMO*, LR, SC)
 //   store reports      s = SM s's global store bursts (the atomic unit's st_* ports)
 // SM s uses atomic-unit reservation tags TAG_BASE + s * NW * NL + warp * NL + lane.
 module gc_simt
@@ -15,6 +16,8 @@ module gc_simt
   parameter int unsigned NL       = GC_SIMT_LANES,
   parameter int unsigned RTW      = 1,
   parameter int unsigned TAG_BASE = 0,
+  parameter int unsigned NSLOT    = GC_TMU_SLOTS,
+  parameter int unsigned NENT     = GC_TMU_ENTRIES,
   localparam int unsigned AW      = GC_AXI_ADDR_W,
   localparam int unsigned NC      = 1 + 2 * NSM,
   localparam int unsigned NA      = 1 + NSM,
@@ -29,9 +32,17 @@ module gc_simt
   input  logic [7:0]                 cmd_ch_i,
   output logic                       done_o,
   output logic                       done_err_o,
+  output logic [7:0]                 done_ch_o,
   output logic                       nonstall_o,
   output logic                       task_fault_o,
   input  logic                       task_fault_pend_i,
+  output logic                       launch_fail_o,
+  input  logic                       launch_fail_pend_i,
+  input  logic [AW-1:0]              log_base_i,
+  input  logic                       log_en_i,
+  input  logic [4:0]                 log_size_log2_i,
+  input  logic                       log_ctrl_we_i,
+  input  logic                       no_evict_i,
   output logic [NREG-1:0][31:0]      regs_o,
   input  logic [63:0]                timestamp_i,
 
@@ -81,7 +92,12 @@ module gc_simt
 
   logic [NSM-1:0]          cta_valid, cta_ready, cta_done, flt_valid, ret_valid, ic_fill;
   cta_desc_t               cta;
-  logic                    icache_inv, kill;
+  logic                    icache_inv;
+  logic [7:0]              kill;
+  logic [NSM-1:0][TSLOT_W-1:0] cta_done_slot, flt_slot, ln_slot;
+  logic [NSM-1:0]          ln_valid, ln_ready;
+  logic [NSM-1:0][AW-1:0]  ln_tmd;
+  logic [NSM-1:0][3:0]     ln_status;
   simt_fault_e             flt_cause [NSM];
   logic [NSM-1:0][31:0]    flt_pc, flt_addr;
   logic [NSM-1:0][7:0]     flt_warp, flt_lane, ret_threads;
@@ -91,7 +107,9 @@ module gc_simt
   gc_compute #(
     .NSM (NSM),
     .NW  (NW),
-    .NL  (NL)
+    .NL    (NL),
+    .NSLOT (NSLOT),
+    .NENT  (NENT)
   ) u_compute (
     .clk_i,
     .rst_ni,
@@ -101,26 +119,41 @@ module gc_simt
     .cmd_ch_i,
     .done_o,
     .done_err_o,
+    .done_ch_o,
     .nonstall_o,
     .task_fault_o,
     .task_fault_pend_i,
+    .launch_fail_o,
+    .launch_fail_pend_i,
     .cta_valid_o   (cta_valid),
     .cta_ready_i   (cta_ready),
     .cta_o         (cta),
     .cta_done_i    (cta_done),
+    .cta_done_slot_i (cta_done_slot),
     .icache_inv_o  (icache_inv),
     .kill_o        (kill),
     .flt_valid_i   (flt_valid),
+    .flt_slot_i    (flt_slot),
     .flt_cause_i   (flt_cause),
     .flt_pc_i      (flt_pc),
     .flt_addr_i    (flt_addr),
     .flt_warp_i    (flt_warp),
     .flt_lane_i    (flt_lane),
+    .ln_valid_i    (ln_valid),
+    .ln_ready_o    (ln_ready),
+    .ln_tmd_i      (ln_tmd),
+    .ln_slot_i     (ln_slot),
+    .ln_status_o   (ln_status),
     .w_act_i       (w_act),
     .ret_valid_i   (ret_valid),
     .ret_threads_i (ret_threads),
     .ic_fill_i     (ic_fill),
     .lsu_beats_i   (lsu_beats),
+    .log_base_i,
+    .log_en_i,
+    .log_size_log2_i,
+    .log_ctrl_we_i,
+    .no_evict_i,
     .m_arvalid_o   (c_arvalid_o[0]),
     .m_arready_i   (c_arready_i[0]),
     .m_araddr_o    (c_araddr_o[0]),
@@ -171,14 +204,14 @@ module gc_simt
       .cta_i         (cta),
       .cta_done_o    (cta_done[s]),
       .icache_inv_i  (icache_inv),
-      .cta_done_slot_o (),
-      .kill_i        ({8{kill}}),
-      .flt_slot_o    (),
-      .ln_valid_o    (),
-      .ln_ready_i    (1'b0),
-      .ln_tmd_o      (),
-      .ln_slot_o     (),
-      .ln_status_i   (4'h0),
+      .cta_done_slot_o (cta_done_slot[s]),
+      .kill_i        (kill),
+      .flt_slot_o    (flt_slot[s]),
+      .ln_valid_o    (ln_valid[s]),
+      .ln_ready_i    (ln_ready[s]),
+      .ln_tmd_o      (ln_tmd[s]),
+      .ln_slot_o     (ln_slot[s]),
+      .ln_status_i   (ln_status[s]),
       .flt_valid_o   (flt_valid[s]),
       .flt_cause_o   (flt_cause[s]),
       .flt_pc_o      (flt_pc[s]),

@@ -287,3 +287,39 @@ reconverge:
     add t3, t3, t4
     sw t1, 0(t3)
     .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* tmu_task: the TMU cases' kernel (1-D CTAs).  PARAM points to
+ *   { iters, counters, child, nlaunch, stride, out }:
+ * in CTA 0, threads tid_x < nlaunch (when child != 0) first LAUNCH the TMD at thread address
+ * child + tid_x * stride and store the status at out[tid_x]; then every thread spins iters
+ * times; then (when counters != 0) thread 0 of each CTA adds 1 to counters[ctaid_x]. */
+    .globl tmu_task; .type tmu_task, @function; .p2align 2
+tmu_task:
+    csrr s0, GC_SIMT_CSR_PARAM
+    csrr s1, GC_SIMT_CSR_TID_X
+    csrr s2, GC_SIMT_CSR_CTAID_X
+    lw t0, 8(s0)
+    beqz t0, 31f
+    bnez s2, 31f
+    lw t1, 12(s0)
+    bgeu s1, t1, 31f
+    lw t2, 16(s0)
+    mul t2, t2, s1
+    add t0, t0, t2
+    .insn i GC_SIMT_INSN_LAUNCH_OPCODE, GC_SIMT_INSN_LAUNCH_FUNCT3, a0, t0, 0
+    lw t3, 20(s0)
+    slli t4, s1, 2
+    add t3, t3, t4
+    sw a0, 0(t3)
+31: lw t0, 0(s0)
+32: beqz t0, 33f
+    addi t0, t0, -1
+    j 32b
+33: lw t1, 4(s0)
+    beqz t1, 34f
+    bnez s1, 34f
+    slli t2, s2, 2
+    add t1, t1, t2
+    li t3, 1
+    amoadd.w x0, t3, (t1)
+34: .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0

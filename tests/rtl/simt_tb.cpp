@@ -67,8 +67,17 @@ struct Sim {
     unsigned nl = 0, nw = 0, nsm = 0;
     uint64_t heap = GC_VIDMEM_BASE + 0x00100000;   // bump allocator, device addresses
     uint64_t sys_heap = GC_SYSMEM_BASE + 0x00100000;
-    unsigned nonstall = 0, task_faults = 0;
+    unsigned nonstall = 0, task_faults = 0, launch_fails = 0;
     bool fault_pend = false;                       // models INTR_STATUS.TASK_FAULT
+    bool lfail_pend = false;                       // models INTR_STATUS.LAUNCH_FAIL
+    uint64_t log_base = 0;                         // COMPUTE.LOG_BASE (0: log off)
+    struct Done {
+        uint64_t cycle;
+        unsigned ch;
+        bool err;
+    };
+    std::vector<Done> dones;                       // every done_o pulse
+    unsigned max_slots_busy = 0;                   // largest COMPUTE.DBG.SLOTS_BUSY seen
 
     explicit Sim(uint32_t stall_pct = 0, uint64_t seed = 1) {
         ctx = std::make_unique<VerilatedContext>();
@@ -78,6 +87,12 @@ struct Sim {
         mem = std::make_unique<AxiMem>(env_u64("GPUCOSIM_SEED", seed), 100, 4, 40, 8, stall_pct, "");
         top->cmd_valid_i = 0;
         top->task_fault_pend_i = 0;
+        top->launch_fail_pend_i = 0;
+        top->log_base_i = 0;
+        top->log_en_i = 0;
+        top->log_size_log2_i = 0;
+        top->log_ctrl_we_i = 0;
+        top->no_evict_i = 0;
         top->rst_ni = 0;
         for (int i = 0; i < 4; i++) tick();
         top->rst_ni = 1;
@@ -126,11 +141,107 @@ struct Sim {
             task_faults++;
             fault_pend = true;
         }
+        if (t.launch_fail_o) {
+            launch_fails++;
+            lfail_pend = true;
+        }
+        if (t.done_o) dones.push_back({cycle, t.done_ch_o, (bool)t.done_err_o});
+        unsigned busy = GC_COMPUTE_DBG_SLOTS_BUSY_GET(reg(GC_REG_COMPUTE_DBG));
+        if (busy > max_slots_busy) max_slots_busy = busy;
         t.clk_i = 1;
         t.eval();
         mem->commit(cycle);
         cycle++;
         t.task_fault_pend_i = fault_pend;
+        t.launch_fail_pend_i = lfail_pend;
+    }
+
+    // ---- the task log (COMPUTE.LOG_*): on, at a fresh ring of 2^size_log2 records
+    void log_on(unsigned size_log2 = 9) {
+        log_base = alloc((size_t)GC_TMU_LOG_SIZE << size_log2, GC_TMU_LOG_ALIGN);
+        std::vector<uint8_t> z((size_t)GC_TMU_LOG_SIZE << size_log2, 0);
+        write(log_base, z.data(), z.size());
+        top->log_base_i = log_base;
+        top->log_size_log2_i = size_log2;
+        top->log_en_i = 1;
+        top->log_ctrl_we_i = 1;   // a LOG_CTRL write: LOG_PUT = 0
+        tick();
+        top->log_ctrl_we_i = 0;
+    }
+    struct Rec {
+        unsigned kind, slot, level, depth, ch;
+        uint32_t task;
+        uint64_t stamp;
+    };
+    std::vector<Rec> log_read() {
+        std::vector<Rec> v;
+        uint32_t n = reg(GC_REG_COMPUTE_LOG_PUT);
+        for (uint32_t i = 0; i < n; i++) {
+            std::vector<uint32_t> w = get(log_base + (uint64_t)GC_TMU_LOG_SIZE * (i % (1u << top->log_size_log2_i)), 4);
+            uint32_t e = w[GC_TMU_LOG_EVENT / 4];
+            v.push_back({GC_TMU_LOG_EVENT_KIND_GET(e), GC_TMU_LOG_EVENT_SLOT_GET(e), GC_TMU_LOG_EVENT_LEVEL_GET(e),
+                         GC_TMU_LOG_EVENT_DEPTH_GET(e), GC_TMU_LOG_EVENT_CHANNEL_GET(e), w[GC_TMU_LOG_TASK / 4],
+                         ((uint64_t)w[GC_TMU_LOG_STAMP_HI / 4] << 32) | w[GC_TMU_LOG_STAMP_LO / 4]});
+        }
+        return v;
+    }
+
+    // ---- several host launches, as runlist 0's PBDMA makes them: each channel has at most one
+    // task in flight (its next launch waits for done_o with done_ch_o = the channel); launches
+    // of different channels go out in vector order as soon as their channel is free, not before
+    // cycle not_before; one launch at a time on cmd_*.
+    struct HostTask {
+        unsigned ch;
+        uint64_t tmd;
+        uint64_t not_before = 0;
+        bool launched = false, fin = false, err = false;
+        uint64_t acc = 0, done = 0;   // cycles: accepted, done_o
+    };
+    bool run_host(std::vector<HostTask> &v, uint64_t max_cycles = 3000000) {
+        uint64_t t0 = cycle;
+        int cur = -1;
+        size_t nfin = 0;
+        while (nfin < v.size() && cycle - t0 < max_cycles) {
+            if (cur < 0) {
+                for (size_t i = 0; i < v.size() && cur < 0; i++) {
+                    if (v[i].launched || cycle < v[i].not_before) continue;
+                    bool busy = false;
+                    for (size_t j = 0; j < v.size(); j++)
+                        if (v[j].ch == v[i].ch && (j < i ? !v[j].fin : (v[j].launched && !v[j].fin))) busy = true;
+                    if (!busy) cur = (int)i;
+                }
+            }
+            top->cmd_valid_i = cur >= 0;
+            top->cmd_tmd_i = cur >= 0 ? v[cur].tmd : 0;
+            top->cmd_ch_i = cur >= 0 ? v[cur].ch : 0;
+            top->clk_i = 0;
+            top->eval();
+            bool acc = top->cmd_valid_i && top->cmd_ready_o;
+            if (top->done_o) {
+                bool found = false;
+                for (auto &h : v)
+                    if (h.launched && !h.fin && h.ch == top->done_ch_o) {
+                        h.fin = true;
+                        h.err = top->done_err_o;
+                        h.done = cycle;
+                        nfin++;
+                        found = true;
+                        break;
+                    }
+                if (!found) TCASE_FAIL_("done_o for channel %u with no task in flight", (unsigned)top->done_ch_o);
+            }
+            tick();
+            if (acc) {
+                v[cur].launched = true;
+                v[cur].acc = cycle - 1;
+                cur = -1;
+            }
+        }
+        top->cmd_valid_i = 0;
+        if (nfin < v.size())
+            std::fprintf(stderr, "bench: %zu of %zu host tasks done after %" PRIu64 " cycles; COMPUTE.DBG 0x%08x\n",
+                         nfin, v.size(), cycle - t0, reg(GC_REG_COMPUTE_DBG));
+        return nfin == v.size();
     }
 
     uint32_t reg(uint32_t off) { return top->regs_o[(off - GC_REG_COMPUTE_BASE) / 4]; }
@@ -225,6 +336,7 @@ struct Sim {
             top->eval();
             bool acc = top->cmd_valid_i && top->cmd_ready_o;
             bool done = top->done_o, err = top->done_err_o;
+            if (done && top->done_ch_o != 5) TCASE_FAIL_("done_ch_o %u, want 5", (unsigned)top->done_ch_o);
             tick();
             if (acc) top->cmd_valid_i = 0;
             if (done) {
@@ -732,16 +844,17 @@ void t_kern_stalls() {   // the kernels again under random memory stalls
     divergent_case(k, 200, {4, 1, 1}, {k.s.nl * 2, 1, 1}, 73);
 }
 
-void t_kern_back_to_back() {   // several tasks queued at once run in order
+// Several tasks of one channel run one after the other (each waits for the previous one's done,
+// as the PBDMA does); tasks of different channels run at once in different task slots.
+void t_kern_back_to_back() {
     Kern k;
     REQUIRE(k.e);
     Sim &s = k.s;
     const int NT = 4;
     uint32_t n = 100;
     uint64_t buf = s.put(std::vector<uint32_t>(n, 1));
-    std::vector<uint64_t> tmds;
-    for (int i = 0; i < NT; i++) {   // y = 2 * y + y ... each task doubles-plus: y = alpha * y + y
-        uint64_t p = s.put({tp(buf), tp(buf), n, (uint32_t)(i + 1)});
+    auto saxpy_tmd = [&](uint64_t x, uint64_t y, uint32_t alpha) {
+        uint64_t p = s.put({tp(x), tp(y), n, alpha});
         gc_tmd_t t;
         gc_tmd_init(&t);
         t.entry_pc = sym(k.e, "saxpy");
@@ -749,28 +862,16 @@ void t_kern_back_to_back() {   // several tasks queued at once run in order
         t.grid[0] = 3;
         t.cta[0] = 16;
         uint32_t w[GC_TMD_WORDS];
-        REQUIRE(gc_tmd_encode(&t, w) == GC_OK);
+        if (gc_tmd_encode(&t, w) != GC_OK) return (uint64_t)0;
         uint64_t a = s.alloc(GC_TMD_SIZE, GC_TMD_ALIGN);
         s.write(a, w, sizeof w);
-        tmds.push_back(a);
-    }
-    // push all launches, then count completions
-    int pushed = 0, done = 0;
-    for (uint64_t c = 0; c < 400000 && done < NT; c++) {
-        s.top->cmd_valid_i = pushed < NT;
-        s.top->cmd_tmd_i = pushed < NT ? tmds[pushed] : 0;
-        s.top->clk_i = 0;
-        s.top->eval();
-        bool acc = s.top->cmd_valid_i && s.top->cmd_ready_o;
-        if (s.top->done_o) {
-            CHECK(!s.top->done_err_o);
-            done++;
-        }
-        s.tick();
-        if (acc) pushed++;
-    }
-    s.top->cmd_valid_i = 0;
-    CHECK_EQ(done, NT);
+        return a;
+    };
+    std::vector<Sim::HostTask> v;
+    for (int i = 0; i < NT; i++) v.push_back({5, saxpy_tmd(buf, buf, (uint32_t)(i + 1))});   // y = alpha * y + y
+    REQUIRE(s.run_host(v, 400000));
+    for (auto &h : v) CHECK(!h.err);
+    for (int i = 1; i < NT; i++) CHECK(v[i].acc > v[i - 1].done);
     // y = y * (1+1) * (2+1) * (3+1) * (4+1) = 120
     std::vector<uint32_t> y = s.get(buf, n);
     for (uint32_t i = 0; i < n; i++)
@@ -779,6 +880,26 @@ void t_kern_back_to_back() {   // several tasks queued at once run in order
             break;
         }
     CHECK_EQ(s.reg(GC_REG_COMPUTE_TASKS), NT);
+    CHECK_EQ(s.max_slots_busy, 1);
+    // four channels, four buffers: the tasks overlap in the task slots
+    std::vector<uint64_t> bufs;
+    std::vector<Sim::HostTask> w;
+    for (int i = 0; i < NT; i++) {
+        bufs.push_back(s.put(std::vector<uint32_t>(n, (uint32_t)i + 1)));
+        w.push_back({(unsigned)i, saxpy_tmd(bufs[i], bufs[i], 2)});
+    }
+    REQUIRE(s.run_host(w, 400000));
+    for (int i = 0; i < NT; i++) {
+        CHECK(!w[i].err);
+        std::vector<uint32_t> yi = s.get(bufs[i], n);
+        for (uint32_t j = 0; j < n; j++)
+            if (yi[j] != 3u * (i + 1)) {
+                TCASE_FAIL_("channel %d: y[%u] = %u, want %u", i, j, yi[j], 3 * (i + 1));
+                break;
+            }
+    }
+    CHECK(s.max_slots_busy > 1);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_TASKS), 2 * NT);
 }
 
 // ------------------------------------------------------------------------------------------ faults
@@ -905,6 +1026,8 @@ void t_tmd_checks() {
         {"misaligned entry", [](gc_tmd_t &t) { t.entry_pc += 2; }, GC_TMD_ENTRY_PC},
         {"misaligned semaphore", [](gc_tmd_t &t) { t.sem_release = true; t.sem_addr = GC_VIDMEM_BASE + 0x102; }, GC_TMD_SEM_ADDR_LO},
         {"misaligned four-word", [](gc_tmd_t &t) { t.sem_release = t.sem_four_word = true; t.sem_addr = GC_VIDMEM_BASE + 0x104; }, GC_TMD_SEM_ADDR_LO},
+        {"priority level 64", [](gc_tmd_t &t) { t.priority = GC_TMU_PRIO_LEVELS; }, GC_TMD_PRIORITY},
+        {"priority level 255", [](gc_tmd_t &t) { t.priority = 255; }, GC_TMD_PRIORITY},
     };
     unsigned faults = 0;
     for (auto &b : bad) {
@@ -1115,6 +1238,453 @@ void t_perf_stream() {
         }
 }
 
+// ------------------------------------------------------------------------------------------ TMU
+// The task management unit (docs/tmu.md) with tests/rtl/simt_isa.S's tmu_task kernel: priority
+// order of the pending list, eviction, nested device launches, faults in a child task.
+struct Tmu {
+    Sim s;
+    gc_elf_t *e = nullptr;
+    unsigned slots = 0, entries = 0;
+    Tmu() {
+        e = s.load("simt_isa.elf");
+        uint32_t c = s.reg(GC_REG_COMPUTE_TMU_CONFIG);
+        slots = GC_COMPUTE_TMU_CONFIG_SLOTS_GET(c);
+        entries = GC_COMPUTE_TMU_CONFIG_ENTRIES_GET(c);
+    }
+    ~Tmu() { gc_elf_free(e); }
+    struct P {   // tmu_task's parameters
+        uint32_t iters = 0;
+        uint64_t counters = 0;   // device address of per-CTA counters (0: none)
+        uint32_t child = 0;      // child TMD thread address (0: no launch)
+        uint32_t nlaunch = 0, stride = 0;
+        uint64_t out = 0;        // device address of the LAUNCH statuses
+    };
+    struct T {   // a TMD
+        uint32_t grid = 1, cta = 0;   // cta 0: one warp
+        unsigned level = 0, depth = 0, maxd = 0;
+        bool head = false;
+        uint64_t sem = 0;
+        uint32_t payload = 0;
+        const char *entry = "tmu_task";
+        uint64_t param = 0;           // 0: the P block
+    };
+    uint64_t tmd(const P &p, const T &t) {
+        uint64_t pa = t.param ? t.param
+                              : s.put({p.iters, p.counters ? tp(p.counters) : 0u, p.child, p.nlaunch, p.stride,
+                                       p.out ? tp(p.out) : 0u});
+        gc_tmd_t d;
+        gc_tmd_init(&d);
+        d.entry_pc = sym(e, t.entry);
+        d.param = tp(pa);
+        d.grid[0] = t.grid;
+        d.cta[0] = t.cta ? t.cta : s.nl;
+        if (t.sem) {
+            d.sem_release = true;
+            d.sem_addr = t.sem;
+            d.sem_payload = t.payload;
+        }
+        uint32_t w[GC_TMD_WORDS];
+        if (gc_tmd_encode(&d, w) != GC_OK) {
+            std::fprintf(stderr, "bench: TMD does not encode\n");
+            std::exit(2);
+        }
+        w[GC_TMD_PRIORITY / 4] = GC_TMD_PRIORITY_LEVEL(t.level) | GC_TMD_PRIORITY_DEPTH(t.depth) |
+                                 GC_TMD_PRIORITY_MAX_DEPTH(t.maxd);
+        if (t.head) w[GC_TMD_FLAGS / 4] |= GC_TMD_FLAGS_QUEUE_HEAD(1);
+        uint64_t a = s.alloc(GC_TMD_SIZE, GC_TMD_ALIGN);
+        s.write(a, w, sizeof w);
+        return a;
+    }
+    uint64_t zeros(size_t n) { return s.put(std::vector<uint32_t>(n, 0)); }
+};
+
+using Recs = std::vector<Sim::Rec>;
+// index of the first record of kind k for task t (or -1)
+int rec_at(const Recs &r, unsigned kind, uint64_t tmd, size_t from = 0) {
+    for (size_t i = from; i < r.size(); i++)
+        if (r[i].kind == kind && r[i].task == (uint32_t)(tmd >> 8)) return (int)i;
+    return -1;
+}
+unsigned rec_count(const Recs &r, unsigned kind) {
+    unsigned n = 0;
+    for (auto &x : r) n += x.kind == kind;
+    return n;
+}
+void check_counters(Sim &s, uint64_t c, uint32_t n, uint32_t want, const char *what) {
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = s.r32(c + 4 * i);
+        if (v != want) TCASE_FAIL_("%s: CTA %u ran %u times, want %u", what, i, v, want);
+    }
+}
+
+// All slots held by long one-CTA tasks (never evictable: nothing left to dispatch); five tasks of
+// levels 3, 1, 3, 3 (QUEUE_HEAD), 5 queue up behind them and start in pending-list order:
+// 5, 3 (head), 3, 3, 1.
+void t_tmu_priority_order() {
+    Tmu m;
+    REQUIRE(m.e);
+    Sim &s = m.s;
+    s.log_on();
+    std::vector<Sim::HostTask> v;
+    for (unsigned k = 0; k < m.slots; k++) v.push_back({k, m.tmd({1500, m.zeros(1)}, {})});
+    struct Q {
+        unsigned level;
+        bool head;
+    } qs[] = {{3, false}, {1, false}, {3, false}, {3, true}, {5, false}};
+    std::vector<uint64_t> q;
+    std::vector<uint64_t> cnt;
+    for (auto &x : qs) {
+        Tmu::T t;
+        t.level = x.level;
+        t.head = x.head;
+        cnt.push_back(m.zeros(1));
+        q.push_back(m.tmd({10, cnt.back()}, t));
+        v.push_back({8 + (unsigned)q.size(), q.back()});
+    }
+    REQUIRE(s.run_host(v));
+    for (auto &h : v) CHECK(!h.err);
+    for (auto c : cnt) check_counters(s, c, 1, 1, "queued task");
+    Recs r = s.log_read();
+    // every queued task was in the pending list before the first blocker completed
+    int first_complete = -1;
+    for (size_t i = 0; i < r.size() && first_complete < 0; i++)
+        if (r[i].kind == GC_TMU_EVENT_COMPLETE) first_complete = (int)i;
+    for (size_t i = 0; i < q.size(); i++) {
+        int qi = rec_at(r, GC_TMU_EVENT_QUEUED, q[i]);
+        REQUIRE(qi >= 0);
+        CHECK(qi < first_complete);
+        CHECK_EQ(r[qi].level, qs[i].level);
+        CHECK_EQ(r[qi].depth, 1);
+        CHECK_EQ(r[qi].slot, 15);
+        CHECK_EQ(r[qi].ch, 9 + i);
+    }
+    const size_t want[] = {4, 3, 0, 2, 1};   // levels 5, 3 head, 3, 3, 1
+    int prev = -1;
+    for (size_t i : want) {
+        int si = rec_at(r, GC_TMU_EVENT_START, q[i]);
+        REQUIRE(si >= 0);
+        if (si < prev) TCASE_FAIL_("task %zu (level %u) started out of order", i, qs[i].level);
+        prev = si;
+    }
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_TASK), (uint32_t)(q[1] >> 8));   // the last to take a slot
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_EVICTIONS), 0);
+    CHECK_EQ(rec_count(r, GC_TMU_EVENT_START), m.slots + 5);
+    CHECK_EQ(rec_count(r, GC_TMU_EVENT_COMPLETE), m.slots + 5);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_LOG_PUT), r.size());
+    CHECK_EQ(GC_COMPUTE_DBG_ENTRIES_GET(s.reg(GC_REG_COMPUTE_DBG)), 0);
+}
+
+// K long low-priority tasks (level 1, 8 one-warp CTAs each) fill every slot; then a level-10 task
+// arrives.  With eviction: the level-1 task that took its slot last gives it up (EVICT), the
+// high task starts in it and completes before the waiting low tasks, the victim resumes; every
+// CTA of every task runs exactly once.  With NO_EVICT: no eviction, the high task waits for a
+// slot.  Returns the cycles from the high task's launch to its START.
+uint64_t evict_run(bool no_evict) {
+    Tmu m;
+    if (!m.e) {
+        TCASE_FAIL_("no simt_isa.elf");
+        return 0;
+    }
+    Sim &s = m.s;
+    s.top->no_evict_i = no_evict;
+    s.log_on();
+    const uint32_t G = 8, GH = 4;
+    std::vector<uint64_t> lo, lc;
+    std::vector<Sim::HostTask> v;
+    for (unsigned k = 0; k < m.slots; k++) {
+        Tmu::T t;
+        t.grid = G;
+        t.level = 1;
+        lc.push_back(m.zeros(G));
+        lo.push_back(m.tmd({300, lc.back()}, t));
+        v.push_back({k, lo.back()});
+    }
+    Tmu::T th;
+    th.grid = GH;
+    th.level = 10;
+    uint64_t hc = m.zeros(GH);
+    uint64_t hi = m.tmd({50, hc}, th);
+    std::vector<Sim::HostTask> &lows = v;
+    // phase 1: launch the low tasks and wait until they hold every slot
+    {
+        size_t next = 0;
+        uint64_t t0 = s.cycle;
+        while (GC_COMPUTE_DBG_SLOTS_BUSY_GET(s.reg(GC_REG_COMPUTE_DBG)) < m.slots && s.cycle - t0 < 100000) {
+            s.top->cmd_valid_i = next < lows.size();
+            s.top->cmd_tmd_i = next < lows.size() ? lows[next].tmd : 0;
+            s.top->cmd_ch_i = next < lows.size() ? lows[next].ch : 0;
+            s.top->clk_i = 0;
+            s.top->eval();
+            bool acc = s.top->cmd_valid_i && s.top->cmd_ready_o;
+            s.tick();
+            if (acc) lows[next++].launched = true;
+        }
+        s.top->cmd_valid_i = 0;
+        if (GC_COMPUTE_DBG_SLOTS_BUSY_GET(s.reg(GC_REG_COMPUTE_DBG)) < m.slots) {
+            TCASE_FAIL_("the low tasks never held every slot");
+            return 0;
+        }
+    }
+    // phase 2: the high task, then everything to completion
+    lows.push_back({m.slots, hi});
+    if (!s.run_host(lows)) {
+        TCASE_FAIL_("tasks not done");
+        return 0;
+    }
+    for (auto &h : lows) CHECK(!h.err);
+    for (unsigned k = 0; k < m.slots; k++) check_counters(s, lc[k], G, 1, "low task");
+    check_counters(s, hc, GH, 1, "high task");
+    Recs r = s.log_read();
+    int hs = rec_at(r, GC_TMU_EVENT_START, hi), hcmp = rec_at(r, GC_TMU_EVENT_COMPLETE, hi);
+    if (hs < 0 || hcmp < 0) {
+        TCASE_FAIL_("no START / COMPLETE record of the high task");
+        return 0;
+    }
+    uint64_t lat = r[hs].stamp - lows.back().acc;
+    uint64_t victim = lo.back();   // equal levels: the latest to take its slot
+    int vs = rec_at(r, GC_TMU_EVENT_START, victim);
+    for (unsigned k = 0; k + 1 < m.slots; k++) CHECK(rec_at(r, GC_TMU_EVENT_START, lo[k]) < vs);
+    if (!no_evict) {
+        CHECK_EQ(s.reg(GC_REG_COMPUTE_EVICTIONS), 1);
+        CHECK_EQ(rec_count(r, GC_TMU_EVENT_EVICT), 1);
+        int ev = rec_at(r, GC_TMU_EVENT_EVICT, victim);
+        if (ev < 0) {
+            TCASE_FAIL_("no EVICT record of the victim");
+            return 0;
+        }
+        CHECK_EQ(r[ev].slot, r[vs].slot);
+        CHECK(ev < hs);
+        CHECK_EQ(r[hs].slot, r[ev].slot);   // the high task took the victim's slot
+        int rs = rec_at(r, GC_TMU_EVENT_RESUME, victim);
+        CHECK(rs > hs);
+        CHECK_EQ(rec_count(r, GC_TMU_EVENT_RESUME), 1);
+        // it completes before every low task that was still waiting for the SMs
+        for (unsigned k = 1; k < m.slots; k++) CHECK(rec_at(r, GC_TMU_EVENT_COMPLETE, lo[k]) > hcmp);
+        if (s.nsm == 1) CHECK(rec_at(r, GC_TMU_EVENT_COMPLETE, lo[0]) > hcmp);
+    } else {
+        CHECK_EQ(s.reg(GC_REG_COMPUTE_EVICTIONS), 0);
+        CHECK_EQ(rec_count(r, GC_TMU_EVENT_EVICT), 0);
+        CHECK_EQ(rec_count(r, GC_TMU_EVENT_RESUME), 0);
+        // it waited for a slot: the one the first low task (the first dispatched) gave up once
+        // all its CTAs were done
+        int l0 = rec_at(r, GC_TMU_EVENT_START, lo[0]);
+        if (l0 < 0) {
+            TCASE_FAIL_("no START record of the first low task");
+            return 0;
+        }
+        CHECK_EQ(r[hs].slot, r[l0].slot);
+        CHECK(r[hs].stamp > r[l0].stamp + 300 * 3 * (uint64_t)G / s.nsm);
+    }
+    std::printf("tmu: %s: high-priority launch to START %" PRIu64 " cycles, to done %" PRIu64 " cycles\n",
+                no_evict ? "NO_EVICT" : "eviction", lat, lows.back().done - lows.back().acc);
+    return lat;
+}
+
+void t_tmu_evict() {
+    uint64_t with = evict_run(false);
+    uint64_t without = evict_run(true);
+    CHECK(with > 0 && with < without);
+}
+
+// A chain of device launches: root (level 4, depth 1, MAX_DEPTH 4) -> c1 -> c2 -> c3; c3's LAUNCH
+// fails DEPTH.  Then PRIORITY at level 63, BAD_ADDR for bad TMD addresses.
+void t_tmu_nested() {
+    Tmu m;
+    REQUIRE(m.e);
+    Sim &s = m.s;
+    s.log_on();
+    Tmu::T junk;   // a child's own PRIORITY word is ignored
+    junk.level = 60;
+    junk.depth = 9;
+    junk.maxd = 15;
+    uint64_t c4 = m.tmd({10, m.zeros(1)}, junk);
+    uint64_t o[4], cn[4], c[4];
+    for (int i = 0; i < 4; i++) o[i] = m.zeros(1), cn[i] = m.zeros(1);
+    c[3] = m.tmd({500, cn[3], tp(c4), 1, 0, o[3]}, junk);
+    c[2] = m.tmd({400, cn[2], tp(c[3]), 1, 0, o[2]}, junk);
+    c[1] = m.tmd({300, cn[1], tp(c[2]), 1, 0, o[1]}, junk);
+    Tmu::T rt;
+    rt.level = 4;
+    rt.depth = 1;
+    rt.maxd = 4;
+    rt.sem = m.zeros(1);
+    rt.payload = 0xFEED;
+    uint64_t root = m.tmd({20, cn[0], tp(c[1]), 1, 0, o[0]}, rt);
+    c[0] = root;
+    std::vector<Sim::HostTask> v = {{6, root}};
+    REQUIRE(s.run_host(v));
+    CHECK(!v[0].err);
+    CHECK_EQ(s.r32(o[0]), GC_LAUNCH_STATUS_OK);
+    CHECK_EQ(s.r32(o[1]), GC_LAUNCH_STATUS_OK);
+    CHECK_EQ(s.r32(o[2]), GC_LAUNCH_STATUS_OK);
+    CHECK_EQ(s.r32(o[3]), GC_LAUNCH_STATUS_DEPTH);
+    for (int i = 0; i < 4; i++) check_counters(s, cn[i], 1, 1, "chain task");
+    CHECK_EQ(s.r32(rt.sem), 0xFEED);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_DEV_LAUNCHES), 3);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_LAUNCH_FAILS), 1);
+    CHECK_EQ(s.launch_fails, 1);
+    uint32_t lf = s.reg(GC_REG_COMPUTE_LAUNCH_FAIL);
+    CHECK_EQ(GC_COMPUTE_LAUNCH_FAIL_STATUS_GET(lf), GC_LAUNCH_STATUS_DEPTH);
+    CHECK_EQ(GC_COMPUTE_LAUNCH_FAIL_DEPTH_GET(lf), 4);
+    CHECK_EQ(GC_COMPUTE_LAUNCH_FAIL_LEVEL_GET(lf), 7);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_LAUNCH_FAIL_TASK), (uint32_t)(c[3] >> 8));
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_TASKS), 4);
+    Recs r = s.log_read();
+    int cmp[4];
+    for (int i = 0; i < 4; i++) {
+        int q = rec_at(r, GC_TMU_EVENT_QUEUED, c[i]);
+        cmp[i] = rec_at(r, GC_TMU_EVENT_COMPLETE, c[i]);
+        REQUIRE(q >= 0 && cmp[i] >= 0);
+        CHECK_EQ(r[q].level, 4 + i);   // parent + 1
+        CHECK_EQ(r[q].depth, 1 + i);
+        CHECK_EQ(r[q].ch, 6);
+        CHECK_EQ(r[cmp[i]].level, 4 + i);
+    }
+    for (int i = 0; i < 3; i++) {
+        CHECK(cmp[i] > cmp[i + 1]);                      // a parent completes after its child
+        CHECK(rec_at(r, GC_TMU_EVENT_CTAS_DONE, c[i]) >= 0);   // ... its own CTAs were done before
+    }
+    CHECK(v[0].done > r[cmp[1]].stamp);
+    CHECK_EQ(rec_at(r, GC_TMU_EVENT_QUEUED, c4), -1);
+    int lfr = rec_at(r, GC_TMU_EVENT_LAUNCH_FAIL, c[3]);
+    REQUIRE(lfr >= 0);
+    CHECK_EQ(r[lfr].level, 7);
+    CHECK_EQ(r[lfr].depth, 4);
+    for (auto &x : r) CHECK(x.level <= 7);   // nothing reached level 8
+
+    // PRIORITY: root at 62 launches a child at 63, whose launch fails
+    s.lfail_pend = false;   // the host clears INTR_STATUS.LAUNCH_FAIL
+    s.tick();
+    uint64_t p2 = m.zeros(1), p1 = m.zeros(1);
+    uint64_t k1 = m.tmd({50, 0, tp(c4), 1, 0, p2}, junk);
+    Tmu::T r62;
+    r62.level = 62;
+    r62.maxd = 4;
+    uint64_t root2 = m.tmd({10, 0, tp(k1), 1, 0, p1}, r62);
+    // a level-63 root's own launch fails the same way; BAD_ADDR for a misaligned and an
+    // out-of-window TMD address (checked by the SM: nothing reaches the TMU)
+    Tmu::T r63 = r62;
+    r63.level = 63;
+    uint64_t p3 = m.zeros(1), p4 = m.zeros(2);
+    uint64_t root3 = m.tmd({10, 0, tp(c4), 1, 0, p3}, r63);
+    std::vector<Sim::HostTask> w = {{7, root2}};
+    REQUIRE(s.run_host(w));
+    CHECK(!w[0].err);
+    CHECK_EQ(s.r32(p1), GC_LAUNCH_STATUS_OK);
+    CHECK_EQ(s.r32(p2), GC_LAUNCH_STATUS_PRIORITY);
+    lf = s.reg(GC_REG_COMPUTE_LAUNCH_FAIL);
+    CHECK_EQ(GC_COMPUTE_LAUNCH_FAIL_STATUS_GET(lf), GC_LAUNCH_STATUS_PRIORITY);
+    CHECK_EQ(GC_COMPUTE_LAUNCH_FAIL_LEVEL_GET(lf), 63);
+    CHECK_EQ(GC_COMPUTE_LAUNCH_FAIL_DEPTH_GET(lf), 2);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_LAUNCH_FAIL_TASK), (uint32_t)(k1 >> 8));
+    w = {{7, root3}};
+    REQUIRE(s.run_host(w));
+    CHECK_EQ(s.r32(p3), GC_LAUNCH_STATUS_PRIORITY);
+    // not cleared: the record keeps the first failure
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_LAUNCH_FAIL_TASK), (uint32_t)(k1 >> 8));
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_LAUNCH_FAILS), 3);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_DEV_LAUNCHES), 4);
+    Tmu::T r1;
+    r1.maxd = 4;
+    uint64_t root4 = m.tmd({10, 0, tp(c4) + 4, 1, 0, p4}, r1);
+    uint64_t root5 = m.tmd({10, 0, GC_SIMT_WIN_SHARED_BASE, 1, 0, p4 + 4}, r1);
+    w = {{7, root4}, {8, root5}};
+    REQUIRE(s.run_host(w));
+    CHECK_EQ(s.r32(p4), GC_LAUNCH_STATUS_BAD_ADDR);
+    CHECK_EQ(s.r32(p4 + 4), GC_LAUNCH_STATUS_BAD_ADDR);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_DEV_LAUNCHES), 4);
+    CHECK_EQ(GC_COMPUTE_DBG_ENTRIES_GET(s.reg(GC_REG_COMPUTE_DBG)), 0);
+}
+
+// Every thread of a CTA launches a long child: the table fills (entries - 1 children besides the
+// root), the rest get FULL; the root completes after all its children.
+void t_tmu_full() {
+    Tmu m;
+    REQUIRE(m.e);
+    Sim &s = m.s;
+    uint32_t n = std::min(m.entries + 4, s.nw * s.nl);
+    uint64_t cc = m.zeros(1), out = m.zeros(n);
+    uint64_t child = m.tmd({1000, cc}, {});
+    Tmu::T rt;
+    rt.cta = n;
+    rt.maxd = 2;
+    uint64_t rc = m.zeros(1);
+    uint64_t root = m.tmd({5, rc, tp(child), n, 0, out}, rt);
+    std::vector<Sim::HostTask> v = {{1, root}};
+    REQUIRE(s.run_host(v));
+    CHECK(!v[0].err);
+    std::vector<uint32_t> st = s.get(out, n);
+    unsigned ok = 0, full = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        ok += st[i] == GC_LAUNCH_STATUS_OK;
+        full += st[i] == GC_LAUNCH_STATUS_FULL;
+        // within a warp, lanes launch lowest first: no OK after a FULL
+        if (i % s.nl && st[i] == GC_LAUNCH_STATUS_OK && st[i - 1] == GC_LAUNCH_STATUS_FULL)
+            TCASE_FAIL_("lane %u launched after lane %u was refused", i, i - 1);
+    }
+    CHECK_EQ(ok, m.entries - 1);
+    CHECK_EQ(full, n - (m.entries - 1));
+    CHECK_EQ(s.r32(cc), m.entries - 1);   // each child ran its CTA
+    CHECK_EQ(s.r32(rc), 1);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_DEV_LAUNCHES), m.entries - 1);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_LAUNCH_FAILS), full);
+    CHECK_EQ(GC_COMPUTE_LAUNCH_FAIL_STATUS_GET(s.reg(GC_REG_COMPUTE_LAUNCH_FAIL)), GC_LAUNCH_STATUS_FULL);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_TASKS), m.entries);
+    CHECK_EQ(s.dones.size(), 1);
+}
+
+// A child faults: its CTAs are killed, the root's own CTA and another channel's task run on, the
+// root completes with an error and without its release; the record names the child and the
+// root's channel.
+void t_tmu_child_fault() {
+    Tmu m;
+    REQUIRE(m.e);
+    Sim &s = m.s;
+    s.log_on();
+    Tmu::T ct;
+    ct.entry = "fault_ebreak";
+    ct.param = m.zeros(16);
+    ct.cta = 2 * s.nl;
+    ct.grid = 2;
+    uint64_t child = m.tmd({}, ct);
+    uint64_t rc = m.zeros(1), ro = m.zeros(1), oc = m.zeros(4);
+    Tmu::T rt;
+    rt.maxd = 3;
+    rt.sem = m.zeros(1);
+    rt.payload = 0x1111;
+    uint64_t root = m.tmd({800, rc, tp(child), 1, 0, ro}, rt);
+    Tmu::T ot;
+    ot.grid = 4;
+    ot.sem = m.zeros(1);
+    ot.payload = 0x2222;
+    uint64_t other = m.tmd({300, oc}, ot);
+    std::vector<Sim::HostTask> v = {{2, root}, {3, other}};
+    REQUIRE(s.run_host(v));
+    CHECK(v[0].err);
+    CHECK(!v[1].err);
+    CHECK_EQ(s.r32(ro), GC_LAUNCH_STATUS_OK);
+    CHECK_EQ(s.r32(rc), 1);            // the root's own CTA ran to its end
+    CHECK_EQ(s.r32(rt.sem), 0);        // no release: a descendant faulted
+    CHECK_EQ(s.r32(ot.sem), 0x2222);
+    check_counters(s, oc, 4, 1, "other task");
+    CHECK_EQ(s.task_faults, 1);
+    CHECK_EQ(GC_COMPUTE_FAULT_CAUSE_CAUSE_GET(s.reg(GC_REG_COMPUTE_FAULT_CAUSE)), GC_SIMT_FAULT_EBREAK);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_FAULT_TASK), (uint32_t)(child >> 8));
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_FAULT_CHANNEL), 2);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_FAULT_PC), sym(m.e, "fault_ebreak_pc"));
+    Recs r = s.log_read();
+    int f = rec_at(r, GC_TMU_EVENT_FAULT, child);
+    REQUIRE(f >= 0);
+    CHECK_EQ(r[f].level, 1);
+    CHECK_EQ(r[f].depth, 2);
+    CHECK_EQ(r[f].ch, 2);
+    CHECK_EQ(rec_count(r, GC_TMU_EVENT_FAULT), 1);
+    CHECK(rec_at(r, GC_TMU_EVENT_COMPLETE, child) > f);
+    CHECK(rec_at(r, GC_TMU_EVENT_COMPLETE, root) > rec_at(r, GC_TMU_EVENT_COMPLETE, child));
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_DBG) & ~(uint32_t)(GC_COMPUTE_DBG_WARPS_ACTIVE_MASK << GC_COMPUTE_DBG_WARPS_ACTIVE_SHIFT), 0);
+    CHECK_EQ(GC_COMPUTE_DBG_WARPS_ACTIVE_GET(s.reg(GC_REG_COMPUTE_DBG)), 0);
+}
+
 const tcase_t cases[] = {
     {"isa_one_lane", t_isa_one_lane},
     {"isa_one_lane_b", t_isa_one_lane_b},
@@ -1153,6 +1723,11 @@ const tcase_t cases[] = {
     {"perf_alu_ipc", t_perf_alu_ipc},
     {"perf_reconverge", t_perf_reconverge},
     {"perf_stream", t_perf_stream},
+    {"tmu_priority_order", t_tmu_priority_order},
+    {"tmu_evict", t_tmu_evict},
+    {"tmu_nested", t_tmu_nested},
+    {"tmu_full", t_tmu_full},
+    {"tmu_child_fault", t_tmu_child_fault},
 };
 
 }  // namespace

@@ -1,14 +1,17 @@
 // simt_tb_top: block-test wrapper of the SIMT core (tests/rtl/simt_tb.cpp): gc_simt (the compute
 // front and NSM SMs) with its own gc_atomic_unit and gc_mem_xbar, wired as in gpu_top, behind one
 // AXI4 master that the bench connects to the cosim memory model (cosim/axi_mem.h).  The bench
-// launches tasks on cmd_* as runlist 0's PBDMA would and reads the COMPUTE registers on regs_o.
-// WARPS / LANES / NSM are overridden with -G for the second build (LANES = 32).
+// launches tasks on cmd_* as runlist 0's PBDMA would (done_ch_o says whose task completed), plays
+// the register block's part for the TMU (COMPUTE.LOG_*, TMU_CTRL, INTR_STATUS bits) and reads the
+// COMPUTE registers on regs_o.  WARPS / LANES / NSM (and NSLOT / NENT) are overridden with -G.
 module simt_tb_top
   import gpucosim_pkg::*;
 #(
   parameter int unsigned NSM   = GC_SIMT_NUM_SM,
   parameter int unsigned WARPS = GC_SIMT_WARPS,
   parameter int unsigned LANES = GC_SIMT_LANES,
+  parameter int unsigned NSLOT = GC_TMU_SLOTS,
+  parameter int unsigned NENT  = GC_TMU_ENTRIES,
   localparam int unsigned AW   = GC_AXI_ADDR_W,
   localparam int unsigned IW   = GC_AXI_ID_W,
   localparam int unsigned NRES = NSM * WARPS * LANES,
@@ -25,9 +28,17 @@ module simt_tb_top
   input  logic [7:0]      cmd_ch_i,
   output logic            done_o,
   output logic            done_err_o,
+  output logic [7:0]      done_ch_o,
   output logic            nonstall_o,
   output logic            task_fault_o,
   input  logic            task_fault_pend_i,
+  output logic            launch_fail_o,
+  input  logic            launch_fail_pend_i,
+  input  logic [AW-1:0]   log_base_i,
+  input  logic            log_en_i,
+  input  logic [4:0]      log_size_log2_i,
+  input  logic            log_ctrl_we_i,
+  input  logic            no_evict_i,
   output logic [31:0][31:0] regs_o,
   output logic [63:0]     cycle_o,
 
@@ -95,7 +106,9 @@ module simt_tb_top
     .NSM (NSM),
     .NW  (WARPS),
     .NL  (LANES),
-    .RTW (RTW)
+    .RTW   (RTW),
+    .NSLOT (NSLOT),
+    .NENT  (NENT)
   ) u_simt (
     .clk_i,
     .rst_ni,
@@ -105,9 +118,17 @@ module simt_tb_top
     .cmd_ch_i,
     .done_o,
     .done_err_o,
+    .done_ch_o,
     .nonstall_o,
     .task_fault_o,
     .task_fault_pend_i,
+    .launch_fail_o,
+    .launch_fail_pend_i,
+    .log_base_i,
+    .log_en_i,
+    .log_size_log2_i,
+    .log_ctrl_we_i,
+    .no_evict_i,
     .regs_o,
     .timestamp_i (cycle_q),
     .c_arvalid_o (c_arvalid[NC-1:0]),
