@@ -10,7 +10,8 @@
  * Time is an event model.  Every unit keeps the cycle at which it can act next; run() jumps
  * from one such cycle to the next (idle time costs nothing) and, at each, lets every unit act
  * until none can ("settle").  The units follow the RTL's rules (rtl/gc_pbdma.sv header comment)
- * at method granularity: a method is one step, a memory access one latency, a copy one duration.
+ * at method granularity: a method is one step, a memory access one latency, a copy one duration,
+ * a CTA one duration (interpreted whole when dispatched; docs/tmu.md's task rules at event level).
  * Encodings come from gpucosim_spec.h only; the constants below are model costs and the RTL's
  * internal parameters, named where they are used.
  */

@@ -210,7 +210,10 @@ typedef struct logrec {
     uint64_t stamp;
 } logrec_t;
 
+/* The log after its last records landed (they follow the events through the atomic unit: a
+ * channel's fault can be seen before its task's COMPLETE record is in memory). */
 static uint32_t log_read(fx_t *f, logrec_t *out) {
+    gc_device_run(f->dev, 2000);
     uint32_t n = rd(f->dev, GC_REG_COMPUTE_LOG_PUT);
     if (n > LOG_MAX) n = LOG_MAX;
     for (uint32_t i = 0; i < n; i++) {
@@ -683,12 +686,78 @@ static void t_tmu_two_channels(void) {
     gc_device_close(f.dev);
 }
 
+
+/* An evicted task re-enters the pending list at the head of its level: it resumes before a task
+ * of its level that was pending already. */
+static void t_tmu_evicted_at_head(void) {
+    fx_t f;
+    REQUIRE(fx_open(&f));
+    uint64_t cnt = zalloc(&f, 1024), t[GC_TMU_SLOTS + 2];
+    for (int i = 0; i < (int)GC_TMU_SLOTS + 1; i++) { /* four fill the slots, the fifth waits */
+        kdesc_t k = {.grid = 6, .threads = 8, .spin = 800, .level = 1, .counters = cnt + 64u * (uint32_t)i};
+        REQUIRE((t[i] = mk_tmd(&f, &k)));
+        REQUIRE_OK(f.dev, launch(&f, i, t[i], 0));
+        if (i < (int)GC_TMU_SLOTS) REQUIRE(wait_dbg(&f, dbg_slots, (uint32_t)i + 1u, 20000));
+        else REQUIRE(wait_dbg(&f, dbg_pending, 1, 20000));
+    }
+    kdesc_t h = {.grid = 1, .threads = 8, .spin = 10, .level = 5, .counters = cnt + 512};
+    REQUIRE((t[GC_TMU_SLOTS + 1] = mk_tmd(&f, &h)));
+    REQUIRE_OK(f.dev, launch(&f, GC_TMU_SLOTS + 1, t[GC_TMU_SLOTS + 1], 0));
+    for (int i = 0; i < (int)GC_TMU_SLOTS + 2; i++) REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[i]));
+    logrec_t l[LOG_MAX];
+    uint32_t n = log_read(&f, l);
+    uint64_t victim = t[GC_TMU_SLOTS - 1], waiting = t[GC_TMU_SLOTS];
+    int ev = find(l, n, victim, GC_TMU_EVENT_EVICT, 0), rs = find(l, n, victim, GC_TMU_EVENT_RESUME, 0);
+    int ws = find(l, n, waiting, GC_TMU_EVENT_START, 0), wq = find(l, n, waiting, GC_TMU_EVENT_QUEUED, 0);
+    CHECK(ev >= 0 && rs > ev && ws > rs && wq < ev);
+    CHECK_EQ(count(l, n, 0, GC_TMU_EVENT_EVICT), 1);
+    for (int i = 0; i <= (int)GC_TMU_SLOTS; i++) CHECK(all_ones(&f, cnt + 64u * (uint32_t)i, 6));
+    gc_device_close(f.dev);
+}
+
+/* A host TMD with PRIORITY.LEVEL >= TMU_PRIO_LEVELS is BAD_TMD (FAULT_ADDR 0x20): it faults and
+ * completes without running, never queued; the channel faults TASK_FAULT. */
+static void t_tmu_bad_level(void) {
+    fx_t f;
+    REQUIRE(fx_open(&f));
+    uint64_t cnt = zalloc(&f, 256), sems = zalloc(&f, 64);
+    uint64_t t = mk_tmd(&f, &(kdesc_t){.grid = 1, .threads = 8, .level = GC_TMU_PRIO_LEVELS, .counters = cnt,
+                                       .sem = sems, .payload = 5});
+    REQUIRE_OK(f.dev, launch(&f, 0, t, 0));
+    CHECK_EQ(gc_channel_wait_idle(f.ch[0]), GC_ERR_CHANNEL_FAULT);
+    gc_channel_error_t e;
+    REQUIRE_OK(f.dev, gc_channel_error(f.ch[0], &e));
+    CHECK_EQ(e.cause, GC_ERROR_CAUSE_TASK_FAULT);
+    CHECK_EQ(GC_COMPUTE_FAULT_CAUSE_CAUSE_GET(rd(f.dev, GC_REG_COMPUTE_FAULT_CAUSE)), GC_SIMT_FAULT_BAD_TMD);
+    CHECK_EQ(rd(f.dev, GC_REG_COMPUTE_FAULT_ADDR), GC_TMD_PRIORITY);
+    CHECK_EQ(rd(f.dev, GC_REG_COMPUTE_FAULT_TASK), (uint32_t)(t >> 8));
+    CHECK(counters_are(&f, cnt, 1, (const uint32_t[]){0}));
+    uint32_t pay = 1;
+    sem_stamp(&f, sems, &pay);
+    CHECK_EQ(pay, 0);
+    CHECK_EQ(rd(f.dev, GC_REG_COMPUTE_TASKS), 1);
+    logrec_t l[LOG_MAX];
+    uint32_t n = log_read(&f, l);
+    REQUIRE_EQ(n, 2);
+    CHECK_EQ(kind(&l[0]), GC_TMU_EVENT_FAULT);
+    CHECK_EQ(kind(&l[1]), GC_TMU_EVENT_COMPLETE);
+    CHECK_EQ(GC_TMU_LOG_EVENT_SLOT_GET(l[1].ev), 15);
+    /* the other channels go on */
+    uint64_t ok = mk_tmd(&f, &(kdesc_t){.grid = 2, .threads = 8, .level = 3, .counters = cnt + 64});
+    REQUIRE_OK(f.dev, launch(&f, 1, ok, 0));
+    REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[1]));
+    CHECK(all_ones(&f, cnt + 64, 2));
+    gc_device_close(f.dev);
+}
+
 static const tcase_t cases[] = {
     {"ref_tmu_registers", t_tmu_registers},
     {"ref_tmu_pending_order", t_tmu_pending_order},
     {"ref_tmu_eviction", t_tmu_eviction},
     {"ref_tmu_eviction_drain", t_tmu_eviction_drain},
     {"ref_tmu_no_evict", t_tmu_no_evict},
+    {"ref_tmu_evicted_at_head", t_tmu_evicted_at_head},
+    {"ref_tmu_bad_level", t_tmu_bad_level},
     {"ref_tmu_nested_depth", t_tmu_nested_depth},
     {"ref_tmu_launch_fails", t_tmu_launch_fails},
     {"ref_tmu_child_fault", t_tmu_child_fault},
