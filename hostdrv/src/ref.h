@@ -179,6 +179,7 @@ typedef struct ref_task {
     bool sub_fault;          /* a descendant faulted */
     bool doomed;             /* a CTA of it in flight will report a fault: dispatch no more */
     bool started, evicting, rel_done; /* rel_done: the completion release was answered */
+    bool have_w, w_err;      /* device launch: the TMD as read at the LAUNCH (w_err: a bus error) */
     uint32_t slot;           /* slot held (RUNNING) or last held; REF_TMU_NONE: none yet */
     uint64_t t_fetch;        /* FETCH: the cycle its TMD read completes */
     int64_t key;             /* pending list order within its level (smaller first) */

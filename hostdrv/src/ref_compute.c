@@ -27,7 +27,8 @@
  * holds its warp slots until one cycle per warp + its slowest warp, and no earlier than its SM's
  * issue port (one warp instruction a cycle, shared by the SM's CTAs) and the atomic unit (shared
  * by every SM) could have served it.  A LAUNCH enters the task table at once (the status is
- * decided when the CTA is interpreted); its TMD read starts at the launching warp's time.
+ * decided when the CTA is interpreted) with the TMD as the thread left it at the LAUNCH; the TMD
+ * read's time starts at the launching warp's time.
  *
  * Threads run RV32IMA with the spec's CSRs, BAR, EXIT and LAUNCH, the thread address windows
  * (SYSMEM, VIDMEM, the CTA's shared memory, the thread's local memory), global atomics and LR/SC
@@ -686,7 +687,7 @@ static bool fetch_step(ref_t *r) {
     ref_task_t *t = &c->ent[e];
     uint32_t *w = t->w;
     bool host = t->parent < 0;
-    if (ref_window(t->tmd, GC_TMD_SIZE) < 0 || !ref_mem_read(r, t->tmd, w, GC_TMD_SIZE)) {
+    if (t->have_w ? t->w_err : (ref_window(t->tmd, GC_TMD_SIZE) < 0 || !ref_mem_read(r, t->tmd, w, GC_TMD_SIZE))) {
         memset(w, 0, sizeof t->w);
         if (host) t->depth = t->max_depth = 1;
         task_fault(r, e, GC_SIMT_FAULT_TMD_BUS_ERROR, 0, t->id, 0);
@@ -748,6 +749,10 @@ static uint32_t tmu_device_launch(run_t *k, uint32_t thread_addr) {
         t->depth = p->depth + 1u;
         t->max_depth = p->max_depth;
         t->ch = p->ch;
+        /* the TMD as the launching thread left it (its later stores are not seen, as on the RTL
+         * where the read follows the LAUNCH closely; here the whole CTA ran already) */
+        t->have_w = true;
+        t->w_err = ref_window(dev, GC_TMD_SIZE) < 0 || !ref_mem_read(r, dev, t->w, GC_TMD_SIZE);
         p->children++;
         c->dev_launches++;
         return st;

@@ -750,6 +750,24 @@ static void t_tmu_bad_level(void) {
     gc_device_close(f.dev);
 }
 
+/* A device launch takes the TMD as the thread left it at the LAUNCH: the thread's later store to
+ * the TMD (its status, written over GRID_X) is not seen. */
+static void t_tmu_tmd_at_launch(void) {
+    fx_t f;
+    REQUIRE(fx_open(&f));
+    uint64_t cnt = zalloc(&f, 256);
+    uint64_t kid = mk_tmd(&f, &(kdesc_t){.grid = 3, .threads = 8, .counters = cnt});
+    uint64_t p = mk_tmd(&f, &(kdesc_t){.grid = 1, .threads = 8, .max_depth = 2, .child = kid, .nlaunch = 1,
+                                       .status = kid + GC_TMD_GRID_X, .counters = cnt + 64});
+    REQUIRE_OK(f.dev, launch(&f, 0, p, 0));
+    REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[0]));
+    uint32_t gx = 0xFF;
+    gc_mem_read(f.dev, kid + GC_TMD_GRID_X, &gx, 4);
+    CHECK_EQ(gx, GC_LAUNCH_STATUS_OK); /* the status landed over GRID_X ... */
+    CHECK(all_ones(&f, cnt, 3));        /* ... after the child's TMD was taken */
+    gc_device_close(f.dev);
+}
+
 static const tcase_t cases[] = {
     {"ref_tmu_registers", t_tmu_registers},
     {"ref_tmu_pending_order", t_tmu_pending_order},
@@ -758,6 +776,7 @@ static const tcase_t cases[] = {
     {"ref_tmu_no_evict", t_tmu_no_evict},
     {"ref_tmu_evicted_at_head", t_tmu_evicted_at_head},
     {"ref_tmu_bad_level", t_tmu_bad_level},
+    {"ref_tmu_tmd_at_launch", t_tmu_tmd_at_launch},
     {"ref_tmu_nested_depth", t_tmu_nested_depth},
     {"ref_tmu_launch_fails", t_tmu_launch_fails},
     {"ref_tmu_child_fault", t_tmu_child_fault},
