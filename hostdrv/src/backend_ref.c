@@ -17,13 +17,10 @@
 #define MMIO_READ_REST 1u
 #define MMIO_WRITE_APPLY 1u  /* cycles before a write takes effect */
 #define MMIO_WRITE_REST 2u
-/* INTR_STATUS / INTR_ENABLE bits the spec defines (TASK_FAULT: ref_compute.c) */
-#ifdef GC_GLOBAL_INTR_STATUS_TASK_FAULT
-#define INTR_MASK \
-    (GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT(1) | GC_GLOBAL_INTR_STATUS_NON_STALL(1) | GC_GLOBAL_INTR_STATUS_TASK_FAULT(1))
-#else
-#define INTR_MASK (GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT(1) | GC_GLOBAL_INTR_STATUS_NON_STALL(1))
-#endif
+/* INTR_STATUS / INTR_ENABLE bits the spec defines (TASK_FAULT, LAUNCH_FAIL: ref_compute.c) */
+#define INTR_MASK                                                                                         \
+    (GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT(1) | GC_GLOBAL_INTR_STATUS_NON_STALL(1) | GC_GLOBAL_INTR_STATUS_TASK_FAULT(1) | \
+     GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL(1))
 #define GPFIFO_BASE_LO_MASK (~(uint32_t)(REF_GP_ENTRY_BYTES - 1u)) /* 8-byte entries: bits 2:0 read 0 */
 #define CH_OFF(reg) (reg(0) - GC_REG_CHANNEL_BASE)
 #define SETTLE_GUARD 1000000u
@@ -87,6 +84,7 @@ static uint64_t next_event(const ref_t *r) {
 
 /* The cycle counters over dt cycles in which nothing changes. */
 static void accumulate(ref_t *r, uint64_t dt) {
+    ref_cmp_accumulate(r, dt);
     for (uint32_t rl = 0; rl < GC_NUM_RUNLISTS; rl++)
         if (r->pb[rl].state != GC_PBDMA_STATE_IDLE) r->ch[r->pb[rl].cur].cyc_resident += (uint32_t)dt;
     for (uint32_t c = 0; c < GC_NUM_CHANNELS; c++)
@@ -233,9 +231,9 @@ static void reg_fault(ref_t *r, uint32_t ch, uint32_t cause, uint32_t data) {
  * read-only registers are accepted and ignored. */
 static bool reg_write(ref_t *r, uint32_t off, uint32_t v) {
     uint32_t a = off & MMIO_MASK & ~3u, dummy;
+    if (a >= GC_REG_COMPUTE_BASE && a < GC_REG_CHANNEL_BASE) return ref_cmp_reg_write(r, a, v);
     if (in_block(a, GC_REG_RUNLIST_BASE, GC_REG_RUNLIST_STRIDE, GC_NUM_RUNLISTS) ||
-        in_block(a, GC_REG_ENGINE_BASE, GC_REG_ENGINE_STRIDE, GC_NUM_CE) ||
-        (a >= GC_REG_COMPUTE_BASE && a < GC_REG_CHANNEL_BASE)) {
+        in_block(a, GC_REG_ENGINE_BASE, GC_REG_ENGINE_STRIDE, GC_NUM_CE)) {
         return reg_read(r, a, &dummy); /* read-only blocks */
     }
     if (a < GC_REG_CHANNEL_BASE) {
@@ -341,6 +339,7 @@ static gc_status_t ref_open(const gc_device_config_t *cfg, void **state, char *e
     r->acq_retry = REF_ACQ_RETRY_RESET;
     for (uint32_t i = 0; i < GC_NUM_CHANNELS; i++) r->ch[i].timeslice = REF_TIMESLICE_RESET;
     for (uint32_t rl = 0; rl < GC_NUM_RUNLISTS; rl++) ref_pbdma_init(r, rl);
+    ref_cmp_init(r);
     r->t_open = wall_seconds();
     if (!r->quiet) {
         fprintf(stderr, "ref: seed %llu (repeat with GPUCOSIM_SEED=%llu or --seed), functional model%s\n",
@@ -360,6 +359,7 @@ static void ref_close(void *s) {
                 secs > 0 ? (double)r->now / secs : 0.0, (unsigned long long)r->seed);
     }
     ref_mem_free(r);
+    ref_cmp_free(r);
     free(r);
 }
 
@@ -430,8 +430,7 @@ static void ref_dump(void *s, FILE *out) {
                     (unsigned long long)(r->now - p->slice_t), r->ch[p->own].timeslice);
         else
             fprintf(out, "; no owner");
-        if (p->has_ce && p->ce_busy && rl == 0) fprintf(out, "; compute engine busy with channel %u", p->ce_ch);
-        else if (p->has_ce && p->ce_busy) fprintf(out, "; CE%u busy with channel %u", rl - 1u, p->ce_ch);
+        if (rl != 0 && p->ce_busy) fprintf(out, "; CE%u busy with channel %u", rl - 1u, p->ce_ch);
         fprintf(out, "\n");
     }
     for (uint32_t e = 0; e < GC_NUM_CE; e++) {
@@ -446,16 +445,15 @@ static void ref_dump(void *s, FILE *out) {
         }
         fprintf(out, "\n");
     }
-    if (r->cmp.busy)
-        fprintf(out, "compute: task 0x%x from channel %u, state %s%s\n", r->cmp.task, r->cmp.ch,
-                gc_task_state_name(r->cmp.state), r->cmp.fault ? " (faulted)" : "");
+    ref_cmp_dump(r, out);
     for (uint32_t i = 0; i < REF_NAU; i++) {
         const ref_au_req_t *q = &r->au[i];
         if (!q->valid) continue;
         static const char *const op[] = {"READ", "WRITE", "RMW"};
         fprintf(out, "atomic unit: %s of %u bytes at 0x%010llx for %s %u", op[q->op], q->size,
-                (unsigned long long)q->addr, i < GC_NUM_RUNLISTS ? "runlist" : i == REF_AU_COMPUTE ? "compute" : "CE",
-                i < GC_NUM_RUNLISTS ? i : i == REF_AU_COMPUTE ? 0u : i - GC_NUM_RUNLISTS);
+                (unsigned long long)q->addr,
+                i < GC_NUM_RUNLISTS ? "runlist" : i == REF_AU_COMPUTE ? "compute release" : i == REF_AU_LOG ? "task log" : "CE",
+                i < GC_NUM_RUNLISTS ? i : i >= REF_AU_COMPUTE ? 0u : i - GC_NUM_RUNLISTS);
         if (q->done) fprintf(out, ", answered");
         else print_when(out, "answer", q->t_done, r->now);
         fprintf(out, "\n");

@@ -3,12 +3,15 @@
  * Files: backend_ref.c (backend ops, BAR0 registers, event loop, stuck-state dump),
  * ref_pbdma.c (per-runlist scheduler and PBDMA: GPFIFO, pushbuffer decode, host methods,
  * semaphores, switches, faults), ref_engine.c (memory windows, atomic unit, copy engines),
- * ref_compute.c (runlist 0's compute engine: TMD, an RV32IMA SIMT interpreter, fault records).
+ * ref_compute.c (runlist 0's compute engine: the task management unit of docs/tmu.md (task table,
+ * pending list, task slots, eviction, device launches, task log), CTA dispatch to the SMs' warp
+ * slots, an RV32IMA SIMT interpreter run per CTA, fault records).
  *
  * Time is an event model.  Every unit keeps the cycle at which it can act next; run() jumps
  * from one such cycle to the next (idle time costs nothing) and, at each, lets every unit act
  * until none can ("settle").  The units follow the RTL's rules (rtl/gc_pbdma.sv header comment)
- * at method granularity: a method is one step, a memory access one latency, a copy one duration.
+ * at method granularity: a method is one step, a memory access one latency, a copy one duration,
+ * a CTA one duration (interpreted whole when dispatched; docs/tmu.md's task rules at event level).
  * Encodings come from gpucosim_spec.h only; the constants below are model costs and the RTL's
  * internal parameters, named where they are used.
  */
@@ -45,7 +48,8 @@
 #define REF_NSUBCH (1u << GC_METHOD_HEADER_SUBCHANNEL_WIDTH)
 #define REF_NROUNDS (GC_CHANNEL_INTERLEAVE_LEVEL_HIGH + 1u) /* interleave rounds: LOW..HIGH */
 #define REF_AU_COMPUTE (GC_NUM_RUNLISTS + GC_NUM_CE)        /* the compute engine's completion releases */
-#define REF_NAU (REF_AU_COMPUTE + 1u)                       /* atomic-unit requesters */
+#define REF_AU_LOG (REF_AU_COMPUTE + 1u)                    /* the task log's records */
+#define REF_NAU (REF_AU_LOG + 1u)                           /* atomic-unit requesters */
 #define REF_PB_FIFO_DWORDS 64u /* gc_pbdma PB_FIFO_DW: dwords buffered or in flight */
 #define REF_PB_BURSTS 8u       /* pushbuffer bursts the model tracks (the FIFO allows at most ~3) */
 
@@ -107,6 +111,9 @@ typedef struct ref_chan {
     uint64_t acq_blk_t;  /* first failed try of this blocking */
     uint64_t acq_addr;
     uint32_t acq_subch, acq_data;
+    /* runlist 0: the channel's compute task in flight (ce_pend) and its launching method */
+    bool tk_cancel;      /* reset while in flight: its fault is ignored */
+    uint32_t tk_gp_get, tk_method, tk_data;
 } ref_chan_t;
 
 typedef struct ref_pbdma {
@@ -139,8 +146,8 @@ typedef struct ref_pbdma {
     bool sem_acq, sem_is64, sem_sw;
     uint32_t sem_op;
     uint64_t sem_pay;
-    /* the runlist's copy engine */
-    bool ce_busy, ce_cancel;
+    /* the runlist's copy engine (runlist 0: ew_launch, the ENGINE_WAIT is for a free task entry) */
+    bool ce_busy, ce_cancel, ew_launch;
     uint32_t ce_ch, ce_gp_get, ce_method, ce_data;
 } ref_pbdma_t;
 
@@ -156,15 +163,70 @@ typedef struct ref_ce {
     uint32_t bytes, busy_cycles;
 } ref_ce_t;
 
-/* The compute engine (ref_compute.c). */
+/* The compute engine (ref_compute.c): the task management unit (docs/tmu.md) and the SMs. */
+#define REF_TMU_NONE 15u                                   /* TMU_LOG SLOT: no slot */
+#define REF_NWSLOTS (GC_SIMT_NUM_SM * GC_SIMT_WARPS)       /* warp slots, all SMs: CTAs in flight at most */
+
+/* One task table entry. */
+typedef struct ref_task {
+    uint32_t state;          /* GC_TASK_STATE_* */
+    uint64_t tmd;            /* TMD device address */
+    uint32_t id;             /* TMD address >> 8 */
+    uint32_t w[GC_TMD_SIZE / 4u]; /* the TMD, read once */
+    uint32_t level, depth, max_depth, ch; /* ch: the channel of its root's launch */
+    int32_t parent;          /* entry of the launching task; -1: a host launch */
+    bool fault;              /* the task itself faulted */
+    bool sub_fault;          /* a descendant faulted */
+    bool doomed;             /* a CTA of it in flight will report a fault: dispatch no more */
+    bool started, evicting, rel_done; /* rel_done: the completion release was answered */
+    bool have_w, w_err;      /* device launch: the TMD as read at the LAUNCH (w_err: a bus error) */
+    uint32_t slot;           /* slot held (RUNNING) or last held; REF_TMU_NONE: none yet */
+    uint64_t t_fetch;        /* FETCH: the cycle its TMD read completes */
+    int64_t key;             /* pending list order within its level (smaller first) */
+    uint64_t slot_order;     /* when it took its slot (ties of dispatch and eviction) */
+    uint64_t next_cta, ncta; /* progress: the next undispatched CTA (x fastest), CTAs of the grid */
+    uint32_t inflight, children;
+} ref_task_t;
+
+/* One CTA in flight on an SM. */
+typedef struct ref_cta {
+    bool valid, fault;
+    uint32_t ent, sm, w0, nw; /* task entry, SM, first warp slot, warp slots held */
+    uint64_t t_done;
+    uint32_t f_cause, f_pc, f_addr, f_loc; /* fault, reported when it ends */
+} ref_cta_t;
+
+typedef struct ref_logrec {
+    uint32_t event, task;
+} ref_logrec_t;
+
 typedef struct ref_cmp {
-    bool busy, fault, sem, sem_four, intr;
-    uint32_t state;      /* GC_TASK_STATE_* (RUNNING while the task's modelled duration runs) */
-    uint32_t ch, task;   /* launching channel, TMD address >> 8 */
-    uint64_t t_start, t_next, sem_addr;
-    uint32_t sem_payload;
+    ref_task_t ent[GC_TMU_ENTRIES];
+    int32_t slot[GC_TMU_SLOTS]; /* entry holding each slot, -1 free */
+    ref_cta_t cta[REF_NWSLOTS];
+    uint32_t warp_busy[GC_SIMT_NUM_SM]; /* bit w: warp slot w of the SM is held */
+    uint64_t issue_t[GC_SIMT_NUM_SM];   /* each SM issues one warp instruction a cycle: busy until */
+    uint64_t au_t;           /* the SMs' global atomics in the atomic unit: busy until */
+    uint64_t disp_t;         /* the next CTA dispatch may happen at this cycle */
+    uint64_t fetch_t;        /* the TMD read port is busy until */
+    uint32_t sm_rr;          /* round robin among the SMs */
+    int64_t head_key, tail_key;
+    uint64_t slot_ctr;
+    int32_t rel_ent;         /* entry whose completion release is in the atomic unit, -1 none */
+    uint32_t icache_tag[GC_SIMT_NUM_SM][GC_SIMT_ICACHE_LINES];
+    bool icache_valid[GC_SIMT_NUM_SM][GC_SIMT_ICACHE_LINES];
+    /* the task log */
+    uint32_t log_base_lo, log_base_hi, log_ctrl, log_put, tmu_ctrl;
+    ref_logrec_t *logq;      /* records not yet written, in order */
+    uint32_t logq_head, logq_n, logq_cap;
+    bool log_busy;           /* logq[logq_head] is in the atomic unit */
+    /* registers */
+    uint32_t last_task;
     uint32_t f_cause, f_pc, f_addr, f_loc, f_task, f_channel;
+    uint32_t lf_word, lf_task;
     uint32_t tasks, ctas, warp_instrs, thread_instrs, active_cycles, icache_misses, lsu_beats;
+    uint32_t evictions, dev_launches, launch_fails;
+    void *scratch;           /* the interpreter's thread, shared and local memory of one CTA */
 } ref_cmp_t;
 
 typedef struct ref {
@@ -207,15 +269,22 @@ uint64_t ref_sem_reduce(uint32_t red, bool is_signed, bool is64, uint64_t mem, u
 void ref_ce_launch(ref_t *r, uint32_t e, const ref_chan_t *c, uint32_t ch, uint32_t launch);
 bool ref_ce_step(ref_t *r, uint32_t e);
 /* ref_compute.c: the compute engine (runlist 0) */
-void ref_cmp_launch(ref_t *r, uint32_t ch, uint64_t tmd_addr);
+void ref_cmp_init(ref_t *r);
+void ref_cmp_free(ref_t *r);
+bool ref_cmp_can_launch(const ref_t *r);                  /* a task table entry is free */
+void ref_cmp_launch(ref_t *r, uint32_t ch, uint64_t tmd_addr); /* a host launch (takes an entry) */
 bool ref_cmp_step(ref_t *r);
 void ref_cmp_timers(const ref_t *r, uint64_t *next);
+void ref_cmp_accumulate(ref_t *r, uint64_t dt);
 bool ref_cmp_reg_read(const ref_t *r, uint32_t addr, uint32_t *v);
+bool ref_cmp_reg_write(ref_t *r, uint32_t addr, uint32_t v);
+void ref_cmp_dump(const ref_t *r, FILE *out);
 /* ref_pbdma.c */
 void ref_pbdma_init(ref_t *r, uint32_t rl);
 bool ref_pbdma_step(ref_t *r, uint32_t rl);
 bool ref_pbdma_timeouts(ref_t *r);
 void ref_pbdma_ce_done(ref_t *r, uint32_t rl, bool err, bool intr);
+void ref_pbdma_task_done(ref_t *r, uint32_t ch, bool err); /* runlist 0: the channel's task completed */
 void ref_pbdma_timers(const ref_t *r, uint32_t rl, uint64_t *next);
 void ref_acquire_timers(const ref_t *r, uint64_t *next);
 void ref_chan_reset(ref_t *r, uint32_t ch);

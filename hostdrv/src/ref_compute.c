@@ -1,27 +1,46 @@
-/* ref_compute.c: runlist 0's compute engine in the ref model (gc_simt: task queue, dispatcher,
- * SMs), functionally.
+/* ref_compute.c: runlist 0's compute engine in the ref model (gc_compute's task management unit,
+ * CTA dispatcher and SMs), functionally, following docs/tmu.md.
  *
- * A launch (SEND_SIGNALING_PCAS_B with SCHEDULE, handed over by the PBDMA like a LAUNCH_DMA)
- * reads the TMD, checks it (BAD_TMD), and runs the whole task at once: CTAs one after the other
- * in dispatch order (x fastest), each CTA's warps round robin one warp instruction at a time, and
- * in a warp the threads at the lowest PC of its live threads (min-PC reconvergence, as the RTL).
- * Every thread runs RV32IMA with the spec's CSRs, BAR and EXIT, the thread address windows
+ * Task management unit.  A host launch (SEND_SIGNALING_PCAS_B SCHEDULE, handed over by the
+ * PBDMA when an entry is free) or a device launch (the LAUNCH instruction) takes a task table
+ * entry (FETCH).  TMD reads go one at a time in launch order (a read takes the memory's latency
+ * + 4 cycles); the TMD is checked (BAD_TMD, TMD_BUS_ERROR; for host launches also PRIORITY.LEVEL)
+ * and the task enters the pending list (QUEUED): ordered by LEVEL, within a level at the tail or,
+ * with FLAGS.QUEUE_HEAD (or back from an eviction), at the head.  While a slot is free the
+ * pending head takes the lowest free one (START, or RESUME; a START invalidates the instruction
+ * caches); while none is free and TMU_CTRL.NO_EVICT is clear, a pending head of a strictly higher
+ * LEVEL than some evictable running task (undispatched CTAs left, no fault) starts evicting the
+ * lowest-LEVEL one (among equals the last to take its slot): its dispatch stops, its CTAs in
+ * flight finish, then it gives the slot up (EVICT) and re-enters the pending list at the head of
+ * its level with its next CTA kept.  A running task whose CTAs are all dispatched and done gives
+ * its slot up and completes, or waits for its children (CTAS_DONE).  Completing: the release
+ * (not after a fault of the task or a descendant), COMPLETE, FLAGS.INTERRUPT (ditto), TASKS + 1,
+ * then the parent's children count, or (host launch) the PBDMA is told, per channel.
+ *
+ * Dispatch.  At most one CTA a cycle: the RUNNING task of the highest LEVEL (among equals the
+ * first to take its slot) that may dispatch offers its next CTA (x fastest) to the SMs, round
+ * robin among those with enough contiguous free warp slots (threads / LANES, or more for its
+ * shared memory); if none can take it nothing is dispatched (strict priority).  The CTA is
+ * interpreted at once, whole: its memory effects happen at its dispatch; each warp accumulates
+ * its own latency (3 cycles per instruction, the memory latency for a global access, 34 for a
+ * DIV/REM, instruction-cache fills, an atomic round trip per lane of a global AMO) and the CTA
+ * holds its warp slots until one cycle per warp + its slowest warp, and no earlier than its SM's
+ * issue port (one warp instruction a cycle, shared by the SM's CTAs) and the atomic unit (shared
+ * by every SM) could have served it.  A LAUNCH enters the task table at once (the status is
+ * decided when the CTA is interpreted) with the TMD as the thread left it at the LAUNCH; the TMD
+ * read's time starts at the launching warp's time.
+ *
+ * Threads run RV32IMA with the spec's CSRs, BAR, EXIT and LAUNCH, the thread address windows
  * (SYSMEM, VIDMEM, the CTA's shared memory, the thread's local memory), global atomics and LR/SC
- * (one reservation per thread, broken by any global write to its word), and the RTL's faults with
- * the same record (cause, PC, address, lowest faulting lane, warp slot, SM 0, task, channel).
- * Memory effects therefore happen at the launch; the task then holds the engine for a modelled
- * duration (below), after which its completion release goes through the atomic unit and the
- * PBDMA is told (TASK_FAULT for a faulted task, which releases nothing).
+ * (one reservation per thread, broken by any global write to its word), min-PC reconvergence in a
+ * warp, warps round robin one instruction at a time.  A fault stops the CTA's interpretation and
+ * the task's dispatch; it is reported (COMPUTE.FAULT_*, TASK_FAULT, log FAULT, kill of the task's
+ * CTAs in flight) when the faulting CTA ends.  The functional results are exact for programs
+ * without races between CTAs, tasks or engines.
  *
- * Duration model (cycles), an estimate and not the RTL's timing: every warp accumulates its own
- * latency (3 cycles per instruction: a warp issues again three cycles later; the memory latency
- * for a global access; 34 for a DIV/REM; an instruction-cache fill; a read-modify-write round
- * trip per lane of a global atomic, which the one atomic unit serves in turn), a CTA takes the warp slots
- * it needs (threads / LANES, or more for its shared memory) where they free first and holds them
- * for its slowest warp, and the task lasts the TMD read, plus one cycle per warp launched, plus
- * the latest of the last slot's release, the warp instructions issued (one per cycle per SM) and
- * the atomic unit's total time.
- * The functional results are exact for programs without races between engines.
+ * Task log: every event is queued in order and written as a 16-byte record through the atomic
+ * unit, one at a time (requester REF_AU_LOG); a logged TMU step waits while REF_LOG_BACKLOG
+ * records are not yet written.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +48,13 @@
 #include "ref.h"
 
 #define DIV_CYCLES 34u
-#define STEP_GUARD 2000000000ull /* warp instructions per task before the model gives up (a hang) */
+#define STEP_GUARD 2000000000ull /* warp instructions per CTA before the model gives up (a hang) */
+#define TMD_READ_EXTRA 4u        /* a TMD read: the memory's latency + its 8 beats, about */
+#define REF_LOG_BACKLOG 2u       /* log records not yet written that hold back the next logged step */
+#define MAX_THREADS (GC_SIMT_WARPS * GC_SIMT_LANES)
+
+_Static_assert(GC_SIMT_WARPS <= 32, "warp slots of an SM are a 32-bit mask");
+_Static_assert(GC_TMU_SLOTS < REF_TMU_NONE, "slot numbers fit TMU_LOG SLOT below 'none'");
 
 enum { T_LIVE, T_BAR, T_EXIT };
 
@@ -42,38 +67,43 @@ typedef struct thr {
     uint32_t tid[3];
 } thr_t;
 
-typedef struct task {
+typedef struct scratch {
+    thr_t t[MAX_THREADS];
+    uint8_t smem[GC_SIMT_SMEM_BYTES];
+    uint8_t lmem[(size_t)MAX_THREADS * GC_SIMT_LMEM_BYTES];
+} scratch_t;
+
+/* One CTA being interpreted. */
+typedef struct run {
     ref_t *r;
     ref_cmp_t *c;
+    uint32_t ent, task, sm, w0;
     uint32_t entry, param, grid[3], cta[3], smem_bytes, lanes, nthr, nwarps;
     uint32_t ctaid[3];
     thr_t *t;
     uint8_t *smem, *lmem;
-    uint64_t cycles;        /* launch costs so far */
+    uint64_t t0;            /* dispatch cycle */
+    uint64_t cycles;        /* the running warp's time since t0 (CSR CYCLE, LAUNCH) */
     uint64_t issues;        /* warp instructions issued */
     uint64_t au_time;       /* global atomics: the one atomic unit serves them one lane at a time */
-    uint64_t *wlat;         /* per warp of the current CTA: its latency */
-    uint64_t slot_t[GC_SIMT_WARPS * GC_SIMT_NUM_SM]; /* when each warp slot frees */
+    uint64_t wlat[GC_SIMT_WARPS]; /* per warp: its latency */
     uint64_t steps;
-    uint32_t icache_tag[GC_SIMT_ICACHE_LINES];
-    bool icache_valid[GC_SIMT_ICACHE_LINES];
     bool faulted;
+    uint32_t f_cause, f_pc, f_addr, f_loc;
     uint32_t fill;          /* the last fetch's instruction-cache fill latency (0: a hit) */
-} task_t;
+} run_t;
+
+static uint32_t tmu_device_launch(run_t *k, uint32_t thread_addr);
 
 /* ------------------------------------------------------------------ fault record */
-static void cmp_fault(ref_t *r, uint32_t cause, uint32_t pc, uint32_t addr, uint32_t lane, uint32_t warp) {
-    ref_cmp_t *c = &r->cmp;
-    c->fault = true;
-    if (!(r->intr_status & GC_GLOBAL_INTR_STATUS_TASK_FAULT(1))) {
-        c->f_cause = cause;
-        c->f_pc = pc;
-        c->f_addr = addr;
-        c->f_loc = GC_COMPUTE_FAULT_LOC_LANE(lane) | GC_COMPUTE_FAULT_LOC_WARP(warp) | GC_COMPUTE_FAULT_LOC_SM(0);
-        c->f_task = c->task;
-        c->f_channel = c->ch;
-    }
-    r->intr_status |= GC_GLOBAL_INTR_STATUS_TASK_FAULT(1);
+/* The CTA's first fault (the lowest faulting lane of the instruction): reported when it ends. */
+static void cta_fault(run_t *k, uint32_t cause, uint32_t pc, uint32_t addr, uint32_t lane, uint32_t wi) {
+    if (k->faulted) return;
+    k->faulted = true;
+    k->f_cause = cause;
+    k->f_pc = pc;
+    k->f_addr = addr;
+    k->f_loc = GC_COMPUTE_FAULT_LOC_LANE(lane) | GC_COMPUTE_FAULT_LOC_WARP(k->w0 + wi) | GC_COMPUTE_FAULT_LOC_SM(k->sm);
 }
 
 /* ------------------------------------------------------------------ memory windows */
@@ -95,7 +125,7 @@ static bool global_dev(uint32_t a, uint64_t *dev) {
 typedef enum { W_GLOBAL, W_SHARED, W_LOCAL, W_NONE } win_t;
 
 /* Classify an access of n bytes; *p points at on-chip memory, *dev at global. */
-static win_t where(task_t *k, uint32_t tidx, uint32_t a, uint32_t n, uint8_t **p, uint64_t *dev) {
+static win_t where(run_t *k, uint32_t tidx, uint32_t a, uint32_t n, uint8_t **p, uint64_t *dev) {
     if (global_dev(a, dev)) return W_GLOBAL;
     if (in_win(a, GC_SIMT_WIN_SHARED_BASE, GC_SIMT_WIN_SHARED_SIZE)) {
         uint32_t off = a - GC_SIMT_WIN_SHARED_BASE;
@@ -122,15 +152,15 @@ static void st_le(uint8_t *p, uint32_t v, uint32_t n) {
 }
 
 /* Every thread's reservation on the word at `a` (a global thread address) is broken. */
-static void break_resv(task_t *k, uint32_t a) {
+static void break_resv(run_t *k, uint32_t a) {
     for (uint32_t i = 0; i < k->nthr; i++)
         if (k->t[i].resv && (k->t[i].resv_addr >> 2) == (a >> 2)) k->t[i].resv = false;
 }
 
 /* ------------------------------------------------------------------ one thread instruction */
-static uint32_t csr_value(task_t *k, uint32_t tidx, uint32_t csr, bool *ok) {
+static uint32_t csr_value(run_t *k, uint32_t tidx, uint32_t csr, bool *ok) {
     const thr_t *t = &k->t[tidx];
-    uint64_t cyc = k->r->now + k->cycles;
+    uint64_t cyc = k->t0 + k->cycles;
     *ok = true;
     switch (csr) {
     case GC_SIMT_CSR_CYCLE: return (uint32_t)cyc;
@@ -149,10 +179,10 @@ static uint32_t csr_value(task_t *k, uint32_t tidx, uint32_t csr, bool *ok) {
     case GC_SIMT_CSR_NCTAID_Z: return k->grid[2];
     case GC_SIMT_CSR_WARPID: return tidx / k->lanes;
     case GC_SIMT_CSR_LANEID: return tidx % k->lanes;
-    case GC_SIMT_CSR_TASKID: return k->c->task;
+    case GC_SIMT_CSR_TASKID: return k->task;
     case GC_SIMT_CSR_PARAM: return k->param;
     case GC_SIMT_CSR_NLANES: return k->lanes;
-    case GC_SIMT_CSR_SMID: return 0;
+    case GC_SIMT_CSR_SMID: return k->sm;
     default: *ok = false; return 0;
     }
 }
@@ -172,7 +202,7 @@ typedef struct ires {
         return;              \
     } while (0)
 
-static void exec(task_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
+static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
     thr_t *t = &k->t[tidx];
     uint32_t *x = t->x, pc = t->pc, npc = pc + 4u;
     uint32_t op = w & 0x7Fu, rd = (w >> 7) & 31u, f3 = (w >> 12) & 7u, rs1 = (w >> 15) & 31u, rs2 = (w >> 20) & 31u;
@@ -313,15 +343,18 @@ static void exec(task_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
         if (!ok) FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
         break;
     }
-    case 0x0B: /* custom-0: BAR, EXIT */
-        if (w == 0x0000000Bu) {
+    case 0x0B: /* custom-0: BAR, EXIT, LAUNCH */
+        if (w == GC_SIMT_INSN_BAR) {
             t->st = T_BAR;
-        } else if (w == 0x0000100Bu) {
+            wr = false;
+        } else if (w == GC_SIMT_INSN_EXIT) {
             t->st = T_EXIT;
+            wr = false;
+        } else if (f3 == GC_SIMT_INSN_LAUNCH_FUNCT3 && (w >> 20) == 0) {
+            v = tmu_device_launch(k, a);
         } else {
             FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
         }
-        wr = false;
         break;
     case 0x2F: { /* A */
         uint32_t f5 = w >> 27;
@@ -393,8 +426,9 @@ static void exec(task_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
 }
 
 /* ------------------------------------------------------------------ warps and CTAs */
-/* Fetch the word at pc (icache model for the miss counter); false with a fault cause. */
-static bool fetch(task_t *k, uint32_t pc, uint32_t *w, uint32_t *cause) {
+/* Fetch the word at pc (the SM's instruction cache, for the miss counter and the fill latency);
+ * false with a fault cause. */
+static bool fetch(run_t *k, uint32_t pc, uint32_t *w, uint32_t *cause) {
     uint64_t dev;
     if (!global_dev(pc, &dev)) {
         *cause = GC_SIMT_FAULT_FETCH_ACCESS;
@@ -408,17 +442,18 @@ static bool fetch(task_t *k, uint32_t pc, uint32_t *w, uint32_t *cause) {
     *w = ld_le(b, 4);
     uint64_t line = dev / GC_SIMT_ICACHE_LINE_BYTES;
     uint32_t idx = (uint32_t)(line % GC_SIMT_ICACHE_LINES), tag = (uint32_t)(line / GC_SIMT_ICACHE_LINES);
-    if (!k->icache_valid[idx] || k->icache_tag[idx] != tag) {
-        k->icache_valid[idx] = true;
-        k->icache_tag[idx] = tag;
-        k->c->icache_misses++;
+    ref_cmp_t *c = k->c;
+    if (!c->icache_valid[k->sm][idx] || c->icache_tag[k->sm][idx] != tag) {
+        c->icache_valid[k->sm][idx] = true;
+        c->icache_tag[k->sm][idx] = tag;
+        c->icache_misses++;
         k->fill = ref_latency(dev) + 4u;
     }
     return true;
 }
 
 /* One warp instruction of warp wi; false when the warp has nothing to run. */
-static bool warp_step(task_t *k, uint32_t wi) {
+static bool warp_step(run_t *k, uint32_t wi) {
     uint32_t lo = wi * k->lanes, hi = lo + k->lanes;
     if (hi > k->nthr) hi = k->nthr;
     uint32_t minpc = UINT32_MAX;
@@ -429,13 +464,13 @@ static bool warp_step(task_t *k, uint32_t wi) {
     ref_cmp_t *c = k->c;
     uint32_t w = 0, cause = 0;
     k->fill = 0;
+    k->cycles = k->nwarps + k->wlat[wi];
     if (!fetch(k, minpc, &w, &cause)) {
         for (uint32_t i = lo; i < hi; i++)
             if (k->t[i].st == T_LIVE && k->t[i].pc == minpc) {
-                cmp_fault(k->r, cause, minpc, minpc, i - lo, wi);
+                cta_fault(k, cause, minpc, minpc, i - lo, wi);
                 break;
             }
-        k->faulted = true;
         return true;
     }
     c->warp_instrs++;
@@ -452,8 +487,7 @@ static bool warp_step(task_t *k, uint32_t wi) {
         if (res.lat > lat) lat = res.lat;
         if (res.amo) amo_cost += 2u * res.lat + 4u; /* a read-modify-write round trip per lane */
         if (res.cause != GC_SIMT_FAULT_NONE) {
-            cmp_fault(k->r, res.cause, minpc, res.addr, i - lo, wi);
-            k->faulted = true;
+            cta_fault(k, res.cause, minpc, res.addr, i - lo, wi);
             return true;
         }
     }
@@ -464,7 +498,8 @@ static bool warp_step(task_t *k, uint32_t wi) {
     return true;
 }
 
-static void run_cta(task_t *k) {
+/* Interpret the CTA to its end (or its first fault). */
+static void run_cta(run_t *k) {
     for (uint32_t i = 0; i < k->nthr; i++) {
         thr_t *t = &k->t[i];
         memset(t, 0, sizeof *t);
@@ -474,19 +509,16 @@ static void run_cta(task_t *k) {
         t->tid[1] = (i / k->cta[0]) % k->cta[1];
         t->tid[2] = i / (k->cta[0] * k->cta[1]);
     }
-    memset(k->smem, 0, k->smem_bytes ? k->smem_bytes : 1u);
+    memset(k->smem, 0, k->smem_bytes);
     memset(k->lmem, 0, (size_t)k->nthr * GC_SIMT_LMEM_BYTES);
-    k->cycles += k->nwarps;
-    memset(k->wlat, 0, k->nwarps * sizeof *k->wlat);
     for (;;) {
         bool any = false;
         for (uint32_t wi = 0; wi < k->nwarps && !k->faulted; wi++) {
             any |= warp_step(k, wi);
             if (++k->steps > STEP_GUARD) {
-                fprintf(stderr, "ref: compute task 0x%x: more than %llu warp instructions, stopped (a hang?)\n",
-                        k->c->task, (unsigned long long)STEP_GUARD);
-                cmp_fault(k->r, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, k->t[wi * k->lanes].pc, 0, 0, wi);
-                k->faulted = true;
+                fprintf(stderr, "ref: compute task 0x%x: more than %llu warp instructions in a CTA, stopped (a hang?)\n",
+                        k->task, (unsigned long long)STEP_GUARD);
+                cta_fault(k, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, k->t[wi * k->lanes].pc, 0, 0, wi);
             }
         }
         if (k->faulted) return;
@@ -497,136 +529,535 @@ static void run_cta(task_t *k) {
             if (k->t[i].st == T_BAR) k->t[i].st = T_LIVE, bar = true;
         if (!bar) break;
     }
-    k->c->ctas++;
-    /* the CTA's warp slots: where they free first; held until its slowest warp is done */
-    uint32_t seg = GC_SIMT_SMEM_BYTES / GC_SIMT_WARPS, need = k->nwarps, ns = GC_SIMT_WARPS * GC_SIMT_NUM_SM;
-    if ((k->smem_bytes + seg - 1u) / seg > need) need = (k->smem_bytes + seg - 1u) / seg;
-    if (need > GC_SIMT_WARPS) need = GC_SIMT_WARPS;
-    uint32_t best = 0;
-    uint64_t best_t = UINT64_MAX, slowest = 0;
-    for (uint32_t s0 = 0; s0 + need <= ns; s0++) {
-        if (s0 / GC_SIMT_WARPS != (s0 + need - 1u) / GC_SIMT_WARPS) continue; /* one SM */
-        uint64_t t = 0;
-        for (uint32_t j = s0; j < s0 + need; j++) t = k->slot_t[j] > t ? k->slot_t[j] : t;
-        if (t < best_t) best_t = t, best = s0;
-    }
-    for (uint32_t wi = 0; wi < k->nwarps; wi++) slowest = k->wlat[wi] > slowest ? k->wlat[wi] : slowest;
-    for (uint32_t j = best; j < best + need; j++) k->slot_t[j] = best_t + slowest;
 }
 
-/* ------------------------------------------------------------------ the engine */
-static void bad_tmd(ref_t *r, uint32_t off) { cmp_fault(r, GC_SIMT_FAULT_BAD_TMD, 0, off, 0, 0); }
+/* ------------------------------------------------------------------ task log */
+static bool log_on(const ref_cmp_t *c) { return GC_COMPUTE_LOG_CTRL_ENABLE_GET(c->log_ctrl) != 0; }
+
+/* A logged step may be taken (the log is not behind). */
+static bool log_room(const ref_cmp_t *c) { return !log_on(c) || c->logq_n < REF_LOG_BACKLOG; }
+
+static void tmu_log(ref_t *r, uint32_t e, uint32_t kind) {
+    ref_cmp_t *c = &r->cmp;
+    if (!log_on(c)) return;
+    const ref_task_t *t = &c->ent[e];
+    if (c->logq_head + c->logq_n == c->logq_cap) {
+        if (c->logq_head) {
+            memmove(c->logq, c->logq + c->logq_head, c->logq_n * sizeof *c->logq);
+            c->logq_head = 0;
+        } else {
+            uint32_t cap = c->logq_cap ? 2u * c->logq_cap : 64u;
+            ref_logrec_t *q = realloc(c->logq, cap * sizeof *q);
+            if (!q) {
+                fprintf(stderr, "ref: compute: host out of memory\n");
+                abort();
+            }
+            c->logq = q;
+            c->logq_cap = cap;
+        }
+    }
+    uint32_t slot = kind == GC_TMU_EVENT_QUEUED ? REF_TMU_NONE : t->slot;
+    c->logq[c->logq_head + c->logq_n++] = (ref_logrec_t){
+        .event = GC_TMU_LOG_EVENT_KIND(kind) | GC_TMU_LOG_EVENT_SLOT(slot) | GC_TMU_LOG_EVENT_LEVEL(t->level) |
+                 GC_TMU_LOG_EVENT_DEPTH(t->depth) | GC_TMU_LOG_EVENT_CHANNEL(t->ch),
+        .task = t->id};
+}
+
+/* Records go out one at a time, as 16-byte atomic-unit writes {EVENT, TASK, cycle stamp}, to
+ * record LOG_PUT mod 2^SIZE_LOG2 of the ring; LOG_PUT counts them when answered. */
+static bool log_step(ref_t *r) {
+    ref_cmp_t *c = &r->cmp;
+    ref_au_req_t *q = &r->au[REF_AU_LOG];
+    if (c->log_busy) {
+        if (!q->valid || !q->done) return false;
+        q->valid = false;
+        c->log_busy = false;
+        c->log_put++;
+        c->logq_head++;
+        c->logq_n--;
+        if (!c->logq_n) c->logq_head = 0;
+        return true;
+    }
+    if (!c->logq_n) return false;
+    const ref_logrec_t *l = &c->logq[c->logq_head];
+    uint32_t lg = GC_COMPUTE_LOG_CTRL_SIZE_LOG2_GET(c->log_ctrl);
+    uint64_t base = (((uint64_t)GC_COMPUTE_LOG_BASE_HI_HI_GET(c->log_base_hi) << 32) | c->log_base_lo) &
+                    ~(uint64_t)(GC_TMU_LOG_ALIGN - 1u);
+    uint64_t idx = c->log_put & ((1ull << lg) - 1u);
+    ref_au_request(r, REF_AU_LOG, AU_WRITE, GC_TMU_LOG_SIZE, base + idx * GC_TMU_LOG_SIZE,
+                   ((uint64_t)l->task << 32) | l->event, 0, false);
+    c->log_busy = true;
+    return true;
+}
+
+/* ------------------------------------------------------------------ task table */
+static int32_t free_entry(const ref_cmp_t *c) {
+    for (uint32_t e = 0; e < GC_TMU_ENTRIES; e++)
+        if (c->ent[e].state == GC_TASK_STATE_FREE) return (int32_t)e;
+    return -1;
+}
+
+bool ref_cmp_can_launch(const ref_t *r) { return free_entry(&r->cmp) >= 0; }
+
+/* Entry e takes the task at device address `tmd`, launched at cycle t_launch (FETCH). */
+static ref_task_t *new_entry(ref_t *r, uint32_t e, uint64_t tmd, uint64_t t_launch) {
+    ref_cmp_t *c = &r->cmp;
+    ref_task_t *t = &c->ent[e];
+    memset(t, 0, sizeof *t);
+    t->state = GC_TASK_STATE_FETCH;
+    t->tmd = tmd;
+    t->id = (uint32_t)(tmd >> 8);
+    t->parent = -1;
+    t->slot = REF_TMU_NONE;
+    t->t_fetch = (t_launch > c->fetch_t ? t_launch : c->fetch_t) + ref_stretch(r, ref_latency(tmd) + TMD_READ_EXTRA);
+    c->fetch_t = t->t_fetch;
+    return t;
+}
 
 void ref_cmp_launch(ref_t *r, uint32_t ch, uint64_t tmd_addr) {
-    ref_cmp_t *c = &r->cmp;
-    c->busy = true;
-    c->fault = false;
-    c->ch = ch;
-    c->task = (uint32_t)(tmd_addr >> 8);
-    c->t_start = r->now;
-    c->sem = c->intr = false;
-    c->state = GC_TASK_STATE_RUNNING;
-    uint64_t dur = ref_latency(tmd_addr) + 4u;
-    uint32_t w[GC_TMD_SIZE / 4u];
-    if (ref_window(tmd_addr, GC_TMD_SIZE) < 0 || !ref_mem_read(r, tmd_addr, w, GC_TMD_SIZE)) {
-        cmp_fault(r, GC_SIMT_FAULT_TMD_BUS_ERROR, 0, c->task, 0, 0);
-        c->t_next = r->now + ref_stretch(r, dur);
-        return;
+    int32_t e = free_entry(&r->cmp);
+    if (e < 0) { /* the PBDMA checks ref_cmp_can_launch first */
+        fprintf(stderr, "ref: internal error: compute launch with the task table full\n");
+        abort();
     }
-    task_t k;
+    new_entry(r, (uint32_t)e, tmd_addr, r->now)->ch = ch;
+}
+
+/* The first fault of task e: recorded when INTR_STATUS.TASK_FAULT is clear, logged, and the
+ * task's CTAs in flight are killed (they end next cycle); its eviction, if any, is called off. */
+static void task_fault(ref_t *r, uint32_t e, uint32_t cause, uint32_t pc, uint32_t addr, uint32_t loc) {
+    ref_cmp_t *c = &r->cmp;
+    ref_task_t *t = &c->ent[e];
+    if (t->fault) return;
+    t->fault = true;
+    t->evicting = false;
+    if (!(r->intr_status & GC_GLOBAL_INTR_STATUS_TASK_FAULT(1))) {
+        c->f_cause = cause;
+        c->f_pc = pc;
+        c->f_addr = addr;
+        c->f_loc = loc;
+        c->f_task = t->id;
+        c->f_channel = t->ch;
+    }
+    r->intr_status |= GC_GLOBAL_INTR_STATUS_TASK_FAULT(1);
+    tmu_log(r, e, GC_TMU_EVENT_FAULT);
+    for (uint32_t i = 0; i < REF_NWSLOTS; i++)
+        if (c->cta[i].valid && c->cta[i].ent == e && c->cta[i].t_done > r->now + 1u) c->cta[i].t_done = r->now + 1u;
+}
+
+static void begin_complete(ref_task_t *t) {
+    t->state = GC_TASK_STATE_RELEASE;
+    t->rel_done = false;
+}
+
+static bool needs_release(const ref_task_t *t) {
+    return GC_TMD_FLAGS_SEM_RELEASE_GET(t->w[GC_TMD_FLAGS / 4u]) && !t->fault && !t->sub_fault;
+}
+
+/* Pending list: by LEVEL, most urgent first; within a level by key (head insertions take keys
+ * below every other, tail insertions above). */
+static void enqueue(ref_cmp_t *c, ref_task_t *t, bool head) {
+    t->state = GC_TASK_STATE_PENDING;
+    t->key = head ? --c->head_key : ++c->tail_key;
+}
+
+static int32_t pending_head(const ref_cmp_t *c) {
+    int32_t best = -1;
+    for (uint32_t e = 0; e < GC_TMU_ENTRIES; e++) {
+        const ref_task_t *t = &c->ent[e];
+        if (t->state != GC_TASK_STATE_PENDING) continue;
+        if (best < 0 || t->level > c->ent[best].level || (t->level == c->ent[best].level && t->key < c->ent[best].key))
+            best = (int32_t)e;
+    }
+    return best;
+}
+
+/* The TMD read of the first entry in FETCH whose read is done: check it, then pending (QUEUED),
+ * or a fault (BAD_TMD, TMD_BUS_ERROR) and completion without release. */
+static bool fetch_step(ref_t *r) {
+    ref_cmp_t *c = &r->cmp;
+    int32_t first = -1;
+    for (uint32_t e = 0; e < GC_TMU_ENTRIES; e++) {
+        const ref_task_t *t = &c->ent[e];
+        if (t->state == GC_TASK_STATE_FETCH && t->t_fetch <= r->now && (first < 0 || t->t_fetch < c->ent[first].t_fetch))
+            first = (int32_t)e;
+    }
+    if (first < 0 || !log_room(c)) return false;
+    uint32_t e = (uint32_t)first;
+    ref_task_t *t = &c->ent[e];
+    uint32_t *w = t->w;
+    bool host = t->parent < 0;
+    if (t->have_w ? t->w_err : (ref_window(t->tmd, GC_TMD_SIZE) < 0 || !ref_mem_read(r, t->tmd, w, GC_TMD_SIZE))) {
+        memset(w, 0, sizeof t->w);
+        if (host) t->depth = t->max_depth = 1;
+        task_fault(r, e, GC_SIMT_FAULT_TMD_BUS_ERROR, 0, t->id, 0);
+        begin_complete(t);
+        return true;
+    }
+    if (host) {
+        uint32_t pr = w[GC_TMD_PRIORITY / 4u];
+        t->level = GC_TMD_PRIORITY_LEVEL_GET(pr);
+        t->depth = GC_TMD_PRIORITY_DEPTH_GET(pr) ? GC_TMD_PRIORITY_DEPTH_GET(pr) : 1u;
+        t->max_depth = GC_TMD_PRIORITY_MAX_DEPTH_GET(pr) ? GC_TMD_PRIORITY_MAX_DEPTH_GET(pr) : 1u;
+    }
+    uint32_t grid[3] = {w[GC_TMD_GRID_X / 4u], w[GC_TMD_GRID_Y / 4u], w[GC_TMD_GRID_Z / 4u]};
+    uint32_t cx = GC_TMD_CTA_DIM_XY_X_GET(w[GC_TMD_CTA_DIM_XY / 4u]), cy = GC_TMD_CTA_DIM_XY_Y_GET(w[GC_TMD_CTA_DIM_XY / 4u]);
+    uint32_t cz = GC_TMD_CTA_DIM_Z_Z_GET(w[GC_TMD_CTA_DIM_Z / 4u]);
+    uint32_t flags = w[GC_TMD_FLAGS / 4u];
+    bool sem = GC_TMD_FLAGS_SEM_RELEASE_GET(flags) != 0, four = GC_TMD_FLAGS_SEM_FOUR_WORD_GET(flags) != 0;
+    uint64_t threads = (uint64_t)cx * cy * cz;
+    int32_t bad = -1;
+    if (!grid[0]) bad = GC_TMD_GRID_X;
+    else if (!grid[1]) bad = GC_TMD_GRID_Y;
+    else if (!grid[2]) bad = GC_TMD_GRID_Z;
+    else if (!cx || !cy) bad = GC_TMD_CTA_DIM_XY;
+    else if (!cz) bad = GC_TMD_CTA_DIM_Z;
+    else if (threads > MAX_THREADS) bad = threads > 0xFFFFu ? GC_TMD_CTA_DIM_Z : GC_TMD_CTA_DIM_XY;
+    else if (w[GC_TMD_SMEM_BYTES / 4u] > GC_SIMT_SMEM_BYTES) bad = GC_TMD_SMEM_BYTES;
+    else if (w[GC_TMD_ENTRY_PC / 4u] % 4u) bad = GC_TMD_ENTRY_PC;
+    else if (sem && w[GC_TMD_SEM_ADDR_LO / 4u] % (four ? 16u : 4u)) bad = GC_TMD_SEM_ADDR_LO;
+    else if (host && t->level >= GC_TMU_PRIO_LEVELS) bad = GC_TMD_PRIORITY;
+    if (bad >= 0) {
+        task_fault(r, e, GC_SIMT_FAULT_BAD_TMD, 0, (uint32_t)bad, 0);
+        begin_complete(t);
+        return true;
+    }
+    uint64_t n = (uint64_t)grid[0] * grid[1];
+    t->ncta = n > UINT64_MAX / grid[2] ? UINT64_MAX : n * grid[2];
+    enqueue(c, t, GC_TMD_FLAGS_QUEUE_HEAD_GET(flags) != 0);
+    tmu_log(r, e, GC_TMU_EVENT_QUEUED);
+    return true;
+}
+
+/* A LAUNCH by a thread of the CTA k (thread_addr: rs1); returns the LAUNCH_STATUS. */
+static uint32_t tmu_device_launch(run_t *k, uint32_t thread_addr) {
+    ref_t *r = k->r;
+    ref_cmp_t *c = k->c;
+    ref_task_t *p = &c->ent[k->ent];
+    uint64_t dev = 0;
+    uint32_t st;
+    int32_t e = -1;
+    if (thread_addr % GC_TMD_ALIGN || !global_dev(thread_addr, &dev)) st = GC_LAUNCH_STATUS_BAD_ADDR;
+    else if (p->depth >= p->max_depth) st = GC_LAUNCH_STATUS_DEPTH;
+    else if (p->level + 1u >= GC_TMU_PRIO_LEVELS) st = GC_LAUNCH_STATUS_PRIORITY;
+    else if ((e = free_entry(c)) < 0) st = GC_LAUNCH_STATUS_FULL;
+    else st = GC_LAUNCH_STATUS_OK;
+    if (st == GC_LAUNCH_STATUS_OK) {
+        ref_task_t *t = new_entry(r, (uint32_t)e, dev, k->t0 + k->cycles);
+        t->parent = (int32_t)k->ent;
+        t->level = p->level + 1u;
+        t->depth = p->depth + 1u;
+        t->max_depth = p->max_depth;
+        t->ch = p->ch;
+        /* the TMD as the launching thread left it (its later stores are not seen, as on the RTL
+         * where the read follows the LAUNCH closely; here the whole CTA ran already) */
+        t->have_w = true;
+        t->w_err = ref_window(dev, GC_TMD_SIZE) < 0 || !ref_mem_read(r, dev, t->w, GC_TMD_SIZE);
+        p->children++;
+        c->dev_launches++;
+        return st;
+    }
+    c->launch_fails++;
+    if (!(r->intr_status & GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL(1))) {
+        c->lf_word = GC_COMPUTE_LAUNCH_FAIL_STATUS(st) | GC_COMPUTE_LAUNCH_FAIL_DEPTH(p->depth) |
+                     GC_COMPUTE_LAUNCH_FAIL_LEVEL(p->level);
+        c->lf_task = p->id;
+    }
+    r->intr_status |= GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL(1);
+    tmu_log(r, k->ent, GC_TMU_EVENT_LAUNCH_FAIL);
+    return st;
+}
+
+/* Completion: the release (if any) through the atomic unit, one at a time; then COMPLETE, the
+ * interrupt, TASKS, and the parent or the PBDMA; the entry is free. */
+static void finalize(ref_t *r, uint32_t e) {
+    ref_cmp_t *c = &r->cmp;
+    ref_task_t *t = &c->ent[e];
+    bool bad = t->fault || t->sub_fault;
+    tmu_log(r, e, GC_TMU_EVENT_COMPLETE);
+    if (GC_TMD_FLAGS_INTERRUPT_GET(t->w[GC_TMD_FLAGS / 4u]) && !bad) ref_nonstall(r);
+    c->tasks++;
+    t->state = GC_TASK_STATE_FREE;
+    if (t->parent >= 0) {
+        ref_task_t *p = &c->ent[t->parent];
+        p->children--;
+        p->sub_fault |= bad;
+        if (p->state == GC_TASK_STATE_CHILDREN && p->children == 0) begin_complete(p);
+    } else {
+        ref_pbdma_task_done(r, t->ch, bad);
+    }
+}
+
+static bool release_step(ref_t *r) {
+    ref_cmp_t *c = &r->cmp;
+    ref_au_req_t *q = &r->au[REF_AU_COMPUTE];
+    bool any = false;
+    if (c->rel_ent >= 0 && q->valid && q->done) {
+        uint32_t e = (uint32_t)c->rel_ent;
+        q->valid = false;
+        c->rel_ent = -1;
+        c->ent[e].rel_done = true;
+        if (q->err) task_fault(r, e, GC_SIMT_FAULT_TMD_BUS_ERROR, 0, c->ent[e].w[GC_TMD_SEM_ADDR_LO / 4u], 0);
+        any = true;
+    }
+    for (uint32_t e = 0; e < GC_TMU_ENTRIES; e++) {
+        ref_task_t *t = &c->ent[e];
+        if (t->state != GC_TASK_STATE_RELEASE) continue;
+        if (needs_release(t) && !t->rel_done) {
+            if (c->rel_ent >= 0) continue;
+            const uint32_t *w = t->w;
+            bool four = GC_TMD_FLAGS_SEM_FOUR_WORD_GET(w[GC_TMD_FLAGS / 4u]) != 0;
+            uint64_t a = ((uint64_t)GC_TMD_SEM_ADDR_HI_HI_GET(w[GC_TMD_SEM_ADDR_HI / 4u]) << 32) | w[GC_TMD_SEM_ADDR_LO / 4u];
+            ref_au_request(r, REF_AU_COMPUTE, AU_WRITE, four ? 16u : 4u, a, w[GC_TMD_SEM_PAYLOAD / 4u], 0, false);
+            c->rel_ent = (int32_t)e;
+            any = true;
+            continue;
+        }
+        if (!log_room(c)) continue;
+        finalize(r, e);
+        any = true;
+    }
+    return any;
+}
+
+/* ------------------------------------------------------------------ slots and eviction */
+static bool may_dispatch(const ref_task_t *t) {
+    return t->state == GC_TASK_STATE_RUNNING && !t->evicting && !t->fault && !t->doomed && t->next_cta < t->ncta;
+}
+
+static bool evictable(const ref_task_t *t) {
+    return t->state == GC_TASK_STATE_RUNNING && !t->fault && !t->doomed && t->next_cta < t->ncta;
+}
+
+static bool slot_step(ref_t *r) {
+    ref_cmp_t *c = &r->cmp;
+    bool any = false, evicting = false;
+    /* running tasks with nothing in flight and nothing more to dispatch give their slot up */
+    for (uint32_t s = 0; s < GC_TMU_SLOTS; s++) {
+        if (c->slot[s] < 0) continue;
+        uint32_t e = (uint32_t)c->slot[s];
+        ref_task_t *t = &c->ent[e];
+        evicting |= t->evicting;
+        if (t->inflight || !(t->evicting || t->fault || t->next_cta >= t->ncta)) continue;
+        if (t->evicting) {
+            if (!log_room(c)) continue;
+            tmu_log(r, e, GC_TMU_EVENT_EVICT);
+            c->evictions++;
+            t->evicting = false;
+            enqueue(c, t, true);
+        } else if (t->children) {
+            if (!log_room(c)) continue;
+            t->state = GC_TASK_STATE_CHILDREN;
+            tmu_log(r, e, GC_TMU_EVENT_CTAS_DONE);
+        } else {
+            begin_complete(t);
+        }
+        c->slot[s] = -1;
+        any = true;
+    }
+    int32_t h = pending_head(c);
+    if (h < 0) return any;
+    int32_t free_s = -1;
+    for (uint32_t s = 0; s < GC_TMU_SLOTS && free_s < 0; s++)
+        if (c->slot[s] < 0) free_s = (int32_t)s;
+    if (free_s >= 0) { /* rule 1: the pending head takes the lowest free slot */
+        if (!log_room(c)) return any;
+        ref_task_t *t = &c->ent[h];
+        t->state = GC_TASK_STATE_RUNNING;
+        t->slot = (uint32_t)free_s;
+        t->slot_order = ++c->slot_ctr;
+        c->slot[free_s] = h;
+        c->last_task = t->id;
+        if (!t->started) memset(c->icache_valid, 0, sizeof c->icache_valid);
+        tmu_log(r, (uint32_t)h, t->started ? GC_TMU_EVENT_RESUME : GC_TMU_EVENT_START);
+        t->started = true;
+        return true;
+    }
+    if (evicting || GC_COMPUTE_TMU_CTRL_NO_EVICT_GET(c->tmu_ctrl)) return any;
+    /* rule 2: evict the evictable running task of the lowest LEVEL (among equals the last to take
+     * its slot) when the pending head is strictly more urgent */
+    int32_t v = -1;
+    for (uint32_t s = 0; s < GC_TMU_SLOTS; s++) {
+        const ref_task_t *t = &c->ent[c->slot[s]];
+        if (!evictable(t)) continue;
+        if (v < 0 || t->level < c->ent[v].level || (t->level == c->ent[v].level && t->slot_order > c->ent[v].slot_order))
+            v = c->slot[s];
+    }
+    if (v < 0 || c->ent[h].level <= c->ent[v].level) return any;
+    c->ent[v].evicting = true;
+    return true;
+}
+
+/* ------------------------------------------------------------------ dispatch and CTAs */
+/* The lowest first warp slot of `need` contiguous free slots of the SM, or -1. */
+static int32_t warp_fit(uint32_t busy, uint32_t need) {
+    uint32_t mask = need >= 32u ? UINT32_MAX : (1u << need) - 1u;
+    for (uint32_t w0 = 0; w0 + need <= GC_SIMT_WARPS; w0++)
+        if (!(busy & (mask << w0))) return (int32_t)w0;
+    return -1;
+}
+
+static bool dispatch_step(ref_t *r) {
+    ref_cmp_t *c = &r->cmp;
+    if (r->now < c->disp_t) return false;
+    int32_t best = -1;
+    for (uint32_t s = 0; s < GC_TMU_SLOTS; s++) {
+        if (c->slot[s] < 0 || !may_dispatch(&c->ent[c->slot[s]])) continue;
+        const ref_task_t *t = &c->ent[c->slot[s]];
+        if (best < 0 || t->level > c->ent[best].level ||
+            (t->level == c->ent[best].level && t->slot_order < c->ent[best].slot_order))
+            best = c->slot[s];
+    }
+    if (best < 0) return false;
+    uint32_t e = (uint32_t)best;
+    ref_task_t *t = &c->ent[e];
+    const uint32_t *w = t->w;
+    run_t k;
     memset(&k, 0, sizeof k);
     k.r = r;
     k.c = c;
-    k.entry = w[GC_TMD_ENTRY_PC / 4];
-    k.param = w[GC_TMD_PARAM / 4];
-    k.grid[0] = w[GC_TMD_GRID_X / 4];
-    k.grid[1] = w[GC_TMD_GRID_Y / 4];
-    k.grid[2] = w[GC_TMD_GRID_Z / 4];
-    k.cta[0] = GC_TMD_CTA_DIM_XY_X_GET(w[GC_TMD_CTA_DIM_XY / 4]);
-    k.cta[1] = GC_TMD_CTA_DIM_XY_Y_GET(w[GC_TMD_CTA_DIM_XY / 4]);
-    k.cta[2] = GC_TMD_CTA_DIM_Z_Z_GET(w[GC_TMD_CTA_DIM_Z / 4]);
-    k.smem_bytes = w[GC_TMD_SMEM_BYTES / 4];
+    k.ent = e;
+    k.task = t->id;
+    k.entry = w[GC_TMD_ENTRY_PC / 4u];
+    k.param = w[GC_TMD_PARAM / 4u];
+    k.grid[0] = w[GC_TMD_GRID_X / 4u];
+    k.grid[1] = w[GC_TMD_GRID_Y / 4u];
+    k.grid[2] = w[GC_TMD_GRID_Z / 4u];
+    k.cta[0] = GC_TMD_CTA_DIM_XY_X_GET(w[GC_TMD_CTA_DIM_XY / 4u]);
+    k.cta[1] = GC_TMD_CTA_DIM_XY_Y_GET(w[GC_TMD_CTA_DIM_XY / 4u]);
+    k.cta[2] = GC_TMD_CTA_DIM_Z_Z_GET(w[GC_TMD_CTA_DIM_Z / 4u]);
+    k.smem_bytes = w[GC_TMD_SMEM_BYTES / 4u];
     k.lanes = GC_SIMT_LANES;
-    uint32_t flags = w[GC_TMD_FLAGS / 4];
-    c->sem = GC_TMD_FLAGS_SEM_RELEASE_GET(flags) != 0;
-    c->sem_four = GC_TMD_FLAGS_SEM_FOUR_WORD_GET(flags) != 0;
-    c->intr = GC_TMD_FLAGS_INTERRUPT_GET(flags) != 0;
-    c->sem_addr = ((uint64_t)GC_TMD_SEM_ADDR_HI_HI_GET(w[GC_TMD_SEM_ADDR_HI / 4]) << 32) | w[GC_TMD_SEM_ADDR_LO / 4];
-    c->sem_payload = w[GC_TMD_SEM_PAYLOAD / 4];
-    uint64_t threads = (uint64_t)k.cta[0] * k.cta[1] * k.cta[2];
-    if (!k.grid[0]) bad_tmd(r, GC_TMD_GRID_X);
-    else if (!k.grid[1]) bad_tmd(r, GC_TMD_GRID_Y);
-    else if (!k.grid[2]) bad_tmd(r, GC_TMD_GRID_Z);
-    else if (!k.cta[0] || !k.cta[1]) bad_tmd(r, GC_TMD_CTA_DIM_XY);
-    else if (!k.cta[2]) bad_tmd(r, GC_TMD_CTA_DIM_Z);
-    else if (threads > (uint64_t)GC_SIMT_WARPS * GC_SIMT_LANES) bad_tmd(r, threads > 0xFFFFu ? GC_TMD_CTA_DIM_Z : GC_TMD_CTA_DIM_XY);
-    else if (k.smem_bytes > GC_SIMT_SMEM_BYTES) bad_tmd(r, GC_TMD_SMEM_BYTES);
-    else if (k.entry % 4u) bad_tmd(r, GC_TMD_ENTRY_PC);
-    else if (c->sem && c->sem_addr % (c->sem_four ? 16u : 4u)) bad_tmd(r, GC_TMD_SEM_ADDR_LO);
-    if (c->fault) {
-        c->t_next = r->now + ref_stretch(r, dur);
-        return;
-    }
-    k.nthr = (uint32_t)threads;
+    k.nthr = k.cta[0] * k.cta[1] * k.cta[2];
     k.nwarps = (k.nthr + k.lanes - 1u) / k.lanes;
-    k.t = calloc(k.nthr, sizeof *k.t);
-    k.smem = calloc(k.smem_bytes ? k.smem_bytes : 1u, 1);
-    k.lmem = calloc((size_t)k.nthr, GC_SIMT_LMEM_BYTES);
-    k.wlat = calloc(k.nwarps, sizeof *k.wlat);
-    if (!k.t || !k.smem || !k.lmem || !k.wlat) {
+    /* warp slots: one per warp, or more for its shared memory (SMEM_BYTES in WARPS segments) */
+    uint32_t seg = GC_SIMT_SMEM_BYTES / GC_SIMT_WARPS, need = k.nwarps;
+    if ((k.smem_bytes + seg - 1u) / seg > need) need = (k.smem_bytes + seg - 1u) / seg;
+    if (need > GC_SIMT_WARPS) need = GC_SIMT_WARPS;
+    int32_t w0 = -1;
+    uint32_t sm = 0;
+    for (uint32_t i = 1; i <= GC_SIMT_NUM_SM && w0 < 0; i++) {
+        sm = (c->sm_rr + i) % GC_SIMT_NUM_SM;
+        w0 = warp_fit(c->warp_busy[sm], need);
+    }
+    if (w0 < 0) return false; /* strictly by priority: nobody else's CTA instead */
+    if (!c->scratch && !(c->scratch = calloc(1, sizeof(scratch_t)))) {
         fprintf(stderr, "ref: compute: host out of memory\n");
         abort();
     }
-    for (k.ctaid[2] = 0; k.ctaid[2] < k.grid[2] && !k.faulted; k.ctaid[2]++)
-        for (k.ctaid[1] = 0; k.ctaid[1] < k.grid[1] && !k.faulted; k.ctaid[1]++)
-            for (k.ctaid[0] = 0; k.ctaid[0] < k.grid[0] && !k.faulted; k.ctaid[0]++) run_cta(&k);
-    free(k.t);
-    free(k.smem);
-    free(k.lmem);
-    free(k.wlat);
-    uint64_t busy = k.issues / GC_SIMT_NUM_SM;
-    if (k.au_time > busy) busy = k.au_time;
-    for (uint32_t j = 0; j < GC_SIMT_WARPS * GC_SIMT_NUM_SM; j++) busy = k.slot_t[j] > busy ? k.slot_t[j] : busy;
-    dur += k.cycles + busy;
-    c->t_next = r->now + ref_stretch(r, dur);
+    scratch_t *sc = c->scratch;
+    k.t = sc->t;
+    k.smem = sc->smem;
+    k.lmem = sc->lmem;
+    k.sm = sm;
+    k.w0 = (uint32_t)w0;
+    k.t0 = r->now;
+    uint64_t n = t->next_cta, gxy = (uint64_t)k.grid[0] * k.grid[1];
+    k.ctaid[0] = (uint32_t)(n % k.grid[0]);
+    k.ctaid[1] = (uint32_t)(n / k.grid[0] % k.grid[1]);
+    k.ctaid[2] = (uint32_t)(n / gxy);
+    t->next_cta++;
+    t->inflight++;
+    c->sm_rr = sm;
+    c->disp_t = r->now + 1u;
+    c->warp_busy[sm] |= (need >= 32u ? UINT32_MAX : (1u << need) - 1u) << w0;
+    run_cta(&k); /* may launch children: the table changes, `t` stays valid */
+    uint64_t slowest = 0;
+    for (uint32_t i = 0; i < k.nwarps; i++) slowest = k.wlat[i] > slowest ? k.wlat[i] : slowest;
+    uint64_t done = r->now + k.nwarps + slowest;
+    c->issue_t[sm] = (c->issue_t[sm] > r->now ? c->issue_t[sm] : r->now) + k.issues;
+    if (c->issue_t[sm] > done) done = c->issue_t[sm];
+    if (k.au_time) {
+        c->au_t = (c->au_t > r->now ? c->au_t : r->now) + k.au_time;
+        if (c->au_t > done) done = c->au_t;
+    }
+    done = r->now + ref_stretch(r, done - r->now);
+    if (k.faulted) t->doomed = true;
+    for (uint32_t i = 0; i < REF_NWSLOTS; i++) {
+        ref_cta_t *x = &c->cta[i];
+        if (x->valid) continue;
+        *x = (ref_cta_t){.valid = true, .fault = k.faulted, .ent = e, .sm = sm, .w0 = (uint32_t)w0, .nw = need,
+                         .t_done = done > r->now ? done : r->now + 1u, .f_cause = k.f_cause, .f_pc = k.f_pc,
+                         .f_addr = k.f_addr, .f_loc = k.f_loc};
+        return true;
+    }
+    fprintf(stderr, "ref: internal error: more CTAs in flight than warp slots\n");
+    abort();
 }
 
-static void finish(ref_t *r) {
+/* CTAs whose time is up end, in time order; a faulting one reports its fault then. */
+static bool cta_step(ref_t *r) {
     ref_cmp_t *c = &r->cmp;
-    c->busy = false;
-    c->state = GC_TASK_STATE_FREE;
-    c->tasks++;
-    ref_pbdma_ce_done(r, 0, c->fault, c->intr && !c->fault);
+    bool any = false;
+    for (;;) {
+        ref_cta_t *x = NULL;
+        for (uint32_t i = 0; i < REF_NWSLOTS; i++)
+            if (c->cta[i].valid && c->cta[i].t_done <= r->now && (!x || c->cta[i].t_done < x->t_done)) x = &c->cta[i];
+        if (!x) return any;
+        x->valid = false;
+        if (x->fault) task_fault(r, x->ent, x->f_cause, x->f_pc, x->f_addr, x->f_loc);
+        c->warp_busy[x->sm] &= ~((x->nw >= 32u ? UINT32_MAX : (1u << x->nw) - 1u) << x->w0);
+        c->ent[x->ent].inflight--;
+        c->ctas++;
+        any = true;
+    }
+}
+
+/* ------------------------------------------------------------------ the engine */
+void ref_cmp_init(ref_t *r) {
+    ref_cmp_t *c = &r->cmp;
+    for (uint32_t s = 0; s < GC_TMU_SLOTS; s++) c->slot[s] = -1;
+    c->rel_ent = -1;
+}
+
+void ref_cmp_free(ref_t *r) {
+    free(r->cmp.scratch);
+    free(r->cmp.logq);
+    r->cmp.scratch = NULL;
+    r->cmp.logq = NULL;
 }
 
 bool ref_cmp_step(ref_t *r) {
-    ref_cmp_t *c = &r->cmp;
-    ref_au_req_t *q = &r->au[REF_AU_COMPUTE];
-    if (!c->busy) return false;
-    switch (c->state) {
-    case GC_TASK_STATE_RUNNING:
-        if (r->now < c->t_next) return false;
-        c->active_cycles += (uint32_t)(c->t_next - c->t_start);
-        if (c->sem && !c->fault) {
-            c->state = GC_TASK_STATE_RELEASE;
-            ref_au_request(r, REF_AU_COMPUTE, AU_WRITE, c->sem_four ? 16u : 4u, c->sem_addr, c->sem_payload, 0, false);
-        } else {
-            finish(r);
-        }
-        return true;
-    case GC_TASK_STATE_RELEASE:
-        if (!q->valid || !q->done) return false;
-        q->valid = false;
-        if (q->err) cmp_fault(r, GC_SIMT_FAULT_TMD_BUS_ERROR, 0, (uint32_t)c->sem_addr, 0, 0);
-        finish(r);
-        return true;
-    default: return false;
-    }
+    bool any = log_step(r);
+    any |= cta_step(r);
+    any |= release_step(r);
+    any |= fetch_step(r);
+    any |= slot_step(r);
+    any |= dispatch_step(r);
+    return any;
+}
+
+static void add_timer(const ref_t *r, uint64_t t, uint64_t *next) {
+    if (t > r->now && t < *next) *next = t;
 }
 
 void ref_cmp_timers(const ref_t *r, uint64_t *next) {
     const ref_cmp_t *c = &r->cmp;
-    if (c->busy && c->state == GC_TASK_STATE_RUNNING && c->t_next > r->now && c->t_next < *next) *next = c->t_next;
+    bool disp = false;
+    for (uint32_t e = 0; e < GC_TMU_ENTRIES; e++) {
+        if (c->ent[e].state == GC_TASK_STATE_FETCH) add_timer(r, c->ent[e].t_fetch, next);
+        disp |= may_dispatch(&c->ent[e]);
+    }
+    for (uint32_t i = 0; i < REF_NWSLOTS; i++)
+        if (c->cta[i].valid) add_timer(r, c->cta[i].t_done, next);
+    if (disp) add_timer(r, c->disp_t, next);
+}
+
+static uint32_t warps_active(const ref_cmp_t *c) {
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < GC_SIMT_NUM_SM; s++)
+        for (uint32_t b = c->warp_busy[s]; b; b &= b - 1u) n++;
+    return n;
+}
+
+void ref_cmp_accumulate(ref_t *r, uint64_t dt) {
+    if (warps_active(&r->cmp)) r->cmp.active_cycles += (uint32_t)dt;
+}
+
+static uint32_t count_state(const ref_cmp_t *c, uint32_t st) {
+    uint32_t n = 0;
+    for (uint32_t e = 0; e < GC_TMU_ENTRIES; e++) n += c->ent[e].state == st;
+    return n;
 }
 
 bool ref_cmp_reg_read(const ref_t *r, uint32_t a, uint32_t *v) {
@@ -636,10 +1067,21 @@ bool ref_cmp_reg_read(const ref_t *r, uint32_t a, uint32_t *v) {
         *v = GC_COMPUTE_CONFIG_NUM_SM(GC_SIMT_NUM_SM) | GC_COMPUTE_CONFIG_WARPS(GC_SIMT_WARPS) |
              GC_COMPUTE_CONFIG_LANES(GC_SIMT_LANES) | GC_COMPUTE_CONFIG_SMEM_KB(GC_SIMT_SMEM_BYTES / 1024u);
         break;
-    case GC_REG_COMPUTE_DBG:
-        *v = GC_COMPUTE_DBG_SLOTS_BUSY(c->busy ? 1u : 0u) | GC_COMPUTE_DBG_ENTRIES(c->busy ? 1u : 0u);
+    case GC_REG_COMPUTE_DBG: {
+        uint32_t fetching = count_state(c, GC_TASK_STATE_FETCH), evicting = 0;
+        for (uint32_t e = 0; e < GC_TMU_ENTRIES; e++) evicting |= c->ent[e].evicting;
+        *v = GC_COMPUTE_DBG_PENDING(count_state(c, GC_TASK_STATE_PENDING)) |
+             GC_COMPUTE_DBG_FETCHING(fetching > 7u ? 7u : fetching) |
+             GC_COMPUTE_DBG_SLOTS_BUSY(count_state(c, GC_TASK_STATE_RUNNING)) |
+             GC_COMPUTE_DBG_ENTRIES(GC_TMU_ENTRIES - count_state(c, GC_TASK_STATE_FREE)) |
+             GC_COMPUTE_DBG_EVICTING(evicting) | GC_COMPUTE_DBG_WARPS_ACTIVE(warps_active(c));
         break;
-    case GC_REG_COMPUTE_TASK: *v = c->task; break;
+    }
+    case GC_REG_COMPUTE_TASK: *v = c->last_task; break;
+    case GC_REG_COMPUTE_TMU_CONFIG:
+        *v = GC_COMPUTE_TMU_CONFIG_SLOTS(GC_TMU_SLOTS) | GC_COMPUTE_TMU_CONFIG_ENTRIES(GC_TMU_ENTRIES) |
+             GC_COMPUTE_TMU_CONFIG_PRIO_LEVELS(GC_TMU_PRIO_LEVELS);
+        break;
     case GC_REG_COMPUTE_FAULT_CAUSE: *v = GC_COMPUTE_FAULT_CAUSE_CAUSE(c->f_cause); break;
     case GC_REG_COMPUTE_FAULT_PC: *v = c->f_pc; break;
     case GC_REG_COMPUTE_FAULT_ADDR: *v = c->f_addr; break;
@@ -653,7 +1095,53 @@ bool ref_cmp_reg_read(const ref_t *r, uint32_t a, uint32_t *v) {
     case GC_REG_COMPUTE_ACTIVE_CYCLES: *v = c->active_cycles; break;
     case GC_REG_COMPUTE_ICACHE_MISSES: *v = c->icache_misses; break;
     case GC_REG_COMPUTE_LSU_BEATS: *v = c->lsu_beats; break;
+    case GC_REG_COMPUTE_EVICTIONS: *v = c->evictions; break;
+    case GC_REG_COMPUTE_DEV_LAUNCHES: *v = c->dev_launches; break;
+    case GC_REG_COMPUTE_LAUNCH_FAILS: *v = c->launch_fails; break;
+    case GC_REG_COMPUTE_LAUNCH_FAIL: *v = c->lf_word; break;
+    case GC_REG_COMPUTE_LAUNCH_FAIL_TASK: *v = c->lf_task; break;
+    case GC_REG_COMPUTE_LOG_BASE_LO: *v = c->log_base_lo; break;
+    case GC_REG_COMPUTE_LOG_BASE_HI: *v = c->log_base_hi; break;
+    case GC_REG_COMPUTE_LOG_CTRL: *v = c->log_ctrl; break;
+    case GC_REG_COMPUTE_LOG_PUT: *v = c->log_put; break;
+    case GC_REG_COMPUTE_TMU_CTRL: *v = c->tmu_ctrl; break;
     default: return false;
     }
     return true;
+}
+
+/* LOG_BASE_*, LOG_CTRL (which sets LOG_PUT to 0) and TMU_CTRL are rw (their fields); writes to
+ * the other COMPUTE registers are ignored; false: no register there. */
+bool ref_cmp_reg_write(ref_t *r, uint32_t a, uint32_t v) {
+    ref_cmp_t *c = &r->cmp;
+    uint32_t dummy;
+    switch (a) {
+    case GC_REG_COMPUTE_LOG_BASE_LO: c->log_base_lo = v; break;
+    case GC_REG_COMPUTE_LOG_BASE_HI: c->log_base_hi = GC_COMPUTE_LOG_BASE_HI_HI(GC_COMPUTE_LOG_BASE_HI_HI_GET(v)); break;
+    case GC_REG_COMPUTE_LOG_CTRL:
+        c->log_ctrl = GC_COMPUTE_LOG_CTRL_ENABLE(GC_COMPUTE_LOG_CTRL_ENABLE_GET(v)) |
+                      GC_COMPUTE_LOG_CTRL_SIZE_LOG2(GC_COMPUTE_LOG_CTRL_SIZE_LOG2_GET(v));
+        c->log_put = 0;
+        break;
+    case GC_REG_COMPUTE_TMU_CTRL: c->tmu_ctrl = GC_COMPUTE_TMU_CTRL_NO_EVICT(GC_COMPUTE_TMU_CTRL_NO_EVICT_GET(v)); break;
+    default: return ref_cmp_reg_read(r, a, &dummy);
+    }
+    return true;
+}
+
+void ref_cmp_dump(const ref_t *r, FILE *out) {
+    const ref_cmp_t *c = &r->cmp;
+    for (uint32_t e = 0; e < GC_TMU_ENTRIES; e++) {
+        const ref_task_t *t = &c->ent[e];
+        if (t->state == GC_TASK_STATE_FREE) continue;
+        fprintf(out, "compute entry %2u: task 0x%x from channel %u, state %s, level %u depth %u/%u", e, t->id, t->ch,
+                gc_task_state_name(t->state), t->level, t->depth, t->max_depth);
+        if (t->parent >= 0) fprintf(out, ", child of entry %d", t->parent);
+        if (t->state == GC_TASK_STATE_RUNNING) fprintf(out, ", slot %u", t->slot);
+        fprintf(out, ", CTA %llu of %llu, %u in flight, %u children%s%s%s\n", (unsigned long long)t->next_cta,
+                (unsigned long long)t->ncta, t->inflight, t->children, t->evicting ? ", being evicted" : "",
+                t->fault ? " (faulted)" : "", t->sub_fault ? " (a descendant faulted)" : "");
+    }
+    if (c->logq_n)
+        fprintf(out, "compute task log: %u records waiting, LOG_PUT %u\n", c->logq_n, c->log_put);
 }

@@ -22,6 +22,14 @@
  * read takes the latency of the memory it comes from; pushbuffer bursts too, then stream at its
  * rate, as far as the 64-dword FIFO lets them run ahead of the decoder; a semaphore operation is a
  * round trip through the atomic unit; LAUNCH_DMA hands the command over in two cycles.
+ *
+ * Runlist 0 (compute, docs/tmu.md): the "engine" is the task table, which holds the tasks of
+ * several channels at once.  SEND_SIGNALING_PCAS_B SCHEDULE waits only for a free task table entry
+ * (ENGINE_WAIT / an ENGINE switch while the table is full); each channel has at most one task in
+ * flight and its next method (WFI and RELEASE_WFI included) waits for that task only; the task's
+ * completion is reported per channel (ref_pbdma_task_done), a faulted task (or one with a faulted
+ * descendant) faults its channel with TASK_FAULT.  Guests and the owner's hold work as for a copy
+ * runlist, with "the engine is busy" read as "the owner's task is in flight or the table is full".
  */
 #include <string.h>
 
@@ -53,11 +61,20 @@ static bool acq_to(const ref_t *r, const ref_chan_t *c) {
     return c->acq_blk && c->acq_timeout != 0 && r->now - c->acq_blk_t > c->acq_timeout;
 }
 
+/* The engine cannot take another command: the copy engine is busy, or (runlist 0) the task table
+ * is full. */
+static bool eng_full(const ref_t *r, uint32_t rl) { return rl == 0 ? !ref_cmp_can_launch(r) : r->pb[rl].ce_busy; }
+
+/* The owner's engine work is still in flight (it keeps its slice while guests run). */
+static bool own_busy(const ref_t *r, const ref_pbdma_t *p) {
+    return p->rl == 0 ? (p->own_vld && r->ch[p->own].ce_pend) || !ref_cmp_can_launch(r) : p->ce_busy;
+}
+
 bool ref_runnable(const ref_t *r, uint32_t rl, uint32_t i) {
     const ref_chan_t *c = &r->ch[i];
     return c->runlist == rl && c->enable && c->err_cause == GC_ERROR_CAUSE_NONE &&
            (c->gp_get != c->gp_put || c->in_ent) && (!c->acq_blk || acq_due(r, c) || c->acq_woke) &&
-           (!c->eng_wait || !r->pb[rl].ce_busy) && !c->ce_pend;
+           (!c->eng_wait || !eng_full(r, rl)) && !c->ce_pend;
 }
 
 static uint32_t runnable_mask(const ref_t *r, uint32_t rl) {
@@ -126,7 +143,7 @@ static bool self_next(const ref_t *r, const ref_pbdma_t *p, uint32_t *rnd) {
 
 /* A time-slice switch is wanted at this method boundary. */
 static bool sw_ts(const ref_t *r, const ref_pbdma_t *p) {
-    if (is_guest(p)) return (p->hold && !p->ce_busy) || (guest_exp(r, p) && guest_avail(r, p));
+    if (is_guest(p)) return (p->hold && !own_busy(r, p)) || (guest_exp(r, p) && guest_avail(r, p));
     uint32_t rnd;
     return slice_exp(r, p) && !r->ch[p->cur].ce_pend && other_run(r, p) && !self_next(r, p, &rnd);
 }
@@ -262,7 +279,7 @@ static void select_ch(ref_t *r, ref_pbdma_t *p, uint32_t sel) {
 static bool idle_step(ref_t *r, ref_pbdma_t *p) {
     uint32_t sel, rnd;
     if (p->own_vld && p->hold) {
-        if (!p->ce_busy) {
+        if (!own_busy(r, p)) {
             if (!slice_exp(r, p) && ref_runnable(r, p->rl, p->own)) {
                 p->hold = false;
                 select_ch(r, p, p->own);
@@ -449,16 +466,14 @@ static bool launch_dma(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
     return true;
 }
 
-/* SEND_SIGNALING_PCAS_B with SCHEDULE: like LAUNCH_DMA, the compute engine takes the TMD named by
- * SEND_PCAS_A and the channel's next method waits for the task. */
+/* SEND_SIGNALING_PCAS_B with SCHEDULE: the task table takes the TMD named by SEND_PCAS_A (an entry
+ * is free: checked before dispatch) and the channel's next method waits for the task. */
 static bool pcas_launch(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
     ref_chan_t *c = &r->ch[p->cur];
-    p->ce_busy = true;
-    p->ce_cancel = false;
-    p->ce_ch = p->cur;
-    p->ce_gp_get = c->gp_get;
-    p->ce_method = ref_err_method(m->subch, m->addr);
-    p->ce_data = m->data;
+    c->tk_cancel = false;
+    c->tk_gp_get = c->gp_get;
+    c->tk_method = ref_err_method(m->subch, m->addr);
+    c->tk_data = m->data;
     c->ce_pend = true;
     c->methods++;
     ref_cmp_launch(r, p->cur, (uint64_t)GC_COMPUTE_SEND_PCAS_A_QMD_ADDRESS_SHIFTED8_GET(c->mreg[MR_PCAS_A]) << 8);
@@ -482,7 +497,7 @@ static bool dispatch(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
             }
             break;
         case GC_HOST_NOP:
-        case GC_HOST_WFI: break; /* WFI: the engine is idle (checked before dispatch) */
+        case GC_HOST_WFI: break; /* WFI: the engine is idle (runlist 0: the channel's task is done) */
         case GC_HOST_NON_STALL_INTERRUPT: ref_nonstall(r); break;
         case GC_HOST_SEM_ADDR_LO: c->mreg[MR_SEM_ADDR_LO] = m->data; break;
         case GC_HOST_SEM_ADDR_HI: c->mreg[MR_SEM_ADDR_HI] = m->data; break;
@@ -595,24 +610,27 @@ static bool pb_fetch(ref_t *r, ref_pbdma_t *p) {
                          ref_err_method(GC_METHOD_HEADER_SUBCHANNEL_GET(d), GC_METHOD_HEADER_ADDRESS_GET(d)), d);
         }
     }
-    /* Every method waits for the channel's copy; LAUNCH_DMA, WFI and RELEASE_WFI also for an
-     * engine busy with another channel's copy (runlists with an engine only). */
+    /* Every method waits for the channel's copy (runlist 0: task); LAUNCH_DMA, WFI and RELEASE_WFI
+     * also for an engine busy with another channel's copy (copy runlists); a compute launch for a
+     * free task table entry (runlist 0). */
     bool needs_eng = false;
-    if (p->has_ce) {
+    if (p->rl == 0) {
+        needs_eng = m.addr >= HOST_END_DW && c->bound[m.subch] && c->cls[m.subch] == GC_CLASS_COMPUTE &&
+                    m.addr == DW(GC_COMPUTE_SEND_SIGNALING_PCAS_B) &&
+                    GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_GET(m.data) == GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_TRUE;
+    } else if (p->has_ce) {
         if (m.addr < HOST_END_DW)
             needs_eng = m.addr == DW(GC_HOST_WFI) ||
                         (m.addr == DW(GC_HOST_SEM_EXECUTE) &&
                          GC_HOST_SEM_EXECUTE_RELEASE_WFI_GET(m.data) == GC_HOST_SEM_EXECUTE_RELEASE_WFI_EN);
         else
             needs_eng = c->bound[m.subch] &&
-                        (p->rl == 0 ? c->cls[m.subch] == GC_CLASS_COMPUTE && m.addr == DW(GC_COMPUTE_SEND_SIGNALING_PCAS_B) &&
-                                          GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_GET(m.data) ==
-                                              GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_TRUE
-                                    : c->cls[m.subch] == GC_CLASS_COPY && m.addr == DW(GC_COPY_LAUNCH_DMA));
+                        c->cls[m.subch] == GC_CLASS_COPY && m.addr == DW(GC_COPY_LAUNCH_DMA);
     }
-    if (c->ce_pend || (needs_eng && p->ce_busy)) {
+    if (c->ce_pend || (needs_eng && eng_full(r, p->rl))) {
         if (is_guest(p)) return leave(r, p, SW_ENGINE, true);
         p->state = GC_PBDMA_STATE_ENGINE_WAIT;
+        p->ew_launch = needs_eng;
         return true;
     }
     return dispatch(r, p, &m);
@@ -712,8 +730,9 @@ bool ref_pbdma_step(ref_t *r, uint32_t rl) {
         p->state = GC_PBDMA_STATE_IDLE;
         return true;
     case GC_PBDMA_STATE_ENGINE_WAIT:
-        /* the owner waits for the engine (its own copy, or another channel's); guests may run */
-        if (!p->ce_busy) {
+        /* the owner waits for the engine (its own copy, or another channel's; runlist 0: its own
+         * task, or a free task table entry); guests may run */
+        if (p->rl == 0 ? !c->ce_pend && !(p->ew_launch && eng_full(r, 0)) : !p->ce_busy) {
             p->state = GC_PBDMA_STATE_PB_FETCH;
             p->busy_until = r->now + 1u;
             return true;
@@ -764,14 +783,20 @@ bool ref_pbdma_timeouts(ref_t *r) {
     return any;
 }
 
+void ref_pbdma_task_done(ref_t *r, uint32_t ch, bool err) {
+    ref_chan_t *c = &r->ch[ch];
+    c->ce_pend = false;
+    if (err && !c->tk_cancel) ref_record_fault(r, ch, GC_ERROR_CAUSE_TASK_FAULT, c->tk_gp_get, c->tk_method, c->tk_data);
+    c->tk_cancel = false;
+}
+
 void ref_pbdma_ce_done(ref_t *r, uint32_t rl, bool err, bool intr) {
     ref_pbdma_t *p = &r->pb[rl];
     if (!p->ce_busy) return;
     p->ce_busy = false;
     r->ch[p->ce_ch].ce_pend = false;
     if (err && !p->ce_cancel)
-        ref_record_fault(r, p->ce_ch, rl == 0 ? GC_ERROR_CAUSE_TASK_FAULT : GC_ERROR_CAUSE_BUS_ERROR, p->ce_gp_get,
-                         p->ce_method, p->ce_data);
+        ref_record_fault(r, p->ce_ch, GC_ERROR_CAUSE_BUS_ERROR, p->ce_gp_get, p->ce_method, p->ce_data);
     if (intr) ref_nonstall(r);
 }
 
@@ -806,6 +831,7 @@ void ref_chan_reset(ref_t *r, uint32_t ch) {
     memset(c->bound, 0, sizeof c->bound);
     memset(c->mreg, 0, sizeof c->mreg);
     c->in_ent = c->acq_blk = c->acq_arm = c->acq_woke = c->eng_wait = false;
+    if (c->ce_pend) c->tk_cancel = true; /* a compute task in flight finishes, its fault is ignored */
     for (uint32_t rl = 0; rl < GC_NUM_RUNLISTS; rl++) {
         ref_pbdma_t *p = &r->pb[rl];
         if (resident(p) && p->cur == ch && p->state != GC_PBDMA_STATE_FAULT && p->state != GC_PBDMA_STATE_CTX_SAVE) {

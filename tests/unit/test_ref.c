@@ -295,10 +295,8 @@ static void t_registers(void) {
     CHECK_EQ(rd(dev, GC_REG_GLOBAL_VERSION + 2), GC_VERSION); /* byte lanes of one register */
     CHECK_EQ(rd(dev, GC_REG_GLOBAL_ACQ_RETRY_INTERVAL), 64);
     CHECK_EQ(rd(dev, GC_REG_CHANNEL_TIMESLICE(5)), 1024);
-    uint32_t intr_bits = GC_GLOBAL_INTR_ENABLE_CHANNEL_FAULT(1) | GC_GLOBAL_INTR_ENABLE_NON_STALL(1);
-#ifdef GC_GLOBAL_INTR_ENABLE_TASK_FAULT
-    intr_bits |= GC_GLOBAL_INTR_ENABLE_TASK_FAULT(1);
-#endif
+    uint32_t intr_bits = GC_GLOBAL_INTR_ENABLE_CHANNEL_FAULT(1) | GC_GLOBAL_INTR_ENABLE_NON_STALL(1) |
+                         GC_GLOBAL_INTR_ENABLE_TASK_FAULT(1) | GC_GLOBAL_INTR_ENABLE_LAUNCH_FAIL(1);
     REQUIRE_OK(dev, gc_mmio_write(dev, GC_REG_GLOBAL_INTR_ENABLE, 0xFFFFFFFFu));
     CHECK_EQ(rd(dev, GC_REG_GLOBAL_INTR_ENABLE), intr_bits); /* only the defined bits */
     /* enable with no ring size, then a bad size written while enabled */
