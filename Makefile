@@ -34,10 +34,10 @@ DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff test_launch
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff test_launch test_tmu
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
-DRIVER_SUITE   := test_copy test_faults test_seed000 test_frontend test_runtime test_launch
+DRIVER_SUITE   := test_copy test_faults test_seed000 test_frontend test_runtime test_launch test_tmu
 # run on the ref backend as well (its compute engine, hostdrv/src/ref_compute.c)
 REF_SUITE      := test_compute
 OTHER_BACKENDS := ref sc
@@ -229,7 +229,7 @@ FW_CFLAGS  := -O2 -march=rv32ima -mabi=ilp32 -mcmodel=medany -mno-relax -ffreest
               -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Ifirmware/include -I$(GEN) -MMD -MP
 FW_LDFLAGS := -nostdlib -nostartfiles -Wl,--no-relax -T firmware/link.ld
 FW_SRC     := firmware/crt0.S firmware/lib.c firmware/kernels/vecadd.c firmware/kernels/reduce.c \
-              firmware/kernels/histogram.c firmware/kernels/divergent.c
+              firmware/kernels/histogram.c firmware/kernels/divergent.c firmware/kernels/tmu.c
 FW_OBJ     := $(patsubst %,$(FW)/obj/%.o,$(FW_SRC))
 FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf
 
@@ -285,8 +285,9 @@ TEST_BINS  += $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS))
 all: $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf test_tmd)
 $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf): | $(FW_ELFS)
 # kernels through the runtime (tests/cosim/test_launch.c)
-$(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_diff.c.o: CFLAGS += $(SIMT_FW_DEF)
-$(BUILD)/tests/test_launch $(BUILD)/tests/test_diff: | $(FW_ELFS)
+$(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_diff.c.o \
+  $(BUILD)/san/obj/tests/cosim/test_tmu.c.o: CFLAGS += $(SIMT_FW_DEF)
+$(BUILD)/tests/test_launch $(BUILD)/tests/test_diff $(BUILD)/tests/test_tmu: | $(FW_ELFS)
 # the CLI's kernels scenario finds kernels.elf there by default (--image overrides)
 $(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o: CFLAGS += -DGC_FIRMWARE_DIR='"$(abspath $(FW))"'
 $(BUILD)/bin/gpucosim: | $(FW_ELFS)

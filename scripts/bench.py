@@ -141,6 +141,18 @@ def main():
     add("prio_copy_latency_vs_idle", on["prio_copy_latency_flood"] / on["prio_copy_latency_idle"], "ratio", "lower",
         f"prio-latency: under flood with copy priorities / alone ({on['prio_copy_latency_idle']:.0f} cycles)")
 
+    # Task management unit (issue 6): a high-priority kernel under a saturating low-priority load
+    # (every task slot busy), launch to completion, with eviction / with TMU_CTRL.NO_EVICT = 1.
+    def hp_latency(*extra):
+        out = run(args.bin, "--backend", "rtl", *extra, scenario="eviction")
+        if "summary: eviction PASSED" not in out:
+            sys.exit(f"bench: run eviction {' '.join(extra)} did not pass:\n{out}")
+        return {k: float(v) for k, v in METRIC_RE.findall(out)}
+    ev, nev = hp_latency()["hp_kernel_latency"], hp_latency("--no-evict")["hp_kernel_latency_no_evict"]
+    add("hp_kernel_latency_ratio", ev / nev, "ratio", "lower",
+        f"eviction scenario (rtl): hp_short launch to completion {ev:.0f} cycles with eviction / {nev:.0f} with "
+        f"TMU_CTRL.NO_EVICT")
+
     # Backends on the same scenario: wall time of video-pipeline (8 frames), best of --repeat.
     backends = [l.split()[0] for l in run_cmd([args.bin, "list"]).split("backends:")[1].splitlines() if l.strip()]
 

@@ -10,6 +10,12 @@
  *   gc_exit()                   end the thread now (custom-0 EXIT)
  *   gc_shared()                 the CTA's shared memory (TMD SMEM_BYTES bytes)
  *   gc_atomic_*()               RV32A atomics on global or shared memory (LR/SC: global only)
+ *   gc_launch(tmd)              device-side launch (custom-0 LAUNCH) of the TMD at `tmd`: returns a
+ *                               GC_LAUNCH_STATUS_* (OK, DEPTH, PRIORITY, FULL, BAD_ADDR)
+ *   gc_tmd_build(tmd, &child)   write a child TMD (gc_child_t) into global memory
+ *   gc_launch_child(tmd, &child)  both: build the TMD at `tmd`, then LAUNCH it
+ *   GC_KERNEL_PC(name)          a kernel's entry as a TMD ENTRY_PC (GC_KERNEL_EXTERN(name) first
+ *                               when the kernel is in another file)
  *
  * Pointers are 32-bit thread addresses: global memory through the SYSMEM / VIDMEM windows (the
  * host converts device addresses with gc_simt_ptr()), shared memory at GC_SIMT_WIN_SHARED_BASE,
@@ -106,13 +112,83 @@ static inline int gc_atomic_cas(volatile uint32_t *p, uint32_t expect, uint32_t 
 
 /* A kernel entry: `name` (the TMD ENTRY_PC) puts the body's address in a1 and jumps to crt0's
  * __gc_start, which sets the stack and calls the body with the parameter pointer. */
+#define GC_KERNEL_EXTERN(name) void name(void)
+#define GC_KERNEL_PC(name) ((uint32_t)(uintptr_t)&(name))
 #define GC_KERNEL(name)                                                                      \
+    GC_KERNEL_EXTERN(name);                                                                 \
     void name##_body(const void *gc_param);                                                 \
     __asm__(".pushsection .text.gc_entry, \"ax\", @progbits\n"                                \
             ".globl " #name "\n.type " #name ", @function\n.p2align 2\n" #name ":\n"        \
             "\tlla a1, " #name "_body\n\tj __gc_start\n.size " #name ", . - " #name "\n"     \
             ".popsection\n");                                                                \
     void name##_body(const void *gc_param)
+
+/* ------------------------------------------------------------------ device-side launch (issue 6)
+ * A running thread launches a child task: it writes a TMD (structs.TMD, GC_TMD_ALIGN = 256-byte
+ * aligned, in global memory: the SYSMEM or VIDMEM window) and executes LAUNCH with the TMD's
+ * thread address in rs1.  The SM first waits until every store of the warp has landed, so the
+ * TMD the thread just wrote (and anything else it stored before) is what the TMU reads: no
+ * barrier or fence is needed between gc_tmd_build and gc_launch.  Lanes of a warp launch one at
+ * a time, lowest lane first, each with its own status.  The child runs at the parent's device
+ * priority + 1 and nesting level + 1 with the parent's max depth (the TMD's PRIORITY word is
+ * ignored for device launches); the parent task completes only after all its children.
+ * Statuses (GC_LAUNCH_STATUS_*): OK; DEPTH (the parent is at its max nesting depth); PRIORITY
+ * (parent + 1 is not a device priority); FULL (the task table is full); BAD_ADDR (tmd not
+ * 256-aligned or not in global memory).  A failure launches nothing; the host sees it too
+ * (COMPUTE.LAUNCH_FAIL*, INTR_STATUS.LAUNCH_FAIL: gcrt_launch_failures). */
+static inline uint32_t gc_launch(const volatile void *tmd) {
+    uint32_t st;
+    __asm__ volatile(".insn i %1, %2, %0, %3, 0"
+                     : "=r"(st)
+                     : "i"(GC_SIMT_INSN_LAUNCH_OPCODE), "i"(GC_SIMT_INSN_LAUNCH_FUNCT3), "r"(tmd)
+                     : "memory");
+    return st;
+}
+
+/* What a child TMD holds.  Pointers are thread addresses; sem_addr is a device address (use
+ * gc_device_addr for a global-memory pointer). */
+typedef struct gc_child {
+    uint32_t entry_pc;   /* GC_KERNEL_PC(kernel) */
+    uint32_t param;      /* parameter block (thread address; gc_param of the child) */
+    uint32_t grid[3];    /* CTAs (>= 1 each) */
+    uint32_t block[3];   /* threads per CTA (>= 1 each, product <= WARPS x LANES) */
+    uint32_t smem_bytes;
+    uint64_t sem_addr;   /* completion release (device address), with GC_TMD_FLAGS_SEM_RELEASE in flags */
+    uint32_t sem_payload;
+    uint32_t flags;      /* GC_TMD_FLAGS_SEM_RELEASE(1) | GC_TMD_FLAGS_QUEUE_HEAD(1) | ... */
+} gc_child_t;
+
+/* Device address of a global-memory thread address (0 outside the SYSMEM / VIDMEM windows). */
+static inline uint64_t gc_device_addr(const volatile void *p) {
+    uint32_t a = (uint32_t)(uintptr_t)p;
+    if (a - GC_SIMT_WIN_VIDMEM_BASE < GC_SIMT_WIN_VIDMEM_SIZE)
+        return GC_SIMT_WIN_VIDMEM_DEVICE + (a - GC_SIMT_WIN_VIDMEM_BASE);
+    if (a - GC_SIMT_WIN_SYSMEM_BASE < GC_SIMT_WIN_SYSMEM_SIZE) return GC_SIMT_WIN_SYSMEM_DEVICE + a;
+    return 0;
+}
+
+/* Write the GC_TMD_SIZE bytes of a TMD at `tmd` (256-aligned global memory). */
+static inline void gc_tmd_build(volatile uint32_t *tmd, const gc_child_t *c) {
+    for (uint32_t i = 0; i < GC_TMD_SIZE / 4u; i++) tmd[i] = 0;
+    tmd[GC_TMD_ENTRY_PC / 4] = c->entry_pc;
+    tmd[GC_TMD_PARAM / 4] = c->param;
+    tmd[GC_TMD_GRID_X / 4] = c->grid[0];
+    tmd[GC_TMD_GRID_Y / 4] = c->grid[1];
+    tmd[GC_TMD_GRID_Z / 4] = c->grid[2];
+    tmd[GC_TMD_CTA_DIM_XY / 4] = GC_TMD_CTA_DIM_XY_X(c->block[0]) | GC_TMD_CTA_DIM_XY_Y(c->block[1]);
+    tmd[GC_TMD_CTA_DIM_Z / 4] = GC_TMD_CTA_DIM_Z_Z(c->block[2]);
+    tmd[GC_TMD_SMEM_BYTES / 4] = c->smem_bytes;
+    tmd[GC_TMD_SEM_ADDR_LO / 4] = (uint32_t)c->sem_addr;
+    tmd[GC_TMD_SEM_ADDR_HI / 4] = GC_TMD_SEM_ADDR_HI_HI((uint32_t)(c->sem_addr >> 32));
+    tmd[GC_TMD_SEM_PAYLOAD / 4] = c->sem_payload;
+    tmd[GC_TMD_FLAGS / 4] = c->flags;
+}
+
+/* Build the child TMD at `tmd` and launch it; the LAUNCH status. */
+static inline uint32_t gc_launch_child(volatile uint32_t *tmd, const gc_child_t *c) {
+    gc_tmd_build(tmd, c);
+    return gc_launch(tmd);
+}
 
 /* memset / memcpy / memmove: gcc may call them for loops and struct copies (firmware/lib.c) */
 void *memset(void *d, int c, size_t n);

@@ -75,4 +75,42 @@ static inline uint32_t gc_divergent_elem(uint32_t v) {
     return r;
 }
 
+/* ------------------------------------------------------------------ task management unit (issue 6)
+ * Kernels that launch children (firmware/kernels/tmu.c).  A "launch record" is GC_LREC_BYTES of
+ * global memory, 256-aligned: the child's TMD at +0 and its parameter block at +GC_LREC_PARAM. */
+#define GC_LREC_BYTES 256u
+#define GC_LREC_PARAM 128u
+#define GC_LAUNCH_STATUS_NONE 0xFFFFFFFFu /* a status word no LAUNCH wrote */
+#define GC_MARK(level) (0x4D000000u | (level)) /* "M" + level: the marker a task writes */
+
+/* nest_chain: one thread.  Nesting level L (1 = the host launch) writes markers[L] = GC_MARK(L),
+ * then builds a nest_chain child (level L + 1) in launch record L + 1 of `recs` and LAUNCHes it,
+ * writing the status to status[L]; it stops at level `cap` (no launch, status stays NONE). So
+ * with max nesting depth N the chain reaches level N and level N's launch fails DEPTH.  markers
+ * and status hold cap + 1 words (index 0 unused), recs cap + 1 records. */
+typedef struct gc_nest_params {
+    uint32_t recs, markers, status;
+    uint32_t level, cap;
+} gc_nest_params_t;
+
+/* lp_grid: a long low-priority grid.  CTA c (linear id): thread 0 adds 1 to counters[c] (so each
+ * counter ends at exactly 1 when every CTA ran exactly once), then every thread spins `spin`
+ * iterations of dependent ALU work and adds its result to sink[c] (keeps the work alive). */
+typedef struct gc_lp_grid_params {
+    uint32_t counters, sink, spin;
+} gc_lp_grid_params_t;
+
+/* hp_short: a short high-priority kernel.  Thread 0 of CTA c writes out[c] = value + c. */
+typedef struct gc_hp_short_params {
+    uint32_t out, value;
+} gc_hp_short_params_t;
+
+/* Seed 001's ChildlessA / ParentA / ChildA (one thread each).  childless_a and child_a write
+ * out[slot] = GC_MARK(slot); parent_a writes out[slot] = GC_MARK(slot), then launches child_a
+ * (parameters { out, child_slot }) from launch record `rec` and writes the status to *status. */
+typedef struct gc_seed001_params {
+    uint32_t out, slot;
+    uint32_t rec, child_slot, status;
+} gc_seed001_params_t;
+
 #endif

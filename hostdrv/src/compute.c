@@ -19,6 +19,7 @@ gc_status_t gc_tmd_encode(const gc_tmd_t *t, uint32_t w[GC_TMD_WORDS]) {
         if (t->grid[i] == 0 || t->cta[i] == 0) return GC_ERR_INVALID_ARG;
     if (!fits(t->cta[0], GC_TMD_CTA_DIM_XY_X_MASK) || !fits(t->cta[1], GC_TMD_CTA_DIM_XY_Y_MASK) ||
         !fits(t->cta[2], GC_TMD_CTA_DIM_Z_Z_MASK) || !fits(t->priority, GC_TMD_PRIORITY_LEVEL_MASK) ||
+        !fits(t->depth, GC_TMD_PRIORITY_DEPTH_MASK) || !fits(t->max_depth, GC_TMD_PRIORITY_MAX_DEPTH_MASK) ||
         (t->sem_addr >> 32) > GC_TMD_SEM_ADDR_HI_HI_MASK)
         return GC_ERR_INVALID_ARG;
     memset(w, 0, GC_TMD_SIZE);
@@ -30,13 +31,15 @@ gc_status_t gc_tmd_encode(const gc_tmd_t *t, uint32_t w[GC_TMD_WORDS]) {
     w[GC_TMD_CTA_DIM_XY / 4] = GC_TMD_CTA_DIM_XY_X(t->cta[0]) | GC_TMD_CTA_DIM_XY_Y(t->cta[1]);
     w[GC_TMD_CTA_DIM_Z / 4] = GC_TMD_CTA_DIM_Z_Z(t->cta[2]);
     w[GC_TMD_SMEM_BYTES / 4] = t->smem_bytes;
-    w[GC_TMD_PRIORITY / 4] = GC_TMD_PRIORITY_LEVEL(t->priority);
+    w[GC_TMD_PRIORITY / 4] = GC_TMD_PRIORITY_LEVEL(t->priority) | GC_TMD_PRIORITY_DEPTH(t->depth) |
+                             GC_TMD_PRIORITY_MAX_DEPTH(t->max_depth);
     w[GC_TMD_SEM_ADDR_LO / 4] = (uint32_t)t->sem_addr;
     w[GC_TMD_SEM_ADDR_HI / 4] = GC_TMD_SEM_ADDR_HI_HI((uint32_t)(t->sem_addr >> 32));
     w[GC_TMD_SEM_PAYLOAD / 4] = t->sem_payload;
     w[GC_TMD_FLAGS / 4] = GC_TMD_FLAGS_SEM_RELEASE(t->sem_release ? 1u : 0u) |
                           GC_TMD_FLAGS_SEM_FOUR_WORD(t->sem_four_word ? 1u : 0u) |
-                          GC_TMD_FLAGS_INTERRUPT(t->interrupt ? 1u : 0u);
+                          GC_TMD_FLAGS_INTERRUPT(t->interrupt ? 1u : 0u) |
+                          GC_TMD_FLAGS_QUEUE_HEAD(t->queue_head ? 1u : 0u);
     return GC_OK;
 }
 
@@ -52,11 +55,14 @@ void gc_tmd_decode(const uint32_t w[GC_TMD_WORDS], gc_tmd_t *t) {
     t->cta[2] = GC_TMD_CTA_DIM_Z_Z_GET(w[GC_TMD_CTA_DIM_Z / 4]);
     t->smem_bytes = w[GC_TMD_SMEM_BYTES / 4];
     t->priority = GC_TMD_PRIORITY_LEVEL_GET(w[GC_TMD_PRIORITY / 4]);
+    t->depth = GC_TMD_PRIORITY_DEPTH_GET(w[GC_TMD_PRIORITY / 4]);
+    t->max_depth = GC_TMD_PRIORITY_MAX_DEPTH_GET(w[GC_TMD_PRIORITY / 4]);
     t->sem_addr = ((uint64_t)GC_TMD_SEM_ADDR_HI_HI_GET(w[GC_TMD_SEM_ADDR_HI / 4]) << 32) | w[GC_TMD_SEM_ADDR_LO / 4];
     t->sem_payload = w[GC_TMD_SEM_PAYLOAD / 4];
     t->sem_release = GC_TMD_FLAGS_SEM_RELEASE_GET(w[GC_TMD_FLAGS / 4]) != 0;
     t->sem_four_word = GC_TMD_FLAGS_SEM_FOUR_WORD_GET(w[GC_TMD_FLAGS / 4]) != 0;
     t->interrupt = GC_TMD_FLAGS_INTERRUPT_GET(w[GC_TMD_FLAGS / 4]) != 0;
+    t->queue_head = GC_TMD_FLAGS_QUEUE_HEAD_GET(w[GC_TMD_FLAGS / 4]) != 0;
 }
 
 uint32_t gc_simt_ptr(uint64_t dev_addr) {

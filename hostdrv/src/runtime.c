@@ -11,7 +11,10 @@
 #define STAMP_SLOTS 2048u /* ops in flight between two harvests; 32 bytes each (vidmem) */
 #define PB_WORDS 256u
 #define COPY_SUBCH 4u      /* subchannel the copy channels bind the copy class to */
-#define CCHAN MAX_COPY_PRIOS /* index of the compute channel in gcrt.chan */
+#define MAX_COMPUTE 8u      /* compute channels: one per device priority in use */
+#define CCHAN MAX_COPY_PRIOS /* index of the first compute channel in gcrt.chan */
+#define NCHAN (MAX_COPY_PRIOS + MAX_COMPUTE)
+#define LOG_DEFAULT_LOG2 12u /* default task log ring: 4096 records (64 KiB) */
 #define MAX_ARGS_BYTES 4096u
 
 typedef struct alloc {
@@ -23,7 +26,7 @@ typedef struct alloc {
 struct gcrt_event {
     gc_buf_t slot;   /* 16 bytes: payload (record number), 0, 64-bit timestamp */
     uint32_t seq;    /* records made */
-    int32_t chan;    /* index (copy priority, or CCHAN) of the channel that made the last record, -1 = none */
+    int32_t chan;    /* index (copy priority, or CCHAN + k) of the channel that made the last record, -1 = none */
 };
 
 struct gcrt_stream {
@@ -34,7 +37,7 @@ struct gcrt_stream {
     uint32_t copy_prio;   /* seed 000: index of the copy channel */
     gcrt_event_t done;    /* internal event for synchronize / query */
     gcrt_event_t xev;     /* internal event ordering the stream across its two channels */
-    int32_t cur;          /* channel index of the stream's last work (copy prio or CCHAN), -1 = none */
+    int32_t cur;          /* channel index of the stream's last work (copy prio or CCHAN + k), -1 = none */
 };
 
 typedef struct op_int {
@@ -48,8 +51,22 @@ typedef struct op_int {
 struct gcrt {
     gcrt_config_t cfg;
     gc_device_t *dev;
-    gc_channel_t *chan[MAX_COPY_PRIOS + 1]; /* copy channels 0..P-1, compute channel at CCHAN */
+    gc_channel_t *chan[NCHAN]; /* copy channels 0..P-1, compute channels at CCHAN + k */
+    uint32_t cprio[MAX_COMPUTE]; /* device priority of compute channel CCHAN + k */
+    uint32_t ncompute;     /* compute channels open */
+    bool compute_probed;   /* COMPUTE_CONFIG / TMU_CONFIG read */
     bool compute_missing;  /* the backend has no compute engine */
+    gcrt_tmu_config_t tmu; /* COMPUTE.TMU_CONFIG (spec defaults when the engine reads 0) */
+    /* task log */
+    gc_buf_t logbuf;
+    bool log_alloc, log_on;
+    uint32_t log_log2;
+    uint64_t log_got;      /* records harvested since the enable */
+    uint64_t log_lost;
+    gcrt_tmu_record_t *log;
+    size_t nlog, log_cap;
+    struct task_name { uint32_t task; char name[40]; } *names;
+    size_t nnames, names_cap;
     uint32_t lanes, warps, smem_bytes; /* COMPUTE_CONFIG */
     gc_buf_t sems;        /* S[q] at sems.addr + 16 q (q = 1..P-1) */
     gc_buf_t stamps;      /* STAMP_SLOTS x 32 bytes: launch stamp at +0, completion at +16 */
@@ -176,6 +193,11 @@ gcrt_error_t gcrt_set_limit(gcrt_t *rt, gcrt_limit_t limit, uint64_t value) {
     if (value < 1 || value > rt->cfg.device_priorities)
         return fail(rt, GCRT_ERROR_INVALID_VALUE, "max nesting depth %llu: must be in [1, %u] (the valid device priorities)",
                     (unsigned long long)value, rt->cfg.device_priorities);
+    if (value > GC_TMU_MAX_DEPTH)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE,
+                    "max nesting depth %llu: the task management unit supports at most %u (TMU_MAX_DEPTH: the TMD's "
+                    "PRIORITY.MAX_DEPTH field is 4 bits)",
+                    (unsigned long long)value, GC_TMU_MAX_DEPTH);
     if (rt->nstreams)
         return fail(rt, GCRT_ERROR_NOT_PERMITTED,
                     "max nesting depth: set it before creating streams (%zu exist; their device priorities are fixed)",
@@ -226,14 +248,16 @@ gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
         cfg = &d;
     }
     if (cfg->copy_priorities < 3 || cfg->copy_priorities > MAX_COPY_PRIOS || cfg->stream_priorities < 1 ||
-        cfg->stream_priorities > 1024 || cfg->device_priorities < 1 || cfg->max_nesting_depth < 1 ||
-        cfg->max_nesting_depth > cfg->device_priorities || cfg->copy_runlist < 1 ||
+        cfg->stream_priorities > 1024 || cfg->device_priorities < 1 || cfg->device_priorities > GC_TMU_PRIO_LEVELS ||
+        cfg->max_nesting_depth < 1 || cfg->max_nesting_depth > cfg->device_priorities ||
+        cfg->max_nesting_depth > GC_TMU_MAX_DEPTH || cfg->copy_runlist < 1 ||
         cfg->copy_runlist >= GC_NUM_RUNLISTS || cfg->copy_timeslice == 0) {
         fprintf(stderr, "gcrt_open: invalid configuration: copy priorities %u (3..%u), stream priorities %u (1..1024), "
-                        "device priorities %u (>= 1), nesting depth %u (1..device priorities), copy runlist %u "
-                        "(1..%u), copy timeslice %u (> 0)\n",
+                        "device priorities %u (1..%u, TMU_PRIO_LEVELS), nesting depth %u (1..device priorities, at "
+                        "most %u, TMU_MAX_DEPTH), copy runlist %u (1..%u), copy timeslice %u (> 0)\n",
                 cfg->copy_priorities, MAX_COPY_PRIOS, cfg->stream_priorities, cfg->device_priorities,
-                cfg->max_nesting_depth, cfg->copy_runlist, GC_NUM_RUNLISTS - 1, cfg->copy_timeslice);
+                GC_TMU_PRIO_LEVELS, cfg->max_nesting_depth, GC_TMU_MAX_DEPTH, cfg->copy_runlist, GC_NUM_RUNLISTS - 1,
+                cfg->copy_timeslice);
         return GCRT_ERROR_INVALID_VALUE;
     }
     gcrt_t *rt = calloc(1, sizeof *rt);
@@ -283,9 +307,12 @@ void gcrt_close(gcrt_t *rt) {
     if (!rt) return;
     while (rt->nstreams) gcrt_stream_destroy(rt, rt->streams[rt->nstreams - 1]);
     while (rt->nevents) gcrt_event_destroy(rt, rt->events[rt->nevents - 1]);
-    for (uint32_t q = 0; q <= MAX_COPY_PRIOS; q++)
+    if (rt->log_on) gc_mmio_write(rt->dev, GC_REG_COMPUTE_LOG_CTRL, 0);
+    for (uint32_t q = 0; q < NCHAN; q++)
         if (rt->chan[q]) gc_channel_close(rt->chan[q]);
     gc_device_close(rt->dev);
+    free(rt->log);
+    free(rt->names);
     free(rt->streams);
     free(rt->events);
     free(rt->allocs);
@@ -621,7 +648,7 @@ static gcrt_error_t chan_check(gcrt_t *rt, uint32_t idx, const char *what) {
     gcrt_error_t e = from_gc(rt, st, what);
     gc_channel_error_t ce;
     gc_compute_fault_t f;
-    if (idx == CCHAN && gc_channel_error(rt->chan[idx], &ce) == GC_OK && ce.cause == GC_ERROR_CAUSE_TASK_FAULT &&
+    if (idx >= CCHAN && gc_channel_error(rt->chan[idx], &ce) == GC_OK && ce.cause == GC_ERROR_CAUSE_TASK_FAULT &&
         gc_compute_fault_read(rt->dev, &f) == GC_OK) {
         char buf[300];
         gc_compute_fault_format(&f, buf, sizeof buf);
@@ -629,6 +656,15 @@ static gcrt_error_t chan_check(gcrt_t *rt, uint32_t idx, const char *what) {
         snprintf(rt->msg + n, sizeof rt->msg - n, "; kernel fault: %s", buf);
     }
     return e;
+}
+
+/* Every compute channel: a kernel fault anywhere is sticky for the whole runtime. */
+static gcrt_error_t compute_check(gcrt_t *rt, const char *what) {
+    for (uint32_t k = 0; k < rt->ncompute; k++) {
+        gcrt_error_t e = chan_check(rt, CCHAN + k, what);
+        if (e) return e;
+    }
+    return GCRT_SUCCESS;
 }
 
 /* Run until done() holds or a channel faults or the budget runs out. */
@@ -641,7 +677,7 @@ static gcrt_error_t wait_until(gcrt_t *rt, bool (*done)(gcrt_t *, void *), void 
             gcrt_error_t e = chan_check(rt, q, what);
             if (e) return e;
         }
-        gcrt_error_t ce = chan_check(rt, CCHAN, what);
+        gcrt_error_t ce = compute_check(rt, what);
         if (ce) return ce;
         if (spent >= rt->cfg.sync_cycles) {
             gc_device_dump_state(rt->dev, stderr);
@@ -680,7 +716,8 @@ static gcrt_error_t wait_all(gcrt_t *rt, const char *what) {
         gc_status_t st = gc_channel_wait_idle(rt->chan[q]);
         if (st) return from_gc(rt, st, what);
     }
-    if (rt->chan[CCHAN] && gc_channel_wait_idle(rt->chan[CCHAN]) != GC_OK) return chan_check(rt, CCHAN, what);
+    for (uint32_t k = 0; k < rt->ncompute; k++)
+        if (gc_channel_wait_idle(rt->chan[CCHAN + k]) != GC_OK) return chan_check(rt, CCHAN + k, what);
     return ok(rt);
 }
 
@@ -731,7 +768,7 @@ gcrt_error_t gcrt_stream_query(gcrt_t *rt, gcrt_stream_t *s) {
     if (!rt) return GCRT_ERROR_INVALID_VALUE;
     if (!(s = stream_of(rt, s, "gcrt_stream_query"))) return rt->last;
     gcrt_error_t ce = chan_check(rt, stream_chan(s), "gcrt_stream_query");
-    if (!ce) ce = chan_check(rt, CCHAN, "gcrt_stream_query"); /* a kernel fault is sticky */
+    if (!ce) ce = compute_check(rt, "gcrt_stream_query"); /* a kernel fault is sticky */
     if (ce) return ce;
     gc_status_t st = refresh_ops(rt, NULL);
     if (st) return from_gc(rt, st, "gcrt_stream_query");
@@ -789,7 +826,7 @@ gcrt_error_t gcrt_event_query(gcrt_t *rt, gcrt_event_t *e) {
     if (!event_known(rt, e, "gcrt_event_query")) return rt->last;
     if (e->chan >= 0) {
         gcrt_error_t ce = chan_check(rt, (uint32_t)e->chan, "gcrt_event_query");
-        if (!ce) ce = chan_check(rt, CCHAN, "gcrt_event_query");
+        if (!ce) ce = compute_check(rt, "gcrt_event_query");
         if (ce) return ce;
     }
     return ev_landed(rt, e) ? ok(rt) : GCRT_ERROR_NOT_READY;
@@ -895,11 +932,11 @@ gcrt_error_t gcrt_unload_image(gcrt_t *rt, gc_elf_t *image) {
 
 uint32_t gcrt_kernel_ptr(uint64_t dev_addr) { return gc_simt_ptr(dev_addr); }
 
-/* Open the compute channel on first use (runlist 0, compute class bound, made ready). */
-static gcrt_error_t compute_open(gcrt_t *rt, const char *what) {
-    if (rt->chan[CCHAN]) return GCRT_SUCCESS;
+/* Read COMPUTE_CONFIG and TMU_CONFIG once; GCRT_ERROR_NOT_SUPPORTED without a compute engine. */
+static gcrt_error_t compute_probe(gcrt_t *rt, const char *what) {
+    if (rt->compute_probed) return GCRT_SUCCESS;
     const char *be = gc_device_config(rt->dev)->backend;
-    uint32_t cfg = 0;
+    uint32_t cfg = 0, tc = 0;
     if (rt->compute_missing || gc_mmio_read(rt->dev, GC_REG_COMPUTE_CONFIG, &cfg) != GC_OK || cfg == 0) {
         rt->compute_missing = true;
         return fail(rt, GCRT_ERROR_NOT_SUPPORTED, "%s: the '%s' backend has no compute engine (COMPUTE_CONFIG does not answer)",
@@ -908,6 +945,30 @@ static gcrt_error_t compute_open(gcrt_t *rt, const char *what) {
     rt->lanes = GC_COMPUTE_CONFIG_LANES_GET(cfg);
     rt->warps = GC_COMPUTE_CONFIG_WARPS_GET(cfg);
     rt->smem_bytes = GC_COMPUTE_CONFIG_SMEM_KB_GET(cfg) * 1024u;
+    if (gc_mmio_read(rt->dev, GC_REG_COMPUTE_TMU_CONFIG, &tc) != GC_OK) tc = 0;
+    rt->tmu.slots = GC_COMPUTE_TMU_CONFIG_SLOTS_GET(tc);
+    rt->tmu.entries = GC_COMPUTE_TMU_CONFIG_ENTRIES_GET(tc);
+    rt->tmu.prio_levels = GC_COMPUTE_TMU_CONFIG_PRIO_LEVELS_GET(tc);
+    if (rt->tmu.slots == 0) rt->tmu.slots = GC_TMU_SLOTS;
+    if (rt->tmu.entries == 0) rt->tmu.entries = GC_TMU_ENTRIES;
+    if (rt->tmu.prio_levels == 0) rt->tmu.prio_levels = GC_TMU_PRIO_LEVELS;
+    rt->compute_probed = true;
+    return GCRT_SUCCESS;
+}
+
+/* The index in rt->chan of the compute channel of device priority dp, opened on first use
+ * (runlist 0, compute class bound, made ready). */
+static gcrt_error_t compute_chan(gcrt_t *rt, uint32_t dp, uint32_t *idx, const char *what) {
+    gcrt_error_t e = compute_probe(rt, what);
+    if (e) return e;
+    for (uint32_t k = 0; k < rt->ncompute; k++)
+        if (rt->cprio[k] == dp) {
+            *idx = CCHAN + k;
+            return GCRT_SUCCESS;
+        }
+    if (rt->ncompute == MAX_COMPUTE)
+        return fail(rt, GCRT_ERROR_NOT_SUPPORTED, "%s: device priority %u would need a %uth compute channel (at most %u)",
+                    what, dp, MAX_COMPUTE + 1, MAX_COMPUTE);
     gc_channel_config_t cc;
     gc_channel_config_init(&cc);
     cc.runlist = 0;
@@ -916,25 +977,45 @@ static gcrt_error_t compute_open(gcrt_t *rt, const char *what) {
     if (st == GC_OK) st = gc_compute_bind(ch, GC_COMPUTE_SUBCH);
     if (st == GC_OK) st = gc_channel_wait_idle(ch);
     if (st != GC_OK) {
-        gcrt_error_t e = from_gc(rt, st, "opening the compute channel");
+        gcrt_error_t fe = from_gc(rt, st, "opening a compute channel");
         if (ch) gc_channel_close(ch);
-        return e;
+        return fe;
     }
-    rt->chan[CCHAN] = ch;
+    rt->cprio[rt->ncompute] = dp;
+    rt->chan[CCHAN + rt->ncompute] = ch;
+    *idx = CCHAN + rt->ncompute++;
     return GCRT_SUCCESS;
 }
 
 gcrt_error_t gcrt_compute_channel(gcrt_t *rt, uint32_t *hw_channel) {
-    if (!rt || !hw_channel) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_compute_channel: NULL argument");
-    gcrt_error_t e = compute_open(rt, "gcrt_compute_channel");
+    return gcrt_stream_get_compute_channel(rt, NULL, hw_channel);
+}
+
+gcrt_error_t gcrt_stream_get_compute_channel(gcrt_t *rt, gcrt_stream_t *s, uint32_t *hw_channel) {
+    static const char *const W = "gcrt_stream_get_compute_channel";
+    if (!rt || !hw_channel) return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: NULL argument", W);
+    if (!(s = stream_of(rt, s, W))) return rt->last;
+    uint32_t idx;
+    gcrt_error_t e = compute_chan(rt, s->device_prio, &idx, W);
     if (e) return e;
-    *hw_channel = gc_channel_id(rt->chan[CCHAN]);
+    *hw_channel = gc_channel_id(rt->chan[idx]);
     return ok(rt);
+}
+
+void gcrt_launch_attr_init(gcrt_launch_attr_t *a) {
+    memset(a, 0, sizeof *a);
+    a->device_priority = -1;
 }
 
 gcrt_error_t gcrt_launch(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image, const char *kernel,
                          const uint32_t grid[3], const uint32_t block[3], const void *args, size_t args_bytes,
                          uint32_t shared_bytes) {
+    return gcrt_launch_ex(rt, s, image, kernel, grid, block, args, args_bytes, shared_bytes, NULL);
+}
+
+gcrt_error_t gcrt_launch_ex(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image, const char *kernel,
+                            const uint32_t grid[3], const uint32_t block[3], const void *args, size_t args_bytes,
+                            uint32_t shared_bytes, const gcrt_launch_attr_t *attr) {
     static const char *const W = "gcrt_launch";
     if (!rt) return GCRT_ERROR_INVALID_VALUE;
     if (!(s = stream_of(rt, s, W))) return rt->last;
@@ -942,9 +1023,23 @@ gcrt_error_t gcrt_launch(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image, co
         return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: NULL image, kernel name, grid, block or arguments", W);
     if (args_bytes > MAX_ARGS_BYTES)
         return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: %zu bytes of arguments: at most %u", W, args_bytes, MAX_ARGS_BYTES);
-    gcrt_error_t e = compute_open(rt, W);
+    gcrt_launch_attr_t def;
+    if (!attr) {
+        gcrt_launch_attr_init(&def);
+        attr = &def;
+    }
+    gcrt_error_t e = compute_probe(rt, W);
     if (e) return e;
-    if ((e = chan_check(rt, CCHAN, W))) return e; /* a kernel fault is sticky */
+    /* the device priority: the stream's (seed 001 mapping) or the attribute's; checked against the
+     * TMU before anything is allocated or pushed */
+    int64_t dp = attr->device_priority < 0 ? (int64_t)s->device_prio : (int64_t)attr->device_priority;
+    if (attr->device_priority < -1 || dp >= (int64_t)rt->tmu.prio_levels)
+        return fail(rt, GCRT_ERROR_INVALID_PRIORITY,
+                    "%s %s: device priority %lld is not a valid device priority: the task management unit has %u "
+                    "(0 .. %u, COMPUTE.TMU_CONFIG.PRIO_LEVELS)",
+                    W, kernel, (long long)(attr->device_priority < -1 ? attr->device_priority : dp), rt->tmu.prio_levels,
+                    rt->tmu.prio_levels - 1);
+    if ((e = compute_check(rt, W))) return e; /* a kernel fault is sticky */
     uint32_t pc = 0;
     if (gc_elf_symbol(image, kernel, &pc) != GC_OK)
         return fail(rt, GCRT_ERROR_INVALID_KERNEL, "%s: kernel '%s' is not a symbol of the image", W, kernel);
@@ -962,9 +1057,8 @@ gcrt_error_t gcrt_launch(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image, co
     if (shared_bytes > rt->smem_bytes)
         return fail(rt, GCRT_ERROR_INVALID_CONFIGURATION, "%s %s: %u bytes of shared memory: an SM has %u", W, kernel,
                     shared_bytes, rt->smem_bytes);
-    if (s->device_prio > GC_TMD_PRIORITY_LEVEL_MASK)
-        return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: device priority %u does not fit the TMD (at most %u)", W,
-                    s->device_prio, GC_TMD_PRIORITY_LEVEL_MASK);
+    uint32_t cidx;
+    if ((e = compute_chan(rt, (uint32_t)dp, &cidx, W))) return e;
     if (!grow((void **)&rt->ops, &rt->ops_cap, rt->nops + 1, sizeof *rt->ops))
         return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "host out of memory");
     /* the TMD at +0, the parameter block after it */
@@ -986,7 +1080,10 @@ gcrt_error_t gcrt_launch(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image, co
     t.param = gc_simt_ptr(kb.addr + poff);
     for (int i = 0; i < 3; i++) t.grid[i] = grid[i], t.cta[i] = block[i];
     t.smem_bytes = shared_bytes;
-    t.priority = s->device_prio;
+    t.priority = (uint32_t)dp;
+    t.depth = 1; /* a host launch */
+    t.max_depth = rt->cfg.max_nesting_depth;
+    t.queue_head = attr->queue_head;
     t.sem_release = true;
     t.sem_four_word = true;
     t.sem_addr = stamp + 16;
@@ -1000,7 +1097,7 @@ gcrt_error_t gcrt_launch(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image, co
     uint32_t words[32];
     gc_pushbuf_t pb;
     gc_pb_init(&pb, words, 32);
-    if ((e = cross(rt, s, CCHAN, &pb, W))) {
+    if ((e = cross(rt, s, cidx, &pb, W))) {
         gc_mem_free(rt->dev, &kb);
         return e;
     }
@@ -1016,14 +1113,179 @@ gcrt_error_t gcrt_launch(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image, co
     snprintf(o->pub.tag, sizeof o->pub.tag, "%s", kernel);
     o->pub.stream_id = s == &rt->default_stream ? 0 : s->id;
     o->pub.stream_priority = s->prio;
-    o->pub.hw_channel = gc_channel_id(rt->chan[CCHAN]);
+    o->pub.hw_channel = gc_channel_id(rt->chan[cidx]);
     o->pub.engine = GCRT_COMPUTE_ENGINE;
     o->pub.bytes = args_bytes;
+    o->pub.task = (uint32_t)(kb.addr >> 8);
+    o->pub.device_priority = (uint32_t)dp;
     o->pub.submit_cycle = gc_device_cycles(rt->dev);
-    if ((e = push(rt, CCHAN, &pb, W))) {
+    if ((e = push(rt, cidx, &pb, W))) {
         gc_mem_free(rt->dev, &kb);
         return e;
     }
     rt->nops++;
     return ok(rt);
+}
+
+/* ------------------------------------------------------------------ task management unit */
+gcrt_error_t gcrt_tmu_config(gcrt_t *rt, gcrt_tmu_config_t *cfg) {
+    if (!rt || !cfg) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_tmu_config: NULL argument");
+    gcrt_error_t e = compute_probe(rt, "gcrt_tmu_config");
+    if (e) return e;
+    *cfg = rt->tmu;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_tmu_log_enable(gcrt_t *rt, uint32_t size_log2) {
+    static const char *const W = "gcrt_tmu_log_enable";
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (size_log2 == 0) size_log2 = LOG_DEFAULT_LOG2;
+    if (size_log2 < 4 || size_log2 > 20)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: ring of 2^%u records: SIZE_LOG2 must be in 4..20", W, size_log2);
+    gcrt_error_t e = compute_probe(rt, W);
+    if (e) return e;
+    gc_status_t st = GC_OK;
+    if (rt->log_on) st = gc_mmio_write(rt->dev, GC_REG_COMPUTE_LOG_CTRL, 0);
+    if (st == GC_OK && rt->log_alloc && rt->log_log2 != size_log2) {
+        gc_mem_free(rt->dev, &rt->logbuf);
+        rt->log_alloc = false;
+    }
+    uint64_t bytes = (uint64_t)GC_TMU_LOG_SIZE << size_log2;
+    if (st == GC_OK && !rt->log_alloc) {
+        st = gc_mem_alloc(rt->dev, GC_MEM_VIDMEM, bytes, 256, &rt->logbuf);
+        rt->log_alloc = st == GC_OK;
+    }
+    /* zeroed: a record whose KIND is still 0 has not landed */
+    static const uint8_t zero[4096];
+    for (uint64_t off = 0; st == GC_OK && off < bytes; off += sizeof zero)
+        st = gc_mem_write(rt->dev, rt->logbuf.addr + off, zero, sizeof zero < bytes - off ? sizeof zero : bytes - off);
+    if (st == GC_OK) st = gc_mmio_write(rt->dev, GC_REG_COMPUTE_LOG_BASE_LO, (uint32_t)rt->logbuf.addr);
+    if (st == GC_OK)
+        st = gc_mmio_write(rt->dev, GC_REG_COMPUTE_LOG_BASE_HI, GC_COMPUTE_LOG_BASE_HI_HI((uint32_t)(rt->logbuf.addr >> 32)));
+    if (st == GC_OK)
+        st = gc_mmio_write(rt->dev, GC_REG_COMPUTE_LOG_CTRL,
+                           GC_COMPUTE_LOG_CTRL_ENABLE(1) | GC_COMPUTE_LOG_CTRL_SIZE_LOG2(size_log2));
+    if (st != GC_OK) return from_gc(rt, st, W);
+    rt->log_on = true;
+    rt->log_log2 = size_log2;
+    rt->log_got = 0;
+    rt->log_lost = 0;
+    rt->nlog = 0;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_tmu_log_disable(gcrt_t *rt) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!rt->log_on) return ok(rt);
+    const gcrt_tmu_record_t *r;
+    size_t n;
+    gcrt_error_t e = gcrt_tmu_log(rt, &r, &n, NULL); /* keep what landed */
+    if (e) return e;
+    rt->log_on = false;
+    return from_gc(rt, gc_mmio_write(rt->dev, GC_REG_COMPUTE_LOG_CTRL, 0), "gcrt_tmu_log_disable");
+}
+
+static void log_decode(const uint32_t w[4], gcrt_tmu_record_t *r) {
+    uint32_t ev = w[GC_TMU_LOG_EVENT / 4];
+    r->kind = GC_TMU_LOG_EVENT_KIND_GET(ev);
+    r->slot = GC_TMU_LOG_EVENT_SLOT_GET(ev);
+    r->level = GC_TMU_LOG_EVENT_LEVEL_GET(ev);
+    r->depth = GC_TMU_LOG_EVENT_DEPTH_GET(ev);
+    r->channel = GC_TMU_LOG_EVENT_CHANNEL_GET(ev);
+    r->task = w[GC_TMU_LOG_TASK / 4];
+    r->cycle = ((uint64_t)w[GC_TMU_LOG_STAMP_HI / 4] << 32) | w[GC_TMU_LOG_STAMP_LO / 4];
+}
+
+gcrt_error_t gcrt_tmu_log(gcrt_t *rt, const gcrt_tmu_record_t **recs, size_t *count, uint64_t *lost) {
+    static const char *const W = "gcrt_tmu_log";
+    if (!rt || !recs || !count) return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: NULL argument", W);
+    if (rt->log_on) {
+        uint32_t put = 0;
+        gc_status_t st = gc_mmio_read(rt->dev, GC_REG_COMPUTE_LOG_PUT, &put);
+        if (st) return from_gc(rt, st, W);
+        uint64_t ring = 1ull << rt->log_log2;
+        /* LOG_PUT is free running (32 bits); records between log_got and put have been issued */
+        uint64_t want = rt->log_got + (uint32_t)(put - (uint32_t)rt->log_got);
+        if (want - rt->log_got > ring) { /* overwritten before we read them */
+            rt->log_lost += want - rt->log_got - ring;
+            rt->log_got = want - ring;
+        }
+        while (rt->log_got < want) {
+            uint64_t a = rt->logbuf.addr + GC_TMU_LOG_SIZE * (rt->log_got & (ring - 1));
+            uint32_t w[4];
+            if ((st = gc_mem_read(rt->dev, a, w, sizeof w))) return from_gc(rt, st, W);
+            if (GC_TMU_LOG_EVENT_KIND_GET(w[0]) == 0 || (w[2] | w[3]) == 0) break; /* not landed yet */
+            if (!grow((void **)&rt->log, &rt->log_cap, rt->nlog + 1, sizeof *rt->log))
+                return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "%s: host out of memory", W);
+            log_decode(w, &rt->log[rt->nlog++]);
+            static const uint32_t z[4];
+            if ((st = gc_mem_write(rt->dev, a, z, sizeof z))) return from_gc(rt, st, W);
+            rt->log_got++;
+        }
+    }
+    *recs = rt->log;
+    *count = rt->nlog;
+    if (lost) *lost = rt->log_lost;
+    return ok(rt);
+}
+
+gcrt_error_t gcrt_tmu_name_task(gcrt_t *rt, uint32_t task, const char *name) {
+    if (!rt || !name) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_tmu_name_task: NULL argument");
+    for (size_t i = 0; i < rt->nnames; i++)
+        if (rt->names[i].task == task) {
+            snprintf(rt->names[i].name, sizeof rt->names[i].name, "%s", name);
+            return ok(rt);
+        }
+    if (!grow((void **)&rt->names, &rt->names_cap, rt->nnames + 1, sizeof *rt->names))
+        return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "gcrt_tmu_name_task: host out of memory");
+    rt->names[rt->nnames].task = task;
+    snprintf(rt->names[rt->nnames].name, sizeof rt->names[rt->nnames].name, "%s", name);
+    rt->nnames++;
+    return ok(rt);
+}
+
+const char *gcrt_tmu_task_name(gcrt_t *rt, uint32_t task) {
+    if (!rt) return NULL;
+    for (size_t i = 0; i < rt->nnames; i++)
+        if (rt->names[i].task == task) return rt->names[i].name;
+    /* the latest kernel whose TMD was there (TMD buffers are reused once a kernel completed) */
+    for (size_t i = rt->nops; i-- > 0;)
+        if (rt->ops[i].pub.kind == GCRT_OP_KERNEL && rt->ops[i].pub.task == task) return rt->ops[i].pub.tag;
+    return NULL;
+}
+
+gcrt_error_t gcrt_launch_failures(gcrt_t *rt, gcrt_launch_failures_t *f, bool clear) {
+    static const char *const W = "gcrt_launch_failures";
+    if (!rt || !f) return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: NULL argument", W);
+    memset(f, 0, sizeof *f);
+    gcrt_error_t e = compute_probe(rt, W);
+    if (e) return e;
+    uint32_t intr = 0, lf = 0;
+    gc_status_t st = gc_mmio_read(rt->dev, GC_REG_COMPUTE_LAUNCH_FAILS, &f->count);
+    if (st == GC_OK) st = gc_mmio_read(rt->dev, GC_REG_COMPUTE_DEV_LAUNCHES, &f->launches);
+    if (st == GC_OK) st = gc_mmio_read(rt->dev, GC_REG_COMPUTE_LAUNCH_FAIL, &lf);
+    if (st == GC_OK) st = gc_mmio_read(rt->dev, GC_REG_COMPUTE_LAUNCH_FAIL_TASK, &f->task);
+    if (st == GC_OK) st = gc_mmio_read(rt->dev, GC_REG_GLOBAL_INTR_STATUS, &intr);
+    if (st == GC_OK && clear && GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL_GET(intr))
+        st = gc_mmio_write(rt->dev, GC_REG_GLOBAL_INTR_STATUS, GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL(1));
+    if (st != GC_OK) return from_gc(rt, st, W);
+    f->pending = GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL_GET(intr) != 0;
+    f->status = GC_COMPUTE_LAUNCH_FAIL_STATUS_GET(lf);
+    f->depth = GC_COMPUTE_LAUNCH_FAIL_DEPTH_GET(lf);
+    f->level = GC_COMPUTE_LAUNCH_FAIL_LEVEL_GET(lf);
+    return ok(rt);
+}
+
+int gcrt_launch_failure_format(const gcrt_launch_failures_t *f, char *buf, size_t len) {
+    return snprintf(buf, len, "%s: task 0x%x at device priority %u, nesting level %u: %s (%u failed LAUNCHes, %u OK)",
+                    gc_launch_status_name(f->status), f->task, f->level, f->depth, gc_launch_status_doc(f->status),
+                    f->count, f->launches);
+}
+
+gcrt_error_t gcrt_set_no_evict(gcrt_t *rt, bool no_evict) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    gcrt_error_t e = compute_probe(rt, "gcrt_set_no_evict");
+    if (e) return e;
+    return from_gc(rt, gc_mmio_write(rt->dev, GC_REG_COMPUTE_TMU_CTRL, GC_COMPUTE_TMU_CTRL_NO_EVICT(no_evict ? 1u : 0u)),
+                   "gcrt_set_no_evict");
 }

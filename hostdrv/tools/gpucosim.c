@@ -36,6 +36,8 @@ typedef struct opts {
     const char *image;      /* kernels: the kernel image (ELF) */
     uint32_t rounds;        /* kernels */
     bool backend_stats;     /* runtime scenarios: the backend prints its open / close lines */
+    bool no_evict;          /* eviction: TMU_CTRL.NO_EVICT (the prior art) */
+    bool prior_art;         /* childless-parent: ParentA at the lowest device priority */
 } opts_t;
 
 typedef int (*scenario_fn)(const opts_t *o);
@@ -284,17 +286,24 @@ static int scenario_prio_latency(const opts_t *o) {
     return 0;
 }
 
-static int scenario_kernels(const opts_t *o) {
-    gcrt_config_t c;
-    rt_config(o, &c);
+/* The kernel image of the kernel scenarios (--image or the build's); NULL (message printed) if missing. */
+static const char *kernel_image(const opts_t *o, const char *scenario) {
     const char *image = o->image ? o->image : GC_FIRMWARE_DIR "/kernels.elf";
     FILE *f = fopen(image, "rb");
     if (!f) {
-        fprintf(stderr, "gpucosim: kernels: no kernel image at %s (build it with `make firmware`, or name one with "
-                        "--image FILE)\n", image);
-        return 1;
+        fprintf(stderr, "gpucosim: %s: no kernel image at %s (build it with `make firmware`, or name one with "
+                        "--image FILE)\n", scenario, image);
+        return NULL;
     }
     fclose(f);
+    return image;
+}
+
+static int scenario_kernels(const opts_t *o) {
+    gcrt_config_t c;
+    rt_config(o, &c);
+    const char *image = kernel_image(o, "kernels");
+    if (!image) return 1;
     gcsc_result_t r;
     char err[700] = "";
     printf("device: backend %s\n", c.device.backend);
@@ -302,6 +311,29 @@ static int scenario_kernels(const opts_t *o) {
     if (rt_done(e, err, o)) return 1;
     return r.bad_checks == 0 && r.checks > 0 ? 0 : 1;
 }
+
+/* One task management unit scenario: which = 0 nested-priority, 1 eviction, 2 childless-parent. */
+static int tmu_scenario(const opts_t *o, int which) {
+    static const char *const names[] = {"nested-priority", "eviction", "childless-parent"};
+    gcrt_config_t c;
+    rt_config(o, &c);
+    const char *image = kernel_image(o, names[which]);
+    if (!image) return 1;
+    static gcsc_result_t r;
+    char err[700] = "";
+    gcrt_error_t e;
+    printf("device: backend %s\n", c.device.backend);
+    if (which == 0) e = gcsc_nested_priority(&c, image, stdout, o->timeline, &r, err, sizeof err);
+    else if (which == 1) e = gcsc_eviction(&c, image, o->no_evict, stdout, o->timeline, &r, err, sizeof err);
+    else e = gcsc_childless_parent(&c, image, o->prior_art, stdout, o->timeline, &r, err, sizeof err);
+    if (!e && which == 1)
+        printf("metric hp_kernel_latency%s %llu\n", o->no_evict ? "_no_evict" : "", (unsigned long long)r.hp_latency);
+    if (rt_done(e, err, o)) return 1;
+    return r.rules > 0 && r.bad_rules == 0 ? 0 : 1;
+}
+static int scenario_nested_priority(const opts_t *o) { return tmu_scenario(o, 0); }
+static int scenario_eviction(const opts_t *o) { return tmu_scenario(o, 1); }
+static int scenario_childless_parent(const opts_t *o) { return tmu_scenario(o, 2); }
 
 static const scenario_t scenarios[] = {
     {"copy", "sysmem -> vidmem -> sysmem through copy engine 0 with semaphore releases (default)", scenario_copy},
@@ -314,10 +346,18 @@ static const scenario_t scenarios[] = {
     {"prio-latency", "a high-priority copy alone and under a low-priority flood", scenario_prio_latency},
     {"kernels", "H2D copies, vecadd, saxpy, reduce, histogram (gcrt_launch, several CTA shapes) and D2H copies on "
                 "two streams, checked against the host", scenario_kernels},
+    {"nested-priority", "seed 001, N = 4: nested launches from a stream at level 1 run at device priorities 4, 5, 6, 7; "
+                        "the launch from 7 fails DEPTH (thread and host see it)", scenario_nested_priority},
+    {"eviction", "low-priority grids fill every task slot; a high-priority kernel evicts one, completes first, every "
+                 "CTA runs once (--no-evict: the prior art)", scenario_eviction},
+    {"childless-parent", "seed 001's ChildlessA / ParentA / ChildA: the parent runs at its stream's priority, the child "
+                         "one above (--prior-art: parent at the lowest)", scenario_childless_parent},
 };
+#define TMU_SCENARIO(fn) \
+    ((fn) == scenario_nested_priority || (fn) == scenario_eviction || (fn) == scenario_childless_parent)
 #define RT_SCENARIO(fn)                                                                                   \
     ((fn) == scenario_copy_priority || (fn) == scenario_video_pipeline || (fn) == scenario_prio_latency || \
-     (fn) == scenario_kernels)
+     (fn) == scenario_kernels || TMU_SCENARIO(fn))
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 
 /* --backend sc: the scenario, i.e. the driver, runs in an SC_THREAD spawned by gc_sc_run. */
@@ -358,7 +398,8 @@ static void usage(FILE *f) {
             "  --bytes N        bytes per copy (default 4096)\n"
             "  --stall PCT      random memory stalls, 0..90 percent\n"
             "  --max-cycles N   watchdog: fail a run longer than N cycles\n"
-            "runtime scenarios (copy-priority, video-pipeline, prio-latency, kernels):\n"
+            "runtime scenarios (copy-priority, video-pipeline, prio-latency, kernels, nested-priority, eviction,\n"
+            "childless-parent):\n"
             "  --timeline FILE  write a Chrome/Perfetto trace (JSON): a track per channel and per engine\n"
             "  --no-copy-priorities  seed 000's prior art: no semaphore bracketing, plain time slices\n"
             "  --copy-priorities N   copy HW channels / internal priorities (3..8, default 3)\n"
@@ -366,7 +407,10 @@ static void usage(FILE *f) {
             "  --frames N       video-pipeline frames (1..16, default 4)\n"
             "  --backend-stats  let the backend print its open and close lines (cycles, wall time, cycles/s)\n"
             "  --image FILE     kernels: the kernel image (default " GC_FIRMWARE_DIR "/kernels.elf)\n"
-            "  --rounds N       kernels: rounds of the four kernels (1..1000, default 1)\n");
+            "  --rounds N       kernels: rounds of the four kernels (1..1000, default 1)\n"
+            "  --no-evict       eviction: TMU_CTRL.NO_EVICT = 1 (a pending task waits for a free slot)\n"
+            "  --prior-art      childless-parent: launch ParentA at the lowest device priority (the seed's prior art)\n"
+            "task management unit scenarios: the timeline adds a track per task slot (from the TMU log)\n");
 }
 
 static int parse_u64(const char *flag, const char *v, uint64_t max, uint64_t *out) {
@@ -392,7 +436,7 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(argv[1], "list")) {
         printf("scenarios:\n");
-        for (size_t i = 0; i < NSCEN; i++) printf("  %-15s %s\n", scenarios[i].name, scenarios[i].doc);
+        for (size_t i = 0; i < NSCEN; i++) printf("  %-17s %s\n", scenarios[i].name, scenarios[i].doc);
         printf("backends:\n");
         for (size_t i = 0; gc_backend_at(i); i++) printf("  %-15s %s\n", gc_backend_at(i)->name, gc_backend_at(i)->doc);
         return 0;
@@ -450,6 +494,8 @@ int main(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--image") && v) { o.image = v; i++; }
         else if (!strcmp(a, "--backend-stats")) o.backend_stats = true;
+        else if (!strcmp(a, "--no-evict")) o.no_evict = true;
+        else if (!strcmp(a, "--prior-art")) o.prior_art = true;
         else if (!strcmp(a, "--rounds")) {
             if (!parse_u64(a, v, 1000, &x) || x == 0) {
                 if (v) fprintf(stderr, "gpucosim: --rounds must be in 1..1000\n");
@@ -478,8 +524,16 @@ int main(int argc, char **argv) {
                         name);
                 return 2;
             }
-            if (scenarios[i].fn != scenario_kernels && (o.image || o.rounds)) {
-                fprintf(stderr, "gpucosim: --image and --rounds belong to the kernels scenario, not '%s'\n", name);
+            if ((scenarios[i].fn != scenario_kernels && o.rounds) ||
+                (scenarios[i].fn != scenario_kernels && !TMU_SCENARIO(scenarios[i].fn) && o.image)) {
+                fprintf(stderr, "gpucosim: --rounds belongs to the kernels scenario, --image to the kernel scenarios "
+                                "(kernels, nested-priority, eviction, childless-parent), not '%s'\n", name);
+                return 2;
+            }
+            if ((o.no_evict && scenarios[i].fn != scenario_eviction) ||
+                (o.prior_art && scenarios[i].fn != scenario_childless_parent)) {
+                fprintf(stderr, "gpucosim: --no-evict belongs to eviction, --prior-art to childless-parent, not '%s'\n",
+                        name);
                 return 2;
             }
             if (!strcmp(o.dev.backend, "sc")) return run_in_sc_thread(scenarios[i].fn, &o);

@@ -10,20 +10,13 @@
 #include "gc_kernels.h"
 #include "gpucosim/runtime.h"
 #include "gpucosim/scenarios.h"
+#include "rt_test.h"
 #include "tcase.h"
 
 #ifndef GC_FIRMWARE_DIR
 #define GC_FIRMWARE_DIR "build/firmware"
 #endif
 
-#define RT_OK(rt, expr)                                                                                 \
-    do {                                                                                                \
-        gcrt_error_t e_ = (expr);                                                                       \
-        if (e_ != GCRT_SUCCESS) {                                                                       \
-            TCASE_FAIL_("%s: %s (%s)", #expr, gcrt_error_name(e_), gcrt_last_message(rt));              \
-            goto out;                                                                                   \
-        }                                                                                               \
-    } while (0)
 
 typedef struct lctx {
     gcrt_t *rt;

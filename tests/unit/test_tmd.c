@@ -87,7 +87,44 @@ static void t_fault_format(void) {
     CHECK_EQ(gc_simt_ptr(0xFF00000000ull), 0);
 }
 
+/* Issue 6: the PRIORITY word (LEVEL 7:0, DEPTH 11:8, MAX_DEPTH 15:12) and FLAGS.QUEUE_HEAD (bit 3). */
+static void t_priority_word(void) {
+    gc_tmd_t t;
+    uint32_t w[GC_TMD_WORDS];
+    gc_tmd_init(&t);
+    t.priority = 63;
+    t.depth = 1;
+    t.max_depth = 15;
+    t.queue_head = true;
+    REQUIRE(gc_tmd_encode(&t, w) == GC_OK);
+    CHECK_EQ(w[8], 0x0000F13Fu);
+    CHECK_EQ(w[12], 0x8u);
+    gc_tmd_t back;
+    gc_tmd_decode(w, &back);
+    CHECK(memcmp(&back, &t, sizeof t) == 0);
+    t.priority = 4, t.depth = 3, t.max_depth = 4, t.queue_head = false, t.sem_release = true;
+    REQUIRE(gc_tmd_encode(&t, w) == GC_OK);
+    CHECK_EQ(w[8], 0x00004304u);
+    CHECK_EQ(w[12], 0x1u);
+    /* fields that do not fit are refused, nothing written */
+    gc_tmd_init(&t);
+    t.depth = 16;
+    w[0] = 0xDEADBEEF;
+    CHECK_EQ(gc_tmd_encode(&t, w), GC_ERR_INVALID_ARG);
+    CHECK_EQ(w[0], 0xDEADBEEF);
+    gc_tmd_init(&t);
+    t.max_depth = GC_TMU_MAX_DEPTH + 1;
+    CHECK_EQ(gc_tmd_encode(&t, w), GC_ERR_INVALID_ARG);
+    /* a level the field holds but the TMU does not (>= TMU_PRIO_LEVELS) is encoded: the TMU faults it
+     * BAD_TMD (the runtime refuses it before) */
+    gc_tmd_init(&t);
+    t.priority = GC_TMU_PRIO_LEVELS;
+    REQUIRE(gc_tmd_encode(&t, w) == GC_OK);
+    CHECK_EQ(GC_TMD_PRIORITY_LEVEL_GET(w[8]), GC_TMU_PRIO_LEVELS);
+}
+
 static const tcase_t cases[] = {
+    {"tmd_priority_word", t_priority_word},
     {"tmd_encode", t_encode},
     {"tmd_refuse", t_refuse},
     {"tmd_pushbuffer", t_pushbuffer},

@@ -35,12 +35,16 @@ typedef struct gc_tmd {
     uint32_t grid[3];       /* CTAs along x, y, z (>= 1) */
     uint32_t cta[3];        /* threads along x, y, z (>= 1, < 65536; product <= WARPS * LANES) */
     uint32_t smem_bytes;    /* shared memory per CTA */
-    uint32_t priority;      /* 0..255, kept for the priority task table (ignored by the FIFO) */
+    uint32_t priority;      /* PRIORITY.LEVEL: device priority 0..TMU_PRIO_LEVELS-1 (the field holds 0..255;
+                             * the TMU faults BAD_TMD on a level >= TMU_PRIO_LEVELS) */
+    uint32_t depth;         /* PRIORITY.DEPTH: nesting level, 1 for a host launch (0 counts as 1) */
+    uint32_t max_depth;     /* PRIORITY.MAX_DEPTH: max nesting depth N, 0..TMU_MAX_DEPTH (0 counts as 1) */
     bool sem_release;       /* write sem_payload to sem_addr at completion */
     bool sem_four_word;     /* ... as 16 bytes {payload, 0, cycle stamp} (16-aligned) */
     uint64_t sem_addr;      /* device address */
     uint32_t sem_payload;
     bool interrupt;         /* raise INTR_STATUS.NON_STALL at completion */
+    bool queue_head;        /* FLAGS.QUEUE_HEAD: enter the pending list before the tasks of its level */
 } gc_tmd_t;
 
 /* Grid and CTA 1 x 1 x 1, everything else 0. */

@@ -29,17 +29,32 @@
  * out, the surplus (higher) stream priorities share the last level.  A stream's kernels carry
  * its device priority (TMD PRIORITY of every gcrt_launch on the stream).
  *
- * Kernels (gcrt_launch).  The first launch opens one compute HW channel on runlist 0 (the
- * compute class bound on GC_COMPUTE_SUBCH).  Each launch writes a TMD and its parameter block
+ * Kernels (gcrt_launch).  Kernels go to compute HW channels on runlist 0 (the compute class
+ * bound on GC_COMPUTE_SUBCH), one per device priority in use, opened on first use: streams of
+ * the same priority level share a channel (their kernels run one after the other, like CUDA
+ * streams of one priority on one HW queue), streams of different levels have their own, so the
+ * task management unit (docs/tmu.md) runs their kernels at once, by priority, evicting a
+ * lower-priority task for a higher one.  Each launch writes a TMD (PRIORITY.LEVEL = the stream's
+ * device priority, DEPTH = 1, MAX_DEPTH = the max nesting depth N) and its parameter block
  * into one vidmem buffer (freed once the kernel completed), pushes a timestamped release, then
  * SEND_PCAS_A / SEND_SIGNALING_PCAS_B; the TMD's four-word completion release lands in a stamp
- * slot like a copy's, so kernels are ops (GCRT_OP_KERNEL) with the same timing.  A stream stays
- * in order across its two HW channels (its copy channel and the compute channel): when its next
- * work goes to the other channel than its last, the runtime records an internal event on the
- * old channel and pushes an ACQ_CIRC_GEQ acquire of it on the new one.  Events and synchronize
- * markers go on the channel of the stream's last work.  A kernel fault stops the compute
- * channel (sticky, like CUDA's: later launches and synchronizes return GCRT_ERROR_CHANNEL_FAULT
- * with the compute fault record in the message; re-open the runtime).
+ * slot like a copy's, so kernels are ops (GCRT_OP_KERNEL) with the same timing.  A kernel
+ * completes after its CTAs and all its device-launched children (docs/tmu.md), so the stream's
+ * next work starts after them.  A stream stays in order across its HW channels (its copy channel
+ * and its compute channel): when its next work goes to another channel than its last, the
+ * runtime records an internal event on the old channel and pushes an ACQ_CIRC_GEQ acquire of it
+ * on the new one.  Events and synchronize markers go on the channel of the stream's last work.
+ * A kernel fault stops its compute channel (sticky, like CUDA's: later launches and synchronizes
+ * return GCRT_ERROR_CHANNEL_FAULT with the compute fault record in the message; re-open the
+ * runtime).  A launch whose device priority is not below COMPUTE.TMU_CONFIG.PRIO_LEVELS is
+ * refused (GCRT_ERROR_INVALID_PRIORITY) before anything is pushed.
+ *
+ * Task management unit (issue 6).  gcrt_tmu_log_enable gives the TMU a log ring (COMPUTE.LOG_*);
+ * gcrt_tmu_log returns every record so far, decoded (the timelines draw one track per task slot
+ * from it).  gcrt_launch_failures reads the device-side LAUNCH failures (COMPUTE.LAUNCH_FAIL*,
+ * INTR_STATUS.LAUNCH_FAIL).  gcrt_set_no_evict sets TMU_CTRL.NO_EVICT (the prior art: a pending
+ * task waits for a free slot).  gcrt_launch_ex adds per-launch attributes (QUEUE_HEAD insertion,
+ * an explicit device priority).
  *
  * Timing.  Every copy and memset carries a timestamped release just before its LAUNCH_DMA and a
  * four-word (timestamped) completion release, so gcrt_ops() reports when each one started and
@@ -91,8 +106,8 @@ typedef struct gcrt_event gcrt_event_t;
 typedef struct gcrt_config {
     gc_device_config_t device;    /* backend, seed, waves, ... (gc_device_config_init) */
     uint32_t stream_priorities;   /* K user-visible stream priorities: [0, -(K-1)] (default 6) */
-    uint32_t device_priorities;   /* M valid device priorities (default 64) */
-    uint32_t max_nesting_depth;   /* N (default 1); also gcrt_set_limit */
+    uint32_t device_priorities;   /* M valid device priorities (default and at most TMU_PRIO_LEVELS, 64) */
+    uint32_t max_nesting_depth;   /* N (default 1, at most TMU_MAX_DEPTH, 15); also gcrt_set_limit */
     uint32_t copy_priorities;     /* P copy HW channels / internal priorities (default 3, >= 3) */
     bool copy_priorities_enabled; /* seed 000's semaphore bracketing (default true) */
     uint32_t copy_runlist;        /* runlist of the copy channels: 1 (CE0, default) or 2 (CE1) */
@@ -114,7 +129,8 @@ const char *gcrt_last_message(const gcrt_t *rt);
 
 /* ------------------------------------------------------------------ limits and priorities */
 typedef enum gcrt_limit {
-    GCRT_LIMIT_MAX_NESTING_DEPTH = 0, /* like cudaLimitDevRuntimeSyncDepth: 1..M; no streams may exist */
+    GCRT_LIMIT_MAX_NESTING_DEPTH = 0, /* like cudaLimitDevRuntimeSyncDepth: 1..min(M, TMU_MAX_DEPTH = 15);
+                                       * no streams may exist */
 } gcrt_limit_t;
 
 gcrt_error_t gcrt_set_limit(gcrt_t *rt, gcrt_limit_t limit, uint64_t value);
@@ -206,8 +222,79 @@ uint32_t gcrt_kernel_ptr(uint64_t dev_addr);
 gcrt_error_t gcrt_launch(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image, const char *kernel,
                          const uint32_t grid[3], const uint32_t block[3], const void *args, size_t args_bytes,
                          uint32_t shared_bytes);
-/* The compute HW channel's id (opening it if needed). */
+/* Per-launch attributes (gcrt_launch_ex); gcrt_launch_attr_init gives the defaults. */
+typedef struct gcrt_launch_attr {
+    bool queue_head;         /* TMD FLAGS.QUEUE_HEAD: enter the pending list before the tasks of its
+                              * priority (default false: after them) */
+    int32_t device_priority; /* -1 (default): the stream's device priority; else this TMD
+                              * PRIORITY.LEVEL (must be below COMPUTE.TMU_CONFIG.PRIO_LEVELS); the
+                              * kernel goes to the compute channel of that priority.  Seed 001's
+                              * prior art (parents at the lowest priority) is device_priority 0 */
+} gcrt_launch_attr_t;
+void gcrt_launch_attr_init(gcrt_launch_attr_t *a);
+/* gcrt_launch with attributes (attr NULL: the defaults).  Also GCRT_ERROR_INVALID_PRIORITY: the
+ * device priority is outside [0, PRIO_LEVELS) (nothing is pushed). */
+gcrt_error_t gcrt_launch_ex(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image, const char *kernel,
+                            const uint32_t grid[3], const uint32_t block[3], const void *args, size_t args_bytes,
+                            uint32_t shared_bytes, const gcrt_launch_attr_t *attr);
+/* The compute HW channel of the default stream's priority (opening it if needed). */
 gcrt_error_t gcrt_compute_channel(gcrt_t *rt, uint32_t *hw_channel);
+/* The compute HW channel the stream's kernels go to (opening it if needed). */
+gcrt_error_t gcrt_stream_get_compute_channel(gcrt_t *rt, gcrt_stream_t *s, uint32_t *hw_channel);
+
+/* ------------------------------------------------------------------ task management unit */
+/* COMPUTE.TMU_CONFIG (slots, entries, device priorities) of the device.  Old compute engines
+ * without a TMU read 0 there: the runtime then assumes the spec's TMU_* values. */
+typedef struct gcrt_tmu_config {
+    uint32_t slots, entries, prio_levels;
+} gcrt_tmu_config_t;
+gcrt_error_t gcrt_tmu_config(gcrt_t *rt, gcrt_tmu_config_t *cfg);
+
+/* One decoded task log record (structs.TMU_LOG). */
+typedef struct gcrt_tmu_record {
+    uint32_t kind;     /* GC_TMU_EVENT_* (gc_tmu_event_name) */
+    uint32_t slot;     /* task slot, 15 = none (QUEUED) */
+    uint32_t level;    /* device priority of the task */
+    uint32_t depth;    /* nesting level (1 = host launch) */
+    uint32_t channel;  /* channel whose launch the task descends from */
+    uint32_t task;     /* TMD address >> 8 */
+    uint64_t cycle;    /* stamp */
+} gcrt_tmu_record_t;
+
+/* Allocate a ring of 2^size_log2 records (4..20; 0 = 4096 records) in vidmem, zero it and point
+ * the TMU at it (COMPUTE.LOG_BASE_*, LOG_CTRL.ENABLE; LOG_PUT restarts at 0).  Records already
+ * read are forgotten.  Call it before launching the work to be logged. */
+gcrt_error_t gcrt_tmu_log_enable(gcrt_t *rt, uint32_t size_log2);
+/* Stop logging (LOG_CTRL = 0); the records read so far stay readable. */
+gcrt_error_t gcrt_tmu_log_disable(gcrt_t *rt);
+/* Every record written since gcrt_tmu_log_enable, in order (valid until the next runtime call).
+ * Reads the ring without waiting: records of work still running come in later calls.
+ * *lost (may be NULL): records the ring overwrote before they were read (0 normally). */
+gcrt_error_t gcrt_tmu_log(gcrt_t *rt, const gcrt_tmu_record_t **recs, size_t *count, uint64_t *lost);
+/* A name for a task (TMD address >> 8) on timelines; kernels launched by gcrt_launch are named
+ * after their kernel already (gcrt_op_t.task).  The name is copied. */
+gcrt_error_t gcrt_tmu_name_task(gcrt_t *rt, uint32_t task, const char *name);
+/* The name of a task: a kernel launched by the runtime, a gcrt_tmu_name_task name, or NULL. */
+const char *gcrt_tmu_task_name(gcrt_t *rt, uint32_t task);
+
+/* Device-side launch failures (COMPUTE.LAUNCH_FAILS, LAUNCH_FAIL, LAUNCH_FAIL_TASK and
+ * INTR_STATUS.LAUNCH_FAIL).  `clear` writes INTR_STATUS.LAUNCH_FAIL to clear it (the next failure
+ * is then recorded). */
+typedef struct gcrt_launch_failures {
+    uint32_t count;     /* LAUNCH_FAILS: every failed LAUNCH so far (wraps) */
+    uint32_t launches;  /* DEV_LAUNCHES: device LAUNCHes that returned OK */
+    bool pending;       /* INTR_STATUS.LAUNCH_FAIL was set */
+    uint32_t status;    /* GC_LAUNCH_STATUS_* of the first failure since the last clear */
+    uint32_t depth;     /* nesting level of the launching task */
+    uint32_t level;     /* device priority of the launching task */
+    uint32_t task;      /* TMD address >> 8 of the launching task */
+} gcrt_launch_failures_t;
+gcrt_error_t gcrt_launch_failures(gcrt_t *rt, gcrt_launch_failures_t *f, bool clear);
+/* "DEPTH: task 0x830100 at device priority 7, nesting level 4: The launching task is at ..." */
+int gcrt_launch_failure_format(const gcrt_launch_failures_t *f, char *buf, size_t len);
+
+/* COMPUTE.TMU_CTRL.NO_EVICT: true = never evict (a pending task waits for a free slot). */
+gcrt_error_t gcrt_set_no_evict(gcrt_t *rt, bool no_evict);
 
 /* ------------------------------------------------------------------ what happened */
 typedef enum gcrt_op_kind { GCRT_OP_COPY = 0, GCRT_OP_MEMSET = 1, GCRT_OP_KERNEL = 2 } gcrt_op_kind_t;
@@ -229,6 +316,8 @@ typedef struct gcrt_op {
     uint64_t start_cycle;    /* when the copy engine took it (0 until complete) */
     uint64_t end_cycle;      /* when its completion release landed (0 until complete) */
     bool done;
+    uint32_t task;           /* kernels: TMD address >> 8 (the task id of TMU log records) */
+    uint32_t device_priority; /* kernels: TMD PRIORITY.LEVEL */
 } gcrt_op_t;
 
 /* The runtime's copies, memsets and kernels so far, in issue order (valid until the next runtime call).

@@ -14,6 +14,10 @@ extern "C" {
 #endif
 
 #define GCSC_MAX_OPS 64
+#define GCSC_MAX_LOG 256
+#define GCSC_NEST_CAP 8 /* nested-priority: the chain stops at this nesting level whatever happens */
+#define GCSC_MAX_LP 5
+#define GCSC_ANY 0xFFFFFFFFu
 
 typedef struct gcsc_result {
     size_t nops;
@@ -31,6 +35,26 @@ typedef struct gcsc_result {
     uint32_t kernels;            /* kernels launched (and completed) */
     uint32_t checks, bad_checks; /* results compared with the host's computation, and how many differ */
     size_t total_ops;            /* every op of the run (ops[] keeps the first GCSC_MAX_OPS) */
+    /* task management unit scenarios (nested-priority, eviction, childless-parent) */
+    uint32_t rules, bad_rules;   /* rules the scenario checked, and how many failed */
+    gcrt_tmu_record_t log[GCSC_MAX_LOG]; /* the TMU log of the run (the first GCSC_MAX_LOG records) */
+    size_t nlog;
+    uint64_t log_lost;
+    gcrt_launch_failures_t lf;   /* the host's view of device-side launch failures at the end */
+    uint32_t nest_task[GCSC_NEST_CAP + 1];   /* nested-priority: task id of nesting level L (1..) */
+    uint32_t nest_marker[GCSC_NEST_CAP + 1]; /* markers[L] (GC_MARK(L) when level L ran) */
+    uint32_t nest_status[GCSC_NEST_CAP + 1]; /* LAUNCH status of level L's launch (GC_LAUNCH_STATUS_NONE: none) */
+    uint32_t nest_stream_prio;   /* device priority of the stream (4) */
+    uint32_t nlp, lp_task[GCSC_MAX_LP], lp_level[GCSC_MAX_LP]; /* eviction: the low-priority tasks */
+    uint32_t lp_ctas;            /* CTAs per low-priority task */
+    uint32_t counter_ones, counter_bad; /* per-CTA counters equal to 1, and not */
+    uint32_t hp_task, hp_level, hp_out_bad;
+    uint64_t hp_latency;         /* high-priority kernel launch to completion, cycles */
+    uint32_t evictions;          /* COMPUTE.EVICTIONS at the end */
+    bool no_evict;
+    uint32_t cp_task[3], cp_mark[3], cp_status; /* childless-parent: ChildlessA, ParentA, ChildA */
+    uint32_t cp_stream_prio;
+    bool prior_art;
 } gcsc_result_t;
 
 /* Seed 000's walk-through on the runtime: a low-priority stream (priority 0) copies Mlow1..3 and a
@@ -58,6 +82,34 @@ gcrt_error_t gcsc_prio_latency(const gcrt_config_t *cfg, FILE *out, const char *
  * GCRT_ERROR_NOT_SUPPORTED when the backend has no compute engine. */
 gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t rounds, FILE *out,
                           const char *timeline, gcsc_result_t *res, char *err, size_t errlen);
+
+/* Seed 001 on the device (issue 6): max nesting depth N = 4, a stream at stream level 1 (device
+ * priority 4) launches nest_chain, which launches itself level after level: the levels run at
+ * device priorities 4, 5, 6, 7 (nesting levels 1..4), the launch from level 4 fails DEPTH, nothing
+ * reaches priority 8, the host sees the failure (gcrt_launch_failures).  Asserted from the TMU log
+ * and the markers / statuses in memory (res->rules, res->bad_rules). */
+gcrt_error_t gcsc_nested_priority(const gcrt_config_t *cfg, const char *image, FILE *out, const char *timeline,
+                                  gcsc_result_t *res, char *err, size_t errlen);
+
+/* Seed 002's eviction: low-priority lp_grid tasks (one per task slot, device priorities 0..K-1,
+ * each from its own stream) fill every slot; then a high-priority hp_short is launched: it evicts
+ * the lowest-priority task (log EVICT), completes before it, and the victim resumes; every CTA
+ * runs exactly once (per-CTA counters all 1).  no_evict sets TMU_CTRL.NO_EVICT (the prior art:
+ * no EVICT, the high-priority kernel waits for a free slot).  res->hp_latency: its launch to
+ * completion (bench hp_kernel_latency_ratio). */
+gcrt_error_t gcsc_eviction(const gcrt_config_t *cfg, const char *image, bool no_evict, FILE *out, const char *timeline,
+                           gcsc_result_t *res, char *err, size_t errlen);
+
+/* Seed 001's ChildlessA / ParentA / ChildA: on a high-priority stream (max nesting depth 2),
+ * ChildlessA and ParentA run at the stream's device priority and ChildA (launched by ParentA) at
+ * one more.  prior_art launches ParentA at the lowest device priority instead (ChildA at 1), the
+ * approach the seed argues against. */
+gcrt_error_t gcsc_childless_parent(const gcrt_config_t *cfg, const char *image, bool prior_art, FILE *out,
+                                   const char *timeline, gcsc_result_t *res, char *err, size_t errlen);
+
+/* Index of the first record at or after `from` of kind `kind` (GCSC_ANY: any) for task `task`
+ * (GCSC_ANY: any task); -1 if none. */
+long gcsc_log_find(const gcrt_tmu_record_t *log, size_t n, size_t from, uint32_t kind, uint32_t task);
 
 /* n bytes of xorshift64 data from `seed`: the test pattern of the scenarios, the CLI and the tests. */
 void gcsc_fill(uint8_t *p, size_t n, uint64_t seed);
