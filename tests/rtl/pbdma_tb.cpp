@@ -28,8 +28,8 @@
 //   (d) the seed-000 walk-through (Clow / Chigh with Shigh) and its baseline;
 //   (e) runlist 0 with the real compute engine (hand-assembled one-thread kernels that spin on a
 //       flag the bench sets): two channels' launches both taken while both tasks run, each
-//       channel's next method (WFI, RELEASE_WFI, release) waits for its own task only, a task
-//       that faults gives TASK_FAULT to its channel only.
+//       channel's next method (WFI, RELEASE_WFI, release) waits for its own task only (in
+//       either completion order), a task that faults gives TASK_FAULT to its channel only.
 // The last line is "N passed, M failed"; the exit status is non-zero on any failure.
 #include <verilated.h>
 
@@ -1131,6 +1131,29 @@ void test_compute() {
   bool b_done = run_until([&] { return rd32(sb) == 0xB1; }, 20000);
   check(b_done && wait_done({a, b}, 20000) && err_of(a) == 0 && err_of(b) == 0,
         "B's task done releases B; both rings drained without error");
+
+  // The other order: B's task (launched second) ends while A's still runs; only B goes on
+  // (the tasks run side by side in the task table: task slots)
+  uint64_t sa3 = sem_alloc(), sb3 = sem_alloc();
+  wr32(sa3, 0);
+  wr32(sb3, 0);
+  uint64_t ta3 = tmd_make(TMD_BASE + 0x400, kern_spin(CODE_BASE + 0x100, fa));
+  uint64_t tb3 = tmd_make(TMD_BASE + 0x500, kern_spin(CODE_BASE + 0x140, fb));
+  const uint32_t ma2 = methods_of(a);
+  { PB p; cp_launch(p, ta3).sem(sa3, 0xA3, ex(REL32)); submit(a, p.w); }
+  run_until([&] { return methods_of(a) - ma2 == 3; }, 20000);
+  { PB p; cp_launch(p, tb3).sem(sb3, 0xB3, ex(REL32)); submit(b, p.w); }
+  run(3000);
+  wr32(fb, 1);
+  bool b3 = run_until([&] { return rd32(sb3) == 0xB3; }, 20000);
+  run(2000);
+  check(b3 && rd32(sa3) == 0 && methods_of(a) - ma2 == 3,
+        "B's task, launched after A's, completes first and releases B only (A sem %x, A methods +%u)",
+        rd32(sa3), methods_of(a) - ma2);
+  wr32(fa, 1);
+  check(run_until([&] { return rd32(sa3) == 0xA3; }, 20000) && wait_done({a, b}, 20000) &&
+            err_of(a) == 0 && err_of(b) == 0,
+        "then A's task completes and releases A");
 
   // A task that faults: only its channel gets TASK_FAULT (record at its SEND_SIGNALING_PCAS_B),
   // the other channel's task and methods go on
