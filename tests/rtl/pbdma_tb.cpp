@@ -1095,6 +1095,23 @@ template <typename F> bool run_until(F cond, uint64_t max_cycles) {
 
 void test_compute() {
   printf("(e) runlist 0: compute tasks of several channels\n");
+  // The TMU's rw registers live in the register block: reset 0, read back as written
+  const uint32_t rw_regs[] = {GC_REG_COMPUTE_LOG_BASE_LO, GC_REG_COMPUTE_LOG_BASE_HI, GC_REG_COMPUTE_LOG_CTRL,
+                              GC_REG_COMPUTE_TMU_CTRL};
+  bool zero = true;
+  for (uint32_t r : rw_regs) zero = zero && rd_reg(r) == 0;
+  mmio_write(GC_REG_COMPUTE_LOG_BASE_LO, 0x12345678);
+  mmio_write(GC_REG_COMPUTE_LOG_BASE_HI, 0xFFFFFFAB);
+  mmio_write(GC_REG_COMPUTE_LOG_CTRL, GC_COMPUTE_LOG_CTRL_SIZE_LOG2(7));   // ENABLE stays 0
+  mmio_write(GC_REG_COMPUTE_TMU_CTRL, GC_COMPUTE_TMU_CTRL_NO_EVICT(1));
+  mmio_write(GC_REG_GLOBAL_INTR_ENABLE, GC_GLOBAL_INTR_ENABLE_LAUNCH_FAIL(1));
+  check(zero && rd_reg(GC_REG_COMPUTE_LOG_BASE_LO) == 0x12345670 && rd_reg(GC_REG_COMPUTE_LOG_BASE_HI) == 0xAB &&
+            rd_reg(GC_REG_COMPUTE_LOG_CTRL) == GC_COMPUTE_LOG_CTRL_SIZE_LOG2(7) &&
+            rd_reg(GC_REG_COMPUTE_TMU_CTRL) == GC_COMPUTE_TMU_CTRL_NO_EVICT(1) &&
+            rd_reg(GC_REG_GLOBAL_INTR_ENABLE) == GC_GLOBAL_INTR_ENABLE_LAUNCH_FAIL(1) && rd_reg(GC_REG_COMPUTE_LOG_PUT) == 0,
+        "COMPUTE LOG_BASE_LO/HI, LOG_CTRL, TMU_CTRL and INTR_ENABLE.LAUNCH_FAIL: reset 0, read back (base 16-byte aligned)");
+  for (uint32_t r : rw_regs) mmio_write(r, 0);
+  mmio_write(GC_REG_GLOBAL_INTR_ENABLE, 0);
   const uint32_t a = 4, b = 5;
   ch_init(a, 0);
   ch_init(b, 0);
@@ -1176,10 +1193,10 @@ void test_compute() {
         "a faulting task faults only its channel with TASK_FAULT at SEND_SIGNALING_PCAS_B (A %s, B %s)",
         gc_error_cause_name(err_of(a)), gc_error_cause_name(err_of(b)));
   wr32(fb, 1);
-  bool b2 = run_until([&] { return rd32(sb2) == 0xB2; }, 20000);
-  check(b2 && err_of(b) == 0 && methods_of(b) - mb1 == 3 + 5,
-        "the other channel's task completes and its next methods run (B methods +%u)",
-        methods_of(b) - mb1);
+  bool b2 = run_until([&] { return rd32(sb2) == 0xB2; }, 20000) && wait_done({b}, 20000);
+  const uint32_t mb2 = methods_of(b) - mb1;
+  check(b2 && err_of(b) == 0 && mb2 == 3 + 5,
+        "the other channel's task completes and its next methods run (B methods +%u)", mb2);
   mmio_write(GC_REG_GLOBAL_INTR_STATUS, rd_reg(GC_REG_GLOBAL_INTR_STATUS));
   for (uint32_t x : {a, b}) mmio_write(GC_REG_CHANNEL_CTRL(x), GC_CHANNEL_CTRL_RESET(1));
 }
