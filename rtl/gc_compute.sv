@@ -1083,17 +1083,19 @@ module gc_compute
     return 32'(rel) / 4;
   endfunction
 
+  // counts (COMPUTE.DBG; also the waveform's TMU group)
+  logic [GC_COMPUTE_DBG_PENDING_W-1:0]    npend;
+  logic [GC_COMPUTE_DBG_SLOTS_BUSY_W-1:0] nbusy;
+  logic [GC_COMPUTE_DBG_ENTRIES_W-1:0]    nused;
+  assign npend = GC_COMPUTE_DBG_PENDING_W'($countones(m_pend));
+  assign nused = GC_COMPUTE_DBG_ENTRIES_W'($countones(~m_free));
+  assign nbusy = GC_COMPUTE_DBG_SLOTS_BUSY_W'($countones(s_busy_q));
+
   always_comb begin
     logic [31:0] wa, nfetch;
-    logic [GC_COMPUTE_DBG_PENDING_W-1:0]    npend;
-    logic [GC_COMPUTE_DBG_SLOTS_BUSY_W-1:0] nbusy;
-    logic [GC_COMPUTE_DBG_ENTRIES_W-1:0]    nused;
     wa = '0;
     for (int s = 0; s < NSM; s++) wa = wa + 32'($countones(w_act_i[s]));
-    npend  = GC_COMPUTE_DBG_PENDING_W'($countones(m_pend));
     nfetch = 32'($countones(m_fetch));
-    nused  = GC_COMPUTE_DBG_ENTRIES_W'($countones(~m_free));
-    nbusy  = GC_COMPUTE_DBG_SLOTS_BUSY_W'($countones(s_busy_q));
     if (nfetch > 32'd7) nfetch = 32'd7;
     regs_o = '0;
     regs_o[RI(GC_REG_COMPUTE_CONFIG)][GC_COMPUTE_CONFIG_NUM_SM_LSB +: GC_COMPUTE_CONFIG_NUM_SM_W] =

@@ -1,7 +1,8 @@
 // gpu_top: the gpucosim device. BAR0 register block (AXI4-Lite slave), one PBDMA + host scheduler
 // per runlist (u_pbdma[n], runlist n), NUM_CE copy engines (u_ce0, u_ce1: CE n serves runlist
-// n + 1), the compute engine of runlist 0 with its SMs (u_simt: NUM_SM SMs of WARPS warps of
-// LANES threads), the atomic unit and the memory crossbar onto the AXI4 master.
+// n + 1), the compute engine of runlist 0 with its SMs (u_simt: the task management unit with
+// TASK_SLOTS task slots and TASK_ENTRIES task table entries, NUM_SM SMs of WARPS warps of LANES
+// threads), the atomic unit and the memory crossbar onto the AXI4 master.
 // Atomic-unit requesters: 0..NUM_RUNLISTS-1 the PBDMAs, then the copy engines' completion
 // releases, then u_simt's (its completion releases, then SM s's atomics; LR/SC reservation tag
 // of SM s warp w lane l = (s * WARPS + w) * LANES + l).
@@ -369,10 +370,12 @@ module gpu_top
   // Compute engine and SMs: runlist 0
   // ------------------------------------------------------------------------------------------
   gc_simt #(
-    .NSM (NUM_SM),
-    .NW  (WARPS),
-    .NL  (LANES),
-    .RTW (RTW)
+    .NSM   (NUM_SM),
+    .NW    (WARPS),
+    .NL    (LANES),
+    .RTW   (RTW),
+    .NSLOT (TASK_SLOTS),
+    .NENT  (TASK_ENTRIES)
   ) u_simt (
     .clk_i,
     .rst_ni,
@@ -382,9 +385,17 @@ module gpu_top
     .cmd_ch_i          (cmd_ch[0]),
     .done_o            (ce_done[0]),
     .done_err_o        (ce_done_err[0]),
+    .done_ch_o         (simt_done_ch),
     .nonstall_o        (simt_nonstall),
     .task_fault_o      (simt_task_fault),
     .task_fault_pend_i (simt_task_fault_pend),
+    .launch_fail_o     (simt_launch_fail),
+    .launch_fail_pend_i (simt_launch_fail_pend),
+    .log_base_i        (tmu_log_base),
+    .log_en_i          (tmu_log_en),
+    .log_size_log2_i   (tmu_log_size_log2),
+    .log_ctrl_we_i     (tmu_log_ctrl_we),
+    .no_evict_i        (tmu_no_evict),
     .regs_o            (simt_regs),
     .timestamp_i       (cycle),
     .c_arvalid_o       (c_arvalid[CLI_SIMT +: NC_SIMT]),
@@ -668,30 +679,6 @@ module gpu_top
     .m_rresp_i,
     .m_rlast_i
   );
-
-  // TEMPORARY, until gc_simt has the TMU ports (done_ch_o, launch_fail_o, log / no_evict
-  // inputs): the FIFO compute engine completes its tasks in launch order, so the channel of a
-  // done is that of the oldest accepted launch.
-  logic [15:0][7:0] shim_ch_q;
-  logic [3:0]       shim_wp_q, shim_rp_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      shim_ch_q <= '0;
-      shim_wp_q <= '0;
-      shim_rp_q <= '0;
-    end else begin
-      if (cmd_valid[0] && cmd_ready[0]) begin
-        shim_ch_q[shim_wp_q] <= cmd_ch[0];
-        shim_wp_q            <= shim_wp_q + 4'd1;
-      end
-      if (ce_done[0]) shim_rp_q <= shim_rp_q + 4'd1;
-    end
-  end
-  assign simt_done_ch     = shim_ch_q[shim_rp_q];
-  assign simt_launch_fail = 1'b0;
-  logic unused_shim;
-  assign unused_shim = ^{simt_launch_fail_pend, tmu_log_base, tmu_log_en, tmu_log_size_log2,
-                         tmu_log_ctrl_we, tmu_no_evict, TASK_SLOTS, TASK_ENTRIES};
 
   // Runlist 0's copy-command outputs (the compute engine takes the TMD address on cmd_src) and
   // the PBDMAs' unused write responses

@@ -378,7 +378,7 @@ static void t_compute_on_copy_runlist(void) {
     /* the compute block's registers: mapped ones read, a gap answers SLVERR */
     uint32_t v = 0;
     CHECK_EQ(gc_mmio_read(c.dev, GC_REG_COMPUTE_LSU_BEATS, &v), GC_OK);
-    CHECK_EQ(gc_mmio_read(c.dev, GC_REG_COMPUTE_BASE + 0x28, &v), GC_ERR_BUS);
+    CHECK_EQ(gc_mmio_read(c.dev, GC_REG_COMPUTE_BASE + 0x28, &v), GC_ERR_BUS);   /* between FAULT_CHANNEL and TASKS */
     ctx_close(&c);
 }
 

@@ -28,8 +28,8 @@
 //   (d) the seed-000 walk-through (Clow / Chigh with Shigh) and its baseline;
 //   (e) runlist 0 with the real compute engine (hand-assembled one-thread kernels that spin on a
 //       flag the bench sets): two channels' launches both taken while both tasks run, each
-//       channel's next method (WFI, RELEASE_WFI, release) waits for its own task only, a task
-//       that faults gives TASK_FAULT to its channel only.
+//       channel's next method (WFI, RELEASE_WFI, release) waits for its own task only (in
+//       either completion order), a task that faults gives TASK_FAULT to its channel only.
 // The last line is "N passed, M failed"; the exit status is non-zero on any failure.
 #include <verilated.h>
 
@@ -1095,6 +1095,23 @@ template <typename F> bool run_until(F cond, uint64_t max_cycles) {
 
 void test_compute() {
   printf("(e) runlist 0: compute tasks of several channels\n");
+  // The TMU's rw registers live in the register block: reset 0, read back as written
+  const uint32_t rw_regs[] = {GC_REG_COMPUTE_LOG_BASE_LO, GC_REG_COMPUTE_LOG_BASE_HI, GC_REG_COMPUTE_LOG_CTRL,
+                              GC_REG_COMPUTE_TMU_CTRL};
+  bool zero = true;
+  for (uint32_t r : rw_regs) zero = zero && rd_reg(r) == 0;
+  mmio_write(GC_REG_COMPUTE_LOG_BASE_LO, 0x12345678);
+  mmio_write(GC_REG_COMPUTE_LOG_BASE_HI, 0xFFFFFFAB);
+  mmio_write(GC_REG_COMPUTE_LOG_CTRL, GC_COMPUTE_LOG_CTRL_SIZE_LOG2(7));   // ENABLE stays 0
+  mmio_write(GC_REG_COMPUTE_TMU_CTRL, GC_COMPUTE_TMU_CTRL_NO_EVICT(1));
+  mmio_write(GC_REG_GLOBAL_INTR_ENABLE, GC_GLOBAL_INTR_ENABLE_LAUNCH_FAIL(1));
+  check(zero && rd_reg(GC_REG_COMPUTE_LOG_BASE_LO) == 0x12345670 && rd_reg(GC_REG_COMPUTE_LOG_BASE_HI) == 0xAB &&
+            rd_reg(GC_REG_COMPUTE_LOG_CTRL) == GC_COMPUTE_LOG_CTRL_SIZE_LOG2(7) &&
+            rd_reg(GC_REG_COMPUTE_TMU_CTRL) == GC_COMPUTE_TMU_CTRL_NO_EVICT(1) &&
+            rd_reg(GC_REG_GLOBAL_INTR_ENABLE) == GC_GLOBAL_INTR_ENABLE_LAUNCH_FAIL(1) && rd_reg(GC_REG_COMPUTE_LOG_PUT) == 0,
+        "COMPUTE LOG_BASE_LO/HI, LOG_CTRL, TMU_CTRL and INTR_ENABLE.LAUNCH_FAIL: reset 0, read back (base 16-byte aligned)");
+  for (uint32_t r : rw_regs) mmio_write(r, 0);
+  mmio_write(GC_REG_GLOBAL_INTR_ENABLE, 0);
   const uint32_t a = 4, b = 5;
   ch_init(a, 0);
   ch_init(b, 0);
@@ -1132,6 +1149,29 @@ void test_compute() {
   check(b_done && wait_done({a, b}, 20000) && err_of(a) == 0 && err_of(b) == 0,
         "B's task done releases B; both rings drained without error");
 
+  // The other order: B's task (launched second) ends while A's still runs; only B goes on
+  // (the tasks run side by side in the task table: task slots)
+  uint64_t sa3 = sem_alloc(), sb3 = sem_alloc();
+  wr32(sa3, 0);
+  wr32(sb3, 0);
+  uint64_t ta3 = tmd_make(TMD_BASE + 0x400, kern_spin(CODE_BASE + 0x100, fa));
+  uint64_t tb3 = tmd_make(TMD_BASE + 0x500, kern_spin(CODE_BASE + 0x140, fb));
+  const uint32_t ma2 = methods_of(a);
+  { PB p; cp_launch(p, ta3).sem(sa3, 0xA3, ex(REL32)); submit(a, p.w); }
+  run_until([&] { return methods_of(a) - ma2 == 3; }, 20000);
+  { PB p; cp_launch(p, tb3).sem(sb3, 0xB3, ex(REL32)); submit(b, p.w); }
+  run(3000);
+  wr32(fb, 1);
+  bool b3 = run_until([&] { return rd32(sb3) == 0xB3; }, 20000);
+  run(2000);
+  check(b3 && rd32(sa3) == 0 && methods_of(a) - ma2 == 3,
+        "B's task, launched after A's, completes first and releases B only (A sem %x, A methods +%u)",
+        rd32(sa3), methods_of(a) - ma2);
+  wr32(fa, 1);
+  check(run_until([&] { return rd32(sa3) == 0xA3; }, 20000) && wait_done({a, b}, 20000) &&
+            err_of(a) == 0 && err_of(b) == 0,
+        "then A's task completes and releases A");
+
   // A task that faults: only its channel gets TASK_FAULT (record at its SEND_SIGNALING_PCAS_B),
   // the other channel's task and methods go on
   uint64_t sa2 = sem_alloc(), sb2 = sem_alloc();
@@ -1153,10 +1193,10 @@ void test_compute() {
         "a faulting task faults only its channel with TASK_FAULT at SEND_SIGNALING_PCAS_B (A %s, B %s)",
         gc_error_cause_name(err_of(a)), gc_error_cause_name(err_of(b)));
   wr32(fb, 1);
-  bool b2 = run_until([&] { return rd32(sb2) == 0xB2; }, 20000);
-  check(b2 && err_of(b) == 0 && methods_of(b) - mb1 == 3 + 5,
-        "the other channel's task completes and its next methods run (B methods +%u)",
-        methods_of(b) - mb1);
+  bool b2 = run_until([&] { return rd32(sb2) == 0xB2; }, 20000) && wait_done({b}, 20000);
+  const uint32_t mb2 = methods_of(b) - mb1;
+  check(b2 && err_of(b) == 0 && mb2 == 3 + 5,
+        "the other channel's task completes and its next methods run (B methods +%u)", mb2);
   mmio_write(GC_REG_GLOBAL_INTR_STATUS, rd_reg(GC_REG_GLOBAL_INTR_STATUS));
   for (uint32_t x : {a, b}) mmio_write(GC_REG_CHANNEL_CTRL(x), GC_CHANNEL_CTRL_RESET(1));
 }
