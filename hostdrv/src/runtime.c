@@ -1229,6 +1229,25 @@ gcrt_error_t gcrt_tmu_log(gcrt_t *rt, const gcrt_tmu_record_t **recs, size_t *co
     return ok(rt);
 }
 
+/* Every record the TMU issued (LOG_PUT) has been read. */
+static bool log_drained(gcrt_t *rt, void *arg) {
+    (void)arg;
+    const gcrt_tmu_record_t *r;
+    size_t n;
+    uint32_t put = 0;
+    if (gcrt_tmu_log(rt, &r, &n, NULL) != GCRT_SUCCESS || gc_mmio_read(rt->dev, GC_REG_COMPUTE_LOG_PUT, &put) != GC_OK) {
+        fail(rt, GCRT_ERROR_BACKEND, "task log read failed: %s", gc_device_last_error(rt->dev));
+        return false;
+    }
+    return (uint32_t)rt->log_got == put;
+}
+
+gcrt_error_t gcrt_tmu_log_sync(gcrt_t *rt) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!rt->log_on) return ok(rt);
+    return wait_until(rt, log_drained, NULL, "gcrt_tmu_log_sync");
+}
+
 gcrt_error_t gcrt_tmu_name_task(gcrt_t *rt, uint32_t task, const char *name) {
     if (!rt || !name) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_tmu_name_task: NULL argument");
     for (size_t i = 0; i < rt->nnames; i++)

@@ -603,7 +603,8 @@ static bool tmu_open(ctx_t *c, const gcrt_config_t *cfg, const char *image, uint
 static bool tmu_harvest(ctx_t *c, gcsc_result_t *res, FILE *out) {
     const gcrt_tmu_record_t *lg;
     size_t n;
-    if (!harvest(c, res) || !chk(c, gcrt_tmu_log(c->rt, &lg, &n, &res->log_lost), "task log") ||
+    if (!chk(c, gcrt_tmu_log_sync(c->rt), "task log") || !harvest(c, res) ||
+        !chk(c, gcrt_tmu_log(c->rt, &lg, &n, &res->log_lost), "task log") ||
         !chk(c, gcrt_launch_failures(c->rt, &res->lf, false), "launch failures"))
         return false;
     res->nlog = n < GCSC_MAX_LOG ? n : GCSC_MAX_LOG;
@@ -848,9 +849,11 @@ gcrt_error_t gcsc_eviction(const gcrt_config_t *cfg, const char *image, bool no_
             bool all_started = true;
             for (uint32_t k = 0; k < nlp; k++) {
                 long s0 = gcsc_log_find(L, nl, 0, GC_TMU_EVENT_START, res->lp_task[k]);
-                all_started = all_started && s0 >= 0 && hq > s0;
+                long e0 = gcsc_log_find(L, nl, 0, GC_TMU_EVENT_COMPLETE, res->lp_task[k]);
+                all_started = all_started && s0 >= 0 && hq > s0 && e0 > hq;
             }
-            rule(res, out, all_started && hq >= 0, "every slot held a low-priority task when hp_short was queued");
+            rule(res, out, all_started && hq >= 0 && nlp == tc.slots,
+                 "every slot held a low-priority task, none finished, when hp_short was queued");
             rule(res, out, res->hp_level > res->lp_level[nlp ? nlp - 1 : 0],
                  "hp_short runs at device priority %u, above every low-priority task", res->hp_level);
             long ev = gcsc_log_find(L, nl, hq >= 0 ? (size_t)hq : 0, GC_TMU_EVENT_EVICT, GCSC_ANY);
