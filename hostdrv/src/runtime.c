@@ -62,6 +62,7 @@ struct gcrt {
     bool log_alloc, log_on;
     uint32_t log_log2;
     uint64_t log_got;      /* records harvested since the enable */
+    uint64_t log_since;    /* device cycle of the enable */
     uint64_t log_lost;
     gcrt_tmu_record_t *log;
     size_t nlog, log_cap;
@@ -1169,6 +1170,7 @@ gcrt_error_t gcrt_tmu_log_enable(gcrt_t *rt, uint32_t size_log2) {
     rt->log_on = true;
     rt->log_log2 = size_log2;
     rt->log_got = 0;
+    rt->log_since = gc_device_cycles(rt->dev);
     rt->log_lost = 0;
     rt->nlog = 0;
     return ok(rt);
@@ -1227,6 +1229,44 @@ gcrt_error_t gcrt_tmu_log(gcrt_t *rt, const gcrt_tmu_record_t **recs, size_t *co
     *count = rt->nlog;
     if (lost) *lost = rt->log_lost;
     return ok(rt);
+}
+
+/* Every record the TMU issued (LOG_PUT) has been read. */
+static bool log_drained(gcrt_t *rt, void *arg) {
+    (void)arg;
+    const gcrt_tmu_record_t *r;
+    size_t n;
+    uint32_t put = 0;
+    if (gcrt_tmu_log(rt, &r, &n, NULL) != GCRT_SUCCESS || gc_mmio_read(rt->dev, GC_REG_COMPUTE_LOG_PUT, &put) != GC_OK) {
+        fail(rt, GCRT_ERROR_BACKEND, "task log read failed: %s", gc_device_last_error(rt->dev));
+        return false;
+    }
+    return (uint32_t)rt->log_got == put;
+}
+
+/* Every kernel the runtime launched that completed (its op done) has its COMPLETE record. */
+static bool log_complete(gcrt_t *rt, void *arg) {
+    (void)arg;
+    const gcrt_tmu_record_t *r;
+    size_t n;
+    if (refresh_ops(rt, NULL) != GC_OK || gcrt_tmu_log(rt, &r, &n, NULL) != GCRT_SUCCESS) {
+        fail(rt, GCRT_ERROR_BACKEND, "task log read failed: %s", gc_device_last_error(rt->dev));
+        return false;
+    }
+    for (size_t i = 0; i < rt->nops; i++) {
+        const gcrt_op_t *o = &rt->ops[i].pub;
+        if (o->kind != GCRT_OP_KERNEL || !o->done || o->end_cycle < rt->log_since) continue;
+        bool seen = false;
+        for (size_t k = n; k-- > 0 && !seen;) seen = r[k].kind == GC_TMU_EVENT_COMPLETE && r[k].task == o->task;
+        if (!seen) return false;
+    }
+    return log_drained(rt, NULL);
+}
+
+gcrt_error_t gcrt_tmu_log_sync(gcrt_t *rt) {
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!rt->log_on) return ok(rt);
+    return wait_until(rt, log_complete, NULL, "gcrt_tmu_log_sync");
 }
 
 gcrt_error_t gcrt_tmu_name_task(gcrt_t *rt, uint32_t task, const char *name) {

@@ -83,8 +83,10 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
         }
     }
     /* pid 4: the task slots (tid = slot), from the TMU log when the runtime enabled it: a slice
-     * per stay of a task in a slot, START / RESUME to EVICT / CTAS_DONE / COMPLETE, named after
-     * the task, with its device priority and nesting level; LAUNCH_FAIL and FAULT as instants */
+     * per stay of a task in a slot, START / RESUME to EVICT / CTAS_DONE / COMPLETE (or to the next
+     * task's START / RESUME in that slot: a task without children gives its slot up before its
+     * completion release, so its COMPLETE record may come after), named after the task, with its
+     * device priority and nesting level; LAUNCH_FAIL and FAULT as instants */
     const gcrt_tmu_record_t *lg = NULL;
     size_t nl = 0;
     if (gcrt_tmu_log(rt, &lg, &nl, NULL) == GCRT_SUCCESS && nl) {
@@ -102,29 +104,30 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
                 fprintf(f, ",\n{\"ph\":\"M\",\"pid\":4,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"slot %u\"}}",
                         r->slot, r->slot);
             }
-            const char *nm = gcrt_tmu_task_name(rt, r->task);
-            char def[48];
-            if (!nm) {
-                snprintf(def, sizeof def, "task 0x%x", r->task);
-                nm = def;
-            }
-            if (r->kind == GC_TMU_EVENT_START || r->kind == GC_TMU_EVENT_RESUME) {
-                open[r->slot] = r;
-            } else if ((r->kind == GC_TMU_EVENT_EVICT || r->kind == GC_TMU_EVENT_CTAS_DONE ||
-                        r->kind == GC_TMU_EVENT_COMPLETE) && open[r->slot] && open[r->slot]->task == r->task) {
-                const gcrt_tmu_record_t *s0 = open[r->slot];
-                open[r->slot] = NULL;
+            bool takes = r->kind == GC_TMU_EVENT_START || r->kind == GC_TMU_EVENT_RESUME;
+            bool leaves = r->kind == GC_TMU_EVENT_EVICT || r->kind == GC_TMU_EVENT_CTAS_DONE || r->kind == GC_TMU_EVENT_COMPLETE;
+            const gcrt_tmu_record_t *s0 = open[r->slot];
+            if (s0 && (takes || (leaves && s0->task == r->task))) {
+                const char *nm = gcrt_tmu_task_name(rt, s0->task);
+                char def[48];
+                if (!nm) {
+                    snprintf(def, sizeof def, "task 0x%x", s0->task);
+                    nm = def;
+                }
                 fprintf(f, ",\n{\"ph\":\"X\",\"pid\":4,\"tid\":%u,\"ts\":%llu,\"dur\":%llu,\"name\":", r->slot,
                         (unsigned long long)s0->cycle, (unsigned long long)(r->cycle - s0->cycle));
                 json_str(f, nm);
                 fprintf(f, ",\"args\":{\"task\":\"0x%x\",\"level\":%u,\"depth\":%u,\"channel\":%u,\"from\":\"%s\","
                            "\"to\":\"%s\"}}",
-                        r->task, r->level, r->depth, r->channel, gc_tmu_event_name(s0->kind), gc_tmu_event_name(r->kind));
-            } else if (r->kind == GC_TMU_EVENT_LAUNCH_FAIL || r->kind == GC_TMU_EVENT_FAULT) {
+                        s0->task, s0->level, s0->depth, s0->channel, gc_tmu_event_name(s0->kind),
+                        s0->task == r->task ? gc_tmu_event_name(r->kind) : "slot given up");
+                open[r->slot] = NULL;
+            }
+            if (takes) open[r->slot] = r;
+            if (r->kind == GC_TMU_EVENT_LAUNCH_FAIL || r->kind == GC_TMU_EVENT_FAULT)
                 fprintf(f, ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":4,\"tid\":%u,\"ts\":%llu,\"name\":\"%s\","
                            "\"args\":{\"task\":\"0x%x\",\"level\":%u,\"depth\":%u}}",
                         r->slot, (unsigned long long)r->cycle, gc_tmu_event_name(r->kind), r->task, r->level, r->depth);
-            }
         }
     }
     fprintf(f, "\n]}\n");
@@ -603,7 +606,8 @@ static bool tmu_open(ctx_t *c, const gcrt_config_t *cfg, const char *image, uint
 static bool tmu_harvest(ctx_t *c, gcsc_result_t *res, FILE *out) {
     const gcrt_tmu_record_t *lg;
     size_t n;
-    if (!harvest(c, res) || !chk(c, gcrt_tmu_log(c->rt, &lg, &n, &res->log_lost), "task log") ||
+    if (!chk(c, gcrt_tmu_log_sync(c->rt), "task log") || !harvest(c, res) ||
+        !chk(c, gcrt_tmu_log(c->rt, &lg, &n, &res->log_lost), "task log") ||
         !chk(c, gcrt_launch_failures(c->rt, &res->lf, false), "launch failures"))
         return false;
     res->nlog = n < GCSC_MAX_LOG ? n : GCSC_MAX_LOG;
@@ -848,9 +852,11 @@ gcrt_error_t gcsc_eviction(const gcrt_config_t *cfg, const char *image, bool no_
             bool all_started = true;
             for (uint32_t k = 0; k < nlp; k++) {
                 long s0 = gcsc_log_find(L, nl, 0, GC_TMU_EVENT_START, res->lp_task[k]);
-                all_started = all_started && s0 >= 0 && hq > s0;
+                long e0 = gcsc_log_find(L, nl, 0, GC_TMU_EVENT_COMPLETE, res->lp_task[k]);
+                all_started = all_started && s0 >= 0 && hq > s0 && e0 > hq;
             }
-            rule(res, out, all_started && hq >= 0, "every slot held a low-priority task when hp_short was queued");
+            rule(res, out, all_started && hq >= 0 && nlp == tc.slots,
+                 "every slot held a low-priority task, none finished, when hp_short was queued");
             rule(res, out, res->hp_level > res->lp_level[nlp ? nlp - 1 : 0],
                  "hp_short runs at device priority %u, above every low-priority task", res->hp_level);
             long ev = gcsc_log_find(L, nl, hq >= 0 ? (size_t)hq : 0, GC_TMU_EVENT_EVICT, GCSC_ANY);

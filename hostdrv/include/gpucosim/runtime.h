@@ -271,6 +271,11 @@ gcrt_error_t gcrt_tmu_log_disable(gcrt_t *rt);
  * Reads the ring without waiting: records of work still running come in later calls.
  * *lost (may be NULL): records the ring overwrote before they were read (0 normally). */
 gcrt_error_t gcrt_tmu_log(gcrt_t *rt, const gcrt_tmu_record_t **recs, size_t *count, uint64_t *lost);
+/* Run the device until the log has the COMPLETE record of every kernel the runtime launched that
+ * completed since the log was enabled, and every record the TMU issued (COMPUTE.LOG_PUT) has
+ * landed and been read.  (A task's COMPLETE record may land after its stream's synchronize
+ * returned: the TMU reports completion to the channel without waiting for its log write.) */
+gcrt_error_t gcrt_tmu_log_sync(gcrt_t *rt);
 /* A name for a task (TMD address >> 8) on timelines; kernels launched by gcrt_launch are named
  * after their kernel already (gcrt_op_t.task).  The name is copied. */
 gcrt_error_t gcrt_tmu_name_task(gcrt_t *rt, uint32_t task, const char *name);
