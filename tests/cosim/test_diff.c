@@ -13,7 +13,11 @@
  * must equal the host's computation on both.  diff_isa: the SIMT instruction tests
  * (tests/rtl/simt_isa.S, every entry of simt_isa_list.h, for two CTAs of WARPS x LANES threads)
  * leave the same results on both (but the CYCLE test), and the fault entries leave the same fault
- * record (cause, PC, address, lane).  Skipped when the other backend has no compute engine.
+ * record (cause, PC, address, lane).  diff_fault_store_late: a store that gets DECERR while its
+ * thread runs on (posted) is named in the record on both (FAULT_PC = the ELF symbol
+ * fault_store_late_pc).  diff_lrsc_store / diff_lrsc_amo: plain stores and atomic-unit writes
+ * break LR reservations on exactly their 4-byte word on both.  Skipped when the other backend has
+ * no compute engine.
  */
 #include <time.h>
 
@@ -510,19 +514,26 @@ static int isa_run(const char *backend, uint32_t *out) {
     return !e;
 }
 
-static int fault_run(const char *backend, const char *entry, uint32_t param, frec_t *r) {
+/* word0: the first word of the parameter block (the entries that take an address from it);
+ * *pc_sym (if pc_sym): the value of the symbol <entry>_pc in the loaded image */
+static int fault_run(const char *backend, const char *entry, uint32_t word0, frec_t *r, uint32_t *pc_sym) {
     gcrt_t *rt;
     gc_elf_t *img;
     memset(r, 0, sizeof *r);
     int o = isa_open(backend, &rt, &img);
     if (o != 1) return o;
+    if (pc_sym) {
+        char name[96];
+        snprintf(name, sizeof name, "%s_pc", entry);
+        *pc_sym = 0;
+        if (gc_elf_symbol(img, name, pc_sym) != GC_OK) fprintf(stderr, "no symbol %s\n", name);
+    }
     uint64_t good;
     gcrt_error_t e = GCRT_SUCCESS;
     KE(gcrt_malloc(rt, &good, 64));
     KE(gcrt_memset_async(rt, good, 0, 64, NULL, NULL));
     /* the entries use PARAM (a 64-byte parameter block here) as their data address */
-    uint32_t grid[3] = {2, 1, 1}, block[3] = {GC_SIMT_LANES * 2, 1, 1}, words[16] = {0};
-    (void)param;
+    uint32_t grid[3] = {2, 1, 1}, block[3] = {GC_SIMT_LANES * 2, 1, 1}, words[16] = {word0};
     KE(gcrt_launch(rt, NULL, img, entry, grid, block, words, sizeof words, 64));
     r->sync = e ? e : gcrt_stream_synchronize(rt, NULL);
     if (gc_compute_fault_read(gcrt_device(rt), &r->f) != GC_OK) e = GCRT_ERROR_BACKEND;
@@ -563,9 +574,9 @@ static void t_faults(void) {
                                           "fault_lr_shared", "fault_fetch"};
     for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
         frec_t ra, rb;
-        int ob = fault_run(other, entries[i], 0, &rb);
+        int ob = fault_run(other, entries[i], 0, &rb, NULL);
         if (ob < 0) TCASE_SKIP("backend %s has no compute engine", other);
-        REQUIRE(fault_run("rtl", entries[i], 0, &ra) == 1 && ob == 1);
+        REQUIRE(fault_run("rtl", entries[i], 0, &ra, NULL) == 1 && ob == 1);
         char ma[256], mb[256];
         gc_compute_fault_format(&ra.f, ma, sizeof ma);
         gc_compute_fault_format(&rb.f, mb, sizeof mb);
@@ -581,9 +592,39 @@ static void t_faults(void) {
     }
 }
 
-/* lrsc_store (tests/rtl/simt_isa.S): plain stores of other threads between an LR and its SC break
- * the reservation on both backends.  buf = W0..W3 then out[6]. */
-static int lrsc_run(const char *backend, uint32_t *buf) {
+/* A posted store that gets DECERR (lane 3, fault_store_late in tests/rtl/simt_isa.S) while its
+ * thread runs on: both backends name the store (its PC from the ELF symbol, lane 3, the address). */
+static void t_fault_store_late(void) {
+    const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
+    if (!other || !*other) other = "ref";
+    const uint32_t wild = 0x70000000u; /* SYSMEM window, past SYSMEM: a hole of the device map */
+    frec_t ra, rb;
+    uint32_t pa = 0, pb = 0;
+    int ob = fault_run(other, "fault_store_late", wild, &rb, &pb);
+    if (ob < 0) TCASE_SKIP("backend %s has no compute engine", other);
+    REQUIRE(fault_run("rtl", "fault_store_late", wild, &ra, &pa) == 1 && ob == 1);
+    char ma[256], mb[256];
+    gc_compute_fault_format(&ra.f, ma, sizeof ma);
+    gc_compute_fault_format(&rb.f, mb, sizeof mb);
+    fprintf(stderr, "fault_store_late (store at 0x%08x):\n  rtl: %s\n  %s: %s\n", pa, ma, other, mb);
+    REQUIRE(pa != 0 && pa == pb);
+    CHECK_EQ(ra.sync, GCRT_ERROR_CHANNEL_FAULT);
+    CHECK_EQ(rb.sync, GCRT_ERROR_CHANNEL_FAULT);
+    CHECK_EQ(ra.f.cause, GC_SIMT_FAULT_STORE_BUS_ERROR);
+    CHECK_EQ(rb.f.cause, GC_SIMT_FAULT_STORE_BUS_ERROR);
+    CHECK_EQ(ra.f.pc, pa);
+    CHECK_EQ(rb.f.pc, pa);
+    CHECK_EQ(ra.f.addr, wild);
+    CHECK_EQ(rb.f.addr, wild);
+    CHECK_EQ(ra.f.lane, 3);
+    CHECK_EQ(rb.f.lane, 3);
+    CHECK_EQ(ra.f.task, rb.f.task);
+}
+
+/* lrsc_store / lrsc_amo (tests/rtl/simt_isa.S): plain stores and atomic-unit writes of other threads
+ * between an LR and its SC break the reservation on exactly their 4-byte word, on both backends.
+ * buf = W0..W3 then out[6] (lrsc_amo writes out[0..3]); block: threads of the one CTA. */
+static int lrsc_run(const char *backend, const char *entry, uint32_t threads, uint32_t *buf) {
     gcrt_t *rt;
     gc_elf_t *img;
     int o = isa_open(backend, &rt, &img);
@@ -595,8 +636,8 @@ static int lrsc_run(const char *backend, uint32_t *buf) {
     KE(gcrt_malloc_host(rt, &h, sizeof init));
     KE(gcrt_write(rt, d, init, sizeof init));
     uint32_t p[2] = {gcrt_kernel_ptr(d), gcrt_kernel_ptr(d + 16)};
-    uint32_t grid[3] = {1, 1, 1}, block[3] = {GC_SIMT_LANES * 2, 1, 1};
-    KE(gcrt_launch(rt, NULL, img, "lrsc_store", grid, block, p, sizeof p, 0));
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {threads, 1, 1};
+    KE(gcrt_launch(rt, NULL, img, entry, grid, block, p, sizeof p, 0));
     KE(gcrt_memcpy_async(rt, h, d, sizeof init, GCRT_MEMCPY_DEVICE_TO_HOST, NULL, NULL));
     KE(gcrt_stream_synchronize(rt, NULL));
     KE(gcrt_read(rt, h, buf, sizeof init));
@@ -609,11 +650,28 @@ static void t_lrsc_store(void) {
     const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
     if (!other || !*other) other = "ref";
     uint32_t a[10], b[10];
-    int rb = lrsc_run(other, b);
+    int rb = lrsc_run(other, "lrsc_store", GC_SIMT_LANES * 2, b);
     if (rb < 0) TCASE_SKIP("backend %s has no compute engine", other);
     REQUIRE(rb == 1);
-    REQUIRE(lrsc_run("rtl", a) == 1);
+    REQUIRE(lrsc_run("rtl", "lrsc_store", GC_SIMT_LANES * 2, a) == 1);
     static const uint32_t want[10] = {0x5555, 0x4444, 0x6666, 0xA3, 1, 0, 0x3333, 0, 1, 0xA0};
+    for (int i = 0; i < 10; i++) {
+        CHECK_EQ(a[i], want[i]);
+        CHECK_EQ(b[i], want[i]);
+    }
+}
+
+/* LR on a word, an AMO / SC of another thread on the other half of its 8-byte beat, SC: written on
+ * both backends (the reservation is the 4-byte word); an AMO on the word itself: the SC fails. */
+static void t_lrsc_amo(void) {
+    const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
+    if (!other || !*other) other = "ref";
+    uint32_t a[10], b[10];
+    int rb = lrsc_run(other, "lrsc_amo", GC_SIMT_LANES, b);
+    if (rb < 0) TCASE_SKIP("backend %s has no compute engine", other);
+    REQUIRE(rb == 1);
+    REQUIRE(lrsc_run("rtl", "lrsc_amo", GC_SIMT_LANES, a) == 1);
+    static const uint32_t want[10] = {0x5555, 0x6666, 0xA2 + 5, 0xA3, 0, 0, 1, 0, 0xEE, 0xEE};
     for (int i = 0; i < 10; i++) {
         CHECK_EQ(a[i], want[i]);
         CHECK_EQ(b[i], want[i]);
@@ -634,5 +692,7 @@ static const tcase_t cases[] = {
     {"diff_isa", t_isa},
     {"diff_faults", t_faults},
     {"diff_lrsc_store", t_lrsc_store},
+    {"diff_lrsc_amo", t_lrsc_amo},
+    {"diff_fault_store_late", t_fault_store_late},
 };
 TCASE_MAIN(cases)

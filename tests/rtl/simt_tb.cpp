@@ -791,6 +791,7 @@ struct FaultCase {
     AddrKind ak;
     uint32_t addr;      // A_ABS: the value; A_SYM / A_PARAM: the offset
     uint32_t param;     // PARAM (0: a small good buffer)
+    uint32_t word0;     // != 0: PARAM points to a buffer whose word 0 is this (the rest 0)
 };
 
 const uint32_t WILD = 0x70000000u;   // SYSMEM window, past the 64 MiB of SYSMEM: DECERR
@@ -805,6 +806,9 @@ void fault_run(const FaultCase &fc) {
     uint32_t pc = sym(isa, pcsym);
     uint64_t good = s.put(std::vector<uint32_t>(16, 0));
     uint32_t param = fc.param ? fc.param : tp(good);
+    std::vector<uint32_t> block(16, 0);
+    block[0] = fc.word0;
+    if (fc.word0) param = tp(s.put(block));
     gc_tmd_t t;
     gc_tmd_init(&t);
     t.entry_pc = sym(isa, fc.entry);
@@ -865,7 +869,7 @@ void fault_run(const FaultCase &fc) {
 }
 
 #define FAULT(name, cause, pc_abs, pcd, ak, addr, param) \
-    void t_##name() { fault_run({#name, GC_SIMT_FAULT_##cause, pc_abs, pcd, ak, addr, param}); }
+    void t_##name() { fault_run({#name, GC_SIMT_FAULT_##cause, pc_abs, pcd, ak, addr, param, 0}); }
 FAULT(fault_illegal, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0xFFFFFFFFu, 0)
 FAULT(fault_reserved_custom, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0x0000500Bu, 0)
 FAULT(fault_csr_write, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0xCC029073u, 0)   /* csrrw x0, 0xcc0, t0 */
@@ -884,6 +888,8 @@ FAULT(fault_lr_shared, ACCESS_FAULT, 0, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE, 0)
 FAULT(fault_fetch, FETCH_ACCESS, GC_SIMT_WIN_SHARED_BASE, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE, 0)
 FAULT(fault_fetch_bus, FETCH_BUS_ERROR, WILD, 0, A_ABS, WILD, WILD)
 #undef FAULT
+// a posted store's bus error arrives while the thread runs on: the record names the store
+void t_fault_store_late() { fault_run({"fault_store_late", GC_SIMT_FAULT_STORE_BUS_ERROR, 0, 0, A_ABS, WILD, 0, WILD}); }
 
 // ------------------------------------------------------------------------------------------ TMD
 void t_tmd_checks() {
@@ -1069,6 +1075,35 @@ void t_isa_lrsc_store() {
     gc_elf_free(e);
 }
 
+// Atomic-unit writes (AMOs, SCs of other threads) break reservations on their 4-byte word only:
+// an AMO or SC on the other half of the LR's 8-byte beat leaves the SC to succeed (as in ref).
+void t_isa_lrsc_amo() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    uint64_t w = s.put({0xA0u, 0xA1u, 0xA2u, 0xA3u});
+    REQUIRE(w % 8 == 0);
+    uint64_t out = s.put(std::vector<uint32_t>(4, 0xDEADBEEFu));
+    uint64_t p = s.put({tp(w), tp(out)});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "lrsc_amo");
+    t.param = tp(p);
+    t.cta[0] = s.nl;
+    Sim::Result r = s.run(t);
+    REQUIRE(r.done);
+    CHECK(!r.err);
+    CHECK_EQ(s.r32(out + 0), 0u);          // AMOADD on the other half of the beat: SC written
+    CHECK_EQ(s.r32(out + 4), 0u);          // AMOSWAP on the other half: SC written
+    CHECK_EQ(s.r32(out + 8), 1u);          // AMOADD on the word itself: SC failed
+    CHECK_EQ(s.r32(out + 12), 0u);         // another thread's SC on the other half: SC written
+    CHECK_EQ(s.r32(w + 0), 0x5555u);
+    CHECK_EQ(s.r32(w + 4), 0x6666u);
+    CHECK_EQ(s.r32(w + 8), 0xA2u + 5);
+    CHECK_EQ(s.r32(w + 12), 0xA3u);
+    gc_elf_free(e);
+}
+
 void t_perf_reconverge() {   // min-PC brings diverged lanes back together
     Sim s;
     gc_elf_t *e = s.load("simt_isa.elf");
@@ -1119,6 +1154,7 @@ const tcase_t cases[] = {
     {"isa_one_lane", t_isa_one_lane},
     {"isa_one_lane_b", t_isa_one_lane_b},
     {"isa_lrsc_store", t_isa_lrsc_store},
+    {"isa_lrsc_amo", t_isa_lrsc_amo},
     {"isa_all_lanes", t_isa_all_lanes},
     {"isa_partial_warps", t_isa_partial_warps},
     {"isa_3d", t_isa_3d},
@@ -1148,6 +1184,7 @@ const tcase_t cases[] = {
     {"fault_lr_shared", t_fault_lr_shared},
     {"fault_fetch", t_fault_fetch},
     {"fault_fetch_bus", t_fault_fetch_bus},
+    {"fault_store_late", t_fault_store_late},
     {"tmd_checks", t_tmd_checks},
     {"tmd_release", t_tmd_release},
     {"perf_alu_ipc", t_perf_alu_ipc},
