@@ -17,7 +17,10 @@
 //   An op code outside the three above is answered at once with as_err_o and no memory access.
 //   aq_xop_i   extended operations for the SIMT core's "A" extension (SEM_XOP_NONE for everyone
 //              else): SEM_XOP_LR is a READ that also sets reservation aq_rtag_i on the 4-byte
-//              word; SEM_XOP_SC is a 4-byte WRITE made only if reservation aq_rtag_i still holds
+//              word, and reservation aq_rtag_i + k for every bit k (0 < k < min(NRES, 64)) set in
+//              aq_wdata_i (unused by a read otherwise): the SIMT load/store unit reads once for all lanes of a warp's LR
+//              on the same word (tags of one warp's lanes are consecutive), as if their LRs had
+//              run back to back; SEM_XOP_SC is a 4-byte WRITE made only if reservation aq_rtag_i still holds
 //              that word: as_rdata_o = 0 when it was written, 1 (at once, no memory access) when
 //              not; either way the reservation is dropped.  SEM_XOP_SWAP is an RMW whose new value
 //              is aq_wdata_i.  Every write that lands (WRITE, RMW, SC; B response OKAY) drops the
@@ -179,6 +182,15 @@ module gc_atomic_unit
   logic [AW-1:2]     res_a_q [NRES];
   logic              lr_kill_q;          // a plain store hit the word of the LR in flight
   logic              sc_dead_q;          // the SC in flight was overtaken by a plain store
+
+  // The reservations an LR sets: its tag and tag + k for every bit k of its data (tags wrap at NRES)
+  localparam int unsigned LRK = (NRES < 64) ? NRES : 64;
+  logic [NRES-1:0] lr_tags;
+  always_comb begin
+    lr_tags = '0;
+    lr_tags[32'(rtag_q) % NRES] = 1'b1;
+    for (int k = 1; k < LRK; k++) if (wdata_q[k]) lr_tags[(32'(rtag_q) + k) % NRES] = 1'b1;
+  end
 
   // Does a plain store reported this cycle write the 4-byte word at a?
   function automatic logic st_hit(input logic [NST-1:0] v, input logic [NST-1:0][AW-1:0] sa,
@@ -362,7 +374,7 @@ module gc_atomic_unit
       if (r_hs) begin
         old_q <= m_rdata_i;
         if (xop_q == SEM_XOP_LR && !r_err && !lr_kill_q && !cur_hit) begin
-          res_v_q[32'(rtag_q) % NRES] <= 1'b1;
+          for (int r = 0; r < NRES; r++) if (lr_tags[r]) res_v_q[r] <= 1'b1;
         end
         if (op_q != SEM_AOP_RMW || r_err) begin
           as_valid_q[idx_q] <= 1'b1;
@@ -401,7 +413,7 @@ module gc_atomic_unit
       //      lr_kill_q / cur_hit keep that one from being set)
       for (int r = 0; r < NRES; r++) begin
         if (st_hit(st_valid_i, st_addr_i, st_wmask_i, res_a_q[r]) &&
-            !(r_hs && xop_q == SEM_XOP_LR && 32'(r) == 32'(rtag_q) % NRES)) begin
+            !(r_hs && xop_q == SEM_XOP_LR && lr_tags[r])) begin
           res_v_q[r] <= 1'b0;
         end
       end
@@ -409,9 +421,13 @@ module gc_atomic_unit
   end
 
   // Reservation addresses (no reset needed: read only while valid)
-  always_ff @(posedge clk_i) begin
-    if (r_hs && xop_q == SEM_XOP_LR) res_a_q[32'(rtag_q) % NRES] <= addr_q[AW-1:2];
+  logic [AW-1:2] res_a_d [NRES];
+  always_comb begin
+    for (int r = 0; r < NRES; r++) begin
+      res_a_d[r] = (r_hs && xop_q == SEM_XOP_LR && lr_tags[r]) ? addr_q[AW-1:2] : res_a_q[r];
+    end
   end
+  always_ff @(posedge clk_i) res_a_q <= res_a_d;
 
   assign as_valid_o    = as_valid_q;
   assign as_rdata_o    = as_rdata_q;

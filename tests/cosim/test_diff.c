@@ -13,11 +13,12 @@
  * must equal the host's computation on both.  diff_isa: the SIMT instruction tests
  * (tests/rtl/simt_isa.S, every entry of simt_isa_list.h, for two CTAs of WARPS x LANES threads)
  * leave the same results on both (but the CYCLE test), and the fault entries leave the same fault
- * record (cause, PC, address, lane).  diff_fault_store_late: a store that gets DECERR while its
- * thread runs on (posted) is named in the record on both (FAULT_PC = the ELF symbol
- * fault_store_late_pc).  diff_lrsc_store / diff_lrsc_amo: plain stores and atomic-unit writes
- * break LR reservations on exactly their 4-byte word on both.  Skipped when the other backend has
- * no compute engine.
+ * record (cause, PC, address, lane).  diff_fault_wild: a store that gets DECERR while its thread
+ * runs on (posted) is named in the record on both (FAULT_PC = the ELF symbol fault_store_late_pc),
+ * and an LR's bus error is LOAD_BUS_ERROR on both.  diff_lrsc_store / diff_lrsc_amo: plain stores
+ * and atomic-unit writes break LR reservations on exactly their 4-byte word on both;
+ * diff_lrsc_pairs: lanes LR one word together.  Skipped when the other backend has no compute
+ * engine.
  */
 #include <time.h>
 
@@ -592,44 +593,55 @@ static void t_faults(void) {
     }
 }
 
-/* A posted store that gets DECERR (lane 3, fault_store_late in tests/rtl/simt_isa.S) while its
- * thread runs on: both backends name the store (its PC from the ELF symbol, lane 3, the address). */
-static void t_fault_store_late(void) {
+/* Bus errors on an address taken from the parameter block (lane 3, tests/rtl/simt_isa.S): a posted
+ * store that gets DECERR while its thread runs on (fault_store_late), and an LR (fault_wild_lr, a
+ * load's bus error as in RISC-V): both backends name the instruction (its PC from the ELF symbol
+ * <entry>_pc), lane 3 and the address. */
+static void t_fault_wild(void) {
     const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
     if (!other || !*other) other = "ref";
     const uint32_t wild = 0x70000000u; /* SYSMEM window, past SYSMEM: a hole of the device map */
-    frec_t ra, rb;
-    uint32_t pa = 0, pb = 0;
-    int ob = fault_run(other, "fault_store_late", wild, &rb, &pb);
-    if (ob < 0) TCASE_SKIP("backend %s has no compute engine", other);
-    REQUIRE(fault_run("rtl", "fault_store_late", wild, &ra, &pa) == 1 && ob == 1);
-    char ma[256], mb[256];
-    gc_compute_fault_format(&ra.f, ma, sizeof ma);
-    gc_compute_fault_format(&rb.f, mb, sizeof mb);
-    fprintf(stderr, "fault_store_late (store at 0x%08x):\n  rtl: %s\n  %s: %s\n", pa, ma, other, mb);
-    REQUIRE(pa != 0 && pa == pb);
-    CHECK_EQ(ra.sync, GCRT_ERROR_CHANNEL_FAULT);
-    CHECK_EQ(rb.sync, GCRT_ERROR_CHANNEL_FAULT);
-    CHECK_EQ(ra.f.cause, GC_SIMT_FAULT_STORE_BUS_ERROR);
-    CHECK_EQ(rb.f.cause, GC_SIMT_FAULT_STORE_BUS_ERROR);
-    CHECK_EQ(ra.f.pc, pa);
-    CHECK_EQ(rb.f.pc, pa);
-    CHECK_EQ(ra.f.addr, wild);
-    CHECK_EQ(rb.f.addr, wild);
-    CHECK_EQ(ra.f.lane, 3);
-    CHECK_EQ(rb.f.lane, 3);
-    CHECK_EQ(ra.f.task, rb.f.task);
+    static const struct {
+        const char *entry;
+        uint32_t cause;
+    } cases[] = {{"fault_store_late", GC_SIMT_FAULT_STORE_BUS_ERROR}, {"fault_wild_lr", GC_SIMT_FAULT_LOAD_BUS_ERROR}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        frec_t ra, rb;
+        uint32_t pa = 0, pb = 0;
+        int ob = fault_run(other, cases[i].entry, wild, &rb, &pb);
+        if (ob < 0) TCASE_SKIP("backend %s has no compute engine", other);
+        REQUIRE(fault_run("rtl", cases[i].entry, wild, &ra, &pa) == 1 && ob == 1);
+        char ma[256], mb[256];
+        gc_compute_fault_format(&ra.f, ma, sizeof ma);
+        gc_compute_fault_format(&rb.f, mb, sizeof mb);
+        fprintf(stderr, "%s (instruction at 0x%08x):\n  rtl: %s\n  %s: %s\n", cases[i].entry, pa, ma, other, mb);
+        REQUIRE(pa != 0 && pa == pb);
+        CHECK_EQ(ra.sync, GCRT_ERROR_CHANNEL_FAULT);
+        CHECK_EQ(rb.sync, GCRT_ERROR_CHANNEL_FAULT);
+        CHECK_EQ(ra.f.cause, cases[i].cause);
+        CHECK_EQ(rb.f.cause, cases[i].cause);
+        CHECK_EQ(ra.f.pc, pa);
+        CHECK_EQ(rb.f.pc, pa);
+        CHECK_EQ(ra.f.addr, wild);
+        CHECK_EQ(rb.f.addr, wild);
+        CHECK_EQ(ra.f.lane, 3);
+        CHECK_EQ(rb.f.lane, 3);
+        CHECK_EQ(ra.f.task, rb.f.task);
+    }
 }
 
-/* lrsc_store / lrsc_amo (tests/rtl/simt_isa.S): plain stores and atomic-unit writes of other threads
- * between an LR and its SC break the reservation on exactly their 4-byte word, on both backends.
- * buf = W0..W3 then out[6] (lrsc_amo writes out[0..3]); block: threads of the one CTA. */
+/* lrsc_store / lrsc_amo / lrsc_pairs (tests/rtl/simt_isa.S): plain stores and atomic-unit writes of
+ * other threads between an LR and its SC break the reservation on exactly their 4-byte word, on
+ * both backends.  buf = W0..W3 (0xA0..0xA3) then out[LRSC_WORDS - 4] (0xEE); block: threads of the
+ * one CTA. */
+enum { LRSC_WORDS = 4 + 2 * GC_SIMT_LANES };
 static int lrsc_run(const char *backend, const char *entry, uint32_t threads, uint32_t *buf) {
     gcrt_t *rt;
     gc_elf_t *img;
     int o = isa_open(backend, &rt, &img);
     if (o != 1) return o;
-    static const uint32_t init[10] = {0xA0, 0xA1, 0xA2, 0xA3, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE};
+    uint32_t init[LRSC_WORDS];
+    for (uint32_t i = 0; i < LRSC_WORDS; i++) init[i] = i < 4 ? 0xA0 + i : 0xEE;
     uint64_t d, h;
     gcrt_error_t e = GCRT_SUCCESS;
     KE(gcrt_malloc(rt, &d, sizeof init));
@@ -646,36 +658,56 @@ static int lrsc_run(const char *backend, const char *entry, uint32_t threads, ui
     return !e;
 }
 
-static void t_lrsc_store(void) {
+/* entry on the other backend into b, on rtl into a; *ok false: skipped or failed (recorded) */
+static void lrsc_both(const char *entry, uint32_t threads, uint32_t *a, uint32_t *b, bool *ok) {
     const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
     if (!other || !*other) other = "ref";
-    uint32_t a[10], b[10];
-    int rb = lrsc_run(other, "lrsc_store", GC_SIMT_LANES * 2, b);
+    *ok = false;
+    int rb = lrsc_run(other, entry, threads, b);
     if (rb < 0) TCASE_SKIP("backend %s has no compute engine", other);
     REQUIRE(rb == 1);
-    REQUIRE(lrsc_run("rtl", "lrsc_store", GC_SIMT_LANES * 2, a) == 1);
-    static const uint32_t want[10] = {0x5555, 0x4444, 0x6666, 0xA3, 1, 0, 0x3333, 0, 1, 0xA0};
+    REQUIRE(lrsc_run("rtl", entry, threads, a) == 1);
+    *ok = true;
+}
+
+/* entry's first 10 words are `want` on both backends */
+static void lrsc_expect(const char *entry, uint32_t threads, const uint32_t want[10]) {
+    uint32_t a[LRSC_WORDS], b[LRSC_WORDS];
+    bool ok;
+    lrsc_both(entry, threads, a, b, &ok);
+    if (!ok) return;
     for (int i = 0; i < 10; i++) {
         CHECK_EQ(a[i], want[i]);
         CHECK_EQ(b[i], want[i]);
     }
 }
 
+static void t_lrsc_store(void) {
+    static const uint32_t want[10] = {0x5555, 0x4444, 0x6666, 0xA3, 1, 0, 0x3333, 0, 1, 0xA0};
+    lrsc_expect("lrsc_store", GC_SIMT_LANES * 2, want);
+}
+
 /* LR on a word, an AMO / SC of another thread on the other half of its 8-byte beat, SC: written on
  * both backends (the reservation is the 4-byte word); an AMO on the word itself: the SC fails. */
 static void t_lrsc_amo(void) {
-    const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
-    if (!other || !*other) other = "ref";
-    uint32_t a[10], b[10];
-    int rb = lrsc_run(other, "lrsc_amo", GC_SIMT_LANES, b);
-    if (rb < 0) TCASE_SKIP("backend %s has no compute engine", other);
-    REQUIRE(rb == 1);
-    REQUIRE(lrsc_run("rtl", "lrsc_amo", GC_SIMT_LANES, a) == 1);
     static const uint32_t want[10] = {0x5555, 0x6666, 0xA2 + 5, 0xA3, 0, 0, 1, 0, 0xEE, 0xEE};
-    for (int i = 0; i < 10; i++) {
-        CHECK_EQ(a[i], want[i]);
-        CHECK_EQ(b[i], want[i]);
+    lrsc_expect("lrsc_amo", GC_SIMT_LANES, want);
+}
+
+/* One LR for several lanes on one word (the RTL reads once for them): the values and the SC
+ * outcomes (the lowest lane on each word succeeds) are the same on both backends. */
+static void t_lrsc_pairs(void) {
+    uint32_t a[LRSC_WORDS], b[LRSC_WORDS];
+    bool ok;
+    lrsc_both("lrsc_pairs", GC_SIMT_LANES, a, b, &ok);
+    if (!ok) return;
+    CHECK_EQ(a[0], 0xA0u + 1);
+    CHECK_EQ(a[1], 0xA1u + 2);
+    for (uint32_t l = 0; l < GC_SIMT_LANES; l++) {
+        CHECK_EQ(a[4 + 2 * l], 0xA0u + (l & 1));
+        CHECK_EQ(a[5 + 2 * l], l < 2 ? 0u : 1u);
     }
+    for (int i = 0; i < LRSC_WORDS; i++) CHECK_EQ(a[i], b[i]);
 }
 
 static void t_kdiff_a(void) { diff_kernels(1, 3); }
@@ -693,6 +725,7 @@ static const tcase_t cases[] = {
     {"diff_faults", t_faults},
     {"diff_lrsc_store", t_lrsc_store},
     {"diff_lrsc_amo", t_lrsc_amo},
-    {"diff_fault_store_late", t_fault_store_late},
+    {"diff_lrsc_pairs", t_lrsc_pairs},
+    {"diff_fault_wild", t_fault_wild},
 };
 TCASE_MAIN(cases)

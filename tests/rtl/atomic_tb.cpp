@@ -36,7 +36,9 @@
 //  * Extended operations (the SIMT core's "A" extension, aq_xop_i / aq_rtag_i): LR is a READ that
 //    sets the tag's reservation, SC a 4-byte WRITE made only while it holds (answer 0) or, without
 //    any memory access or snoop, answer 1; SWAP an RMW writing the operand.  The reference keeps the
-//    reservations: SC consumes the tag's, every landed write (WRITE, RMW, SWAP, successful SC)
+//    reservations: LR sets its tag's and those of tag + k for each bit k of its data (the SIMT
+//    core's LR for several lanes at once; directed, and random data in the random phase), SC
+//    consumes the tag's, every landed write (WRITE, RMW, SWAP, successful SC)
 //    clears all those on the 4-byte words it writes (one for 4 bytes, two for 8, four for 16: a
 //    write to the other half of the beat keeps them), a plain-store report (st_*_i) those on its
 //    4-byte words (directed: before an SC, and during an LR's read).  The SC-abort race, directed:
@@ -534,10 +536,12 @@ struct Bench {
       check("read", err == eerr, "%s: as_err_o %d, expected %d", rs.c_str(), err, eerr);
       if (!eerr) check("read", rdata == oldv, "%s: got 0x%016" PRIx64 ", expected 0x%016" PRIx64, rs.c_str(), rdata, oldv);
       check("read", svc_aw == 0, "%s issued a write", rs.c_str());
-      if (q.xop == XOP_LR && !eerr) {
-        res_v[q.rtag % NRES] = true;
-        res_a[q.rtag % NRES] = q.addr & ~3ull;
-      }
+      if (q.xop == XOP_LR && !eerr)   // its tag, and tag + k for every bit k of its data
+        for (unsigned k = 0; k < NRES && k < 64; k++)
+          if (k == 0 || ((q.wdata >> k) & 1)) {
+            res_v[(q.rtag + k) % NRES] = true;
+            res_a[(q.rtag + k) % NRES] = q.addr & ~3ull;
+          }
     } else if (q.op == OP_WRITE) {
       bool eerr = wr_resp_for(wa) != RESP_OKAY || (q.size == SZ16 && wr_resp_for(wa + 8) != RESP_OKAY);
       check("write", err == eerr, "%s: as_err_o %d, expected %d", rs.c_str(), err, eerr);
@@ -1077,6 +1081,17 @@ void test_extended(Bench& b) {
   b.run_one(0, mk(OP_RMW, SZ4, a, 1, IADD));
   r = b.run_one(1, mkx(XOP_SC, a, 0x4, 3));
   check(C, r.rdata == 1, "SC after an RMW: %" PRIu64, r.rdata);
+  // one LR for several tags (tag + k for bit k of its data): each holds until a write to the word
+  b.run_one(0, mkx(XOP_LR, a, 0b101, 1));            // tags 1 and 3, not 2
+  r = b.run_one(1, mkx(XOP_SC, a, 0x31, 2));
+  check(C, r.rdata == 1, "SC of a tag the multi-tag LR did not set: %" PRIu64, r.rdata);
+  r = b.run_one(2, mkx(XOP_SC, a, 0x33, 3));
+  check(C, r.rdata == 0 && (b.mem.get(a) & 0xFFFFFFFF) == 0x33, "SC of the LR's tag + 2: %" PRIu64, r.rdata);
+  r = b.run_one(0, mkx(XOP_SC, a, 0x34, 1));
+  check(C, r.rdata == 1 && (b.mem.get(a) & 0xFFFFFFFF) == 0x33, "SC of the LR's own tag after tag + 2 wrote: %" PRIu64, r.rdata);
+  b.run_one(0, mkx(XOP_LR, a, 0xFFull << 1, 7));     // tags 7 and 0..6 (wrapping at NRES = 8)
+  r = b.run_one(1, mkx(XOP_SC, a, 0x35, 0));
+  check(C, r.rdata == 0, "SC of a wrapped tag of a multi-tag LR: %" PRIu64, r.rdata);
   // an SC with a reservation for another word, or another tag's, fails
   b.run_one(0, mkx(XOP_LR, a + 8, 0, 4));
   r = b.run_one(0, mkx(XOP_SC, a, 0x5, 4));

@@ -189,6 +189,13 @@ LANE3_ONLY(fault_store_late)
     sw t3, 4(t5)
 FAULT_END(fault_store_late)
 
+/* fault_wild_lr: lane 3 LRs the wild address in PARAM word 0: LOAD_BUS_ERROR (LR faults like a load) */
+LANE3_ONLY(fault_wild_lr)
+    csrr t5, GC_SIMT_CSR_PARAM
+    lw t2, 0(t5)
+    .globl fault_wild_lr_pc; fault_wild_lr_pc: lr.w t3, (t2)
+FAULT_END(fault_wild_lr)
+
 LANE3_ONLY(fault_wild_amo)
     csrr t2, GC_SIMT_CSR_PARAM
     .globl fault_wild_amo_pc; fault_wild_amo_pc: amoswap.w t3, t3, (t2)
@@ -303,6 +310,29 @@ lrsc_amo:
     T0(li t3, 0x4444; sc.w a2, t3, (s5); lr.w t4, (s2))
     T1(lr.w t4, (s4); li t3, 0x6666; sc.w t4, t3, (s4))
     T0(li t3, 0x5555; sc.w a3, t3, (s2); sw a0, 0(s1); sw a1, 4(s1); sw a2, 8(s1); sw a3, 12(s1))
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* lrsc_pairs: PARAM = { words (W0, W1), out (2 words per thread) }; one warp.  Thread t LRs
+ * W[t & 1] (the even lanes one word, the odd lanes the other: one LR request per word), then SCs
+ * the value + t + 1 to it; out[2t] = the LR value, out[2t + 1] = the SC result.  Lanes 0 and 1 (the
+ * lowest on each word) succeed, every other lane fails: W0 = W0 + 1, W1 = W1 + 2. */
+    .globl lrsc_pairs; .type lrsc_pairs, @function; .p2align 2
+lrsc_pairs:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw s2, 0(t0)
+    lw s1, 4(t0)
+    csrr s0, GC_SIMT_CSR_TID_X
+    andi t1, s0, 1
+    slli t1, t1, 2
+    add s2, s2, t1
+    lr.w a0, (s2)
+    addi t2, s0, 1
+    add t2, a0, t2
+    sc.w a1, t2, (s2)
+    slli t3, s0, 3
+    add s1, s1, t3
+    sw a0, 0(s1)
+    sw a1, 4(s1)
     .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
 
 /* reconverge: PARAM = out: odd and even lanes take different paths, then meet for a 100-iteration
