@@ -17,12 +17,18 @@
 //   An op code outside the three above is answered at once with as_err_o and no memory access.
 //   aq_xop_i   extended operations for the SIMT core's "A" extension (SEM_XOP_NONE for everyone
 //              else): SEM_XOP_LR is a READ that also sets reservation aq_rtag_i on the 4-byte
-//              word; SEM_XOP_SC is a 4-byte WRITE made only if reservation aq_rtag_i still holds
+//              word, and reservation aq_rtag_i + k for every bit k (0 < k < min(NRES, 64)) set in
+//              aq_wdata_i (unused by a read otherwise): the SIMT load/store unit reads once for all lanes of a warp's LR
+//              on the same word (tags of one warp's lanes are consecutive), as if their LRs had
+//              run back to back; SEM_XOP_SC is a 4-byte WRITE made only if reservation aq_rtag_i still holds
 //              that word: as_rdata_o = 0 when it was written, 1 (at once, no memory access) when
 //              not; either way the reservation is dropped.  SEM_XOP_SWAP is an RMW whose new value
 //              is aq_wdata_i.  Every write that lands (WRITE, RMW, SC; B response OKAY) drops the
-//              reservations of every tag on its 8-byte word (16 bytes for a 16-byte write), so
-//              an SC fails when anyone wrote the word through the unit after the LR.
+//              reservations of every tag on the 4-byte words it writes (the one word of a 4-byte
+//              write, both of an 8-byte one, four for a 16-byte write: exactly its byte strobes),
+//              so an SC fails when anyone wrote its word through the unit after the LR; a write
+//              to the other half of the 8-byte beat leaves it (RISC-V's reservation set is the
+//              word here, as for the plain stores below and in the ref model).
 //              NRES reservations, one per tag (gpu_top: one per SIMT thread).
 //   st_*_i     plain stores that do not go through the unit (NST ports, one per SM load/store
 //              unit): st_valid_i pulses when a store burst's AW is accepted by the crossbar, with
@@ -30,8 +36,11 @@
 //              segment it writes (st_wmask_i bit k = word k).  It drops the reservations of every
 //              tag on those words at once.  An LR in flight (granted, read beat not yet back) on
 //              such a word does not set its reservation (its read and the store are unordered),
-//              and an SC granted but whose AW is not yet accepted fails (as_rdata_o = 1, no
-//              write: the store lands first in the crossbar's write order).
+//              and an SC granted but whose AW is not yet accepted fails (as_rdata_o = 1, nothing
+//              written: the store is ahead of it in the crossbar's write order).  Its AW stays up
+//              until accepted (AXI: a valid is never withdrawn) and its W beat carries no byte
+//              strobe; the answer comes with the B response, with no snoop and no reservation
+//              broken.
 //
 // Serialization.  The unit serves one request at a time, from grant to response:
 //   IDLE --grant--> AR --> R --(RMW, read OKAY)--> AW --> W --> B --> IDLE
@@ -172,6 +181,16 @@ module gc_atomic_unit
   logic [NRES-1:0]   res_v_q;
   logic [AW-1:2]     res_a_q [NRES];
   logic              lr_kill_q;          // a plain store hit the word of the LR in flight
+  logic              sc_dead_q;          // the SC in flight was overtaken by a plain store
+
+  // The reservations an LR sets: its tag and tag + k for every bit k of its data (tags wrap at NRES)
+  localparam int unsigned LRK = (NRES < 64) ? NRES : 64;
+  logic [NRES-1:0] lr_tags;
+  always_comb begin
+    lr_tags = '0;
+    lr_tags[32'(rtag_q) % NRES] = 1'b1;
+    for (int k = 1; k < LRK; k++) if (wdata_q[k]) lr_tags[(32'(rtag_q) + k) % NRES] = 1'b1;
+  end
 
   // Does a plain store reported this cycle write the 4-byte word at a?
   function automatic logic st_hit(input logic [NST-1:0] v, input logic [NST-1:0][AW-1:0] sa,
@@ -237,7 +256,7 @@ module gc_atomic_unit
       m_wstrb_o = '1;
     end else if (is4) begin
       m_wdata_o = half ? {w_val[31:0], 32'h0} : {32'h0, w_val[31:0]};
-      m_wstrb_o = half ? 8'hF0 : 8'h0F;
+      m_wstrb_o = sc_dead_q ? 8'h00 : half ? 8'hF0 : 8'h0F;
     end else begin
       m_wdata_o = w_val;
       m_wstrb_o = '1;
@@ -271,7 +290,8 @@ module gc_atomic_unit
                 res_a_q[32'(aq_rtag_i[gnt_idx]) % NRES] == aq_addr_i[gnt_idx][AW-1:2] &&
                 !st_hit(st_valid_i, st_addr_i, st_wmask_i, aq_addr_i[gnt_idx][AW-1:2]));
   end
-  // plain stores on the word of the request in flight; an SC not yet issued is abandoned
+  // plain stores on the word of the request in flight; an SC not yet issued is abandoned (its
+  // AW still goes out, with a W beat that writes nothing)
   logic cur_hit, sc_abort;
   assign cur_hit  = st_hit(st_valid_i, st_addr_i, st_wmask_i, addr_q[AW-1:2]);
   assign sc_abort = (state_q == ATOM_AW) && (xop_q == SEM_XOP_SC) && cur_hit && !aw_hs;
@@ -288,7 +308,6 @@ module gc_atomic_unit
       ATOM_AR:   if (ar_hs) state_d = ATOM_R;
       ATOM_R:    if (r_hs) state_d = (op_q == SEM_AOP_RMW && !r_err) ? ATOM_AW : ATOM_IDLE;
       ATOM_AW:   if (aw_hs) state_d = ATOM_W;
-                 else if (sc_abort) state_d = ATOM_IDLE;
       ATOM_W:    if (w_hs && m_wlast_o) state_d = ATOM_B;
       ATOM_B:    if (b_hs) state_d = ATOM_IDLE;
       default:   state_d = ATOM_IDLE;
@@ -313,6 +332,7 @@ module gc_atomic_unit
       rtag_q        <= '0;
       res_v_q       <= '0;
       lr_kill_q     <= 1'b0;
+      sc_dead_q     <= 1'b0;
       as_valid_q    <= '0;
       as_rdata_q    <= '0;
       as_err_q      <= 1'b0;
@@ -336,6 +356,7 @@ module gc_atomic_unit
         addr_q    <= aq_addr_i[gnt_idx];
         wdata_q   <= aq_wdata_i[gnt_idx];
         beat_q    <= 1'b0;
+        sc_dead_q <= 1'b0;
         lr_kill_q <= st_hit(st_valid_i, st_addr_i, st_wmask_i, aq_addr_i[gnt_idx][AW-1:2]);
         if (bad_op) begin                        // not a request the unit knows: refuse it
           as_valid_q[gnt_idx] <= 1'b1;
@@ -353,7 +374,7 @@ module gc_atomic_unit
       if (r_hs) begin
         old_q <= m_rdata_i;
         if (xop_q == SEM_XOP_LR && !r_err && !lr_kill_q && !cur_hit) begin
-          res_v_q[32'(rtag_q) % NRES] <= 1'b1;
+          for (int r = 0; r < NRES; r++) if (lr_tags[r]) res_v_q[r] <= 1'b1;
         end
         if (op_q != SEM_AOP_RMW || r_err) begin
           as_valid_q[idx_q] <= 1'b1;
@@ -364,12 +385,8 @@ module gc_atomic_unit
 
       if ((state_q == ATOM_AR || state_q == ATOM_R) && cur_hit) lr_kill_q <= 1'b1;
 
-      // ---- SC abandoned (a plain store to its word got ahead of it): not written
-      if (sc_abort) begin
-        as_valid_q[idx_q] <= 1'b1;
-        as_rdata_q        <= 64'd1;
-        as_err_q          <= 1'b0;
-      end
+      // ---- SC abandoned (a plain store to its word got ahead of it): nothing will be written
+      if (sc_abort) sc_dead_q <= 1'b1;
 
       // ---- write issued: sample the timestamp
       if (aw_hs) ts_q <= timestamp_i;
@@ -378,14 +395,15 @@ module gc_atomic_unit
       // ---- write response: answer, and wake acquires on a landed write
       if (b_hs) begin
         as_valid_q[idx_q] <= 1'b1;
-        as_rdata_q        <= (op_q == SEM_AOP_RMW) ? old_val : '0;
-        as_err_q          <= b_err;
-        snoop_valid_q     <= !b_err;
+        as_rdata_q        <= (op_q == SEM_AOP_RMW) ? old_val : {63'h0, sc_dead_q};
+        as_err_q          <= b_err && !sc_dead_q;
+        snoop_valid_q     <= !b_err && !sc_dead_q;
         snoop_addr_q      <= addr_q;
-        // a landed write breaks the reservations on its word(s)
+        // a landed write breaks the reservations on the 4-byte words it wrote
         for (int r = 0; r < NRES; r++) begin
-          if (!b_err && (is16 ? (res_a_q[r][AW-1:4] == addr_q[AW-1:4])
-                              : (res_a_q[r][AW-1:3] == addr_q[AW-1:3]))) begin
+          if (!b_err && !sc_dead_q && (is16 ? (res_a_q[r][AW-1:4] == addr_q[AW-1:4]) :
+                                       is64 ? (res_a_q[r][AW-1:3] == addr_q[AW-1:3])
+                                            : (res_a_q[r] == addr_q[AW-1:2]))) begin
             res_v_q[r] <= 1'b0;
           end
         end
@@ -395,7 +413,7 @@ module gc_atomic_unit
       //      lr_kill_q / cur_hit keep that one from being set)
       for (int r = 0; r < NRES; r++) begin
         if (st_hit(st_valid_i, st_addr_i, st_wmask_i, res_a_q[r]) &&
-            !(r_hs && xop_q == SEM_XOP_LR && 32'(r) == 32'(rtag_q) % NRES)) begin
+            !(r_hs && xop_q == SEM_XOP_LR && lr_tags[r])) begin
           res_v_q[r] <= 1'b0;
         end
       end
@@ -403,9 +421,13 @@ module gc_atomic_unit
   end
 
   // Reservation addresses (no reset needed: read only while valid)
-  always_ff @(posedge clk_i) begin
-    if (r_hs && xop_q == SEM_XOP_LR) res_a_q[32'(rtag_q) % NRES] <= addr_q[AW-1:2];
+  logic [AW-1:2] res_a_d [NRES];
+  always_comb begin
+    for (int r = 0; r < NRES; r++) begin
+      res_a_d[r] = (r_hs && xop_q == SEM_XOP_LR && lr_tags[r]) ? addr_q[AW-1:2] : res_a_q[r];
+    end
   end
+  always_ff @(posedge clk_i) res_a_q <= res_a_d;
 
   assign as_valid_o    = as_valid_q;
   assign as_rdata_o    = as_rdata_q;

@@ -11,8 +11,12 @@
 //           its 128-byte aligned segment; every pending lane in that segment is served by one
 //           INCR burst from the segment's lowest to its highest beat used (<= 16 beats, never
 //           across 4 KiB); repeat.  Loads issue one AR per cycle and do not wait for the data;
-//           stores send AW then the W beats (bytes of each lane at its offset, wstrb); AMOs, LR
-//           and SC go lane by lane (lowest first) to the atomic unit, in order, one at a time.
+//           stores send AW then the W beats (bytes of each lane at its offset, wstrb); AMOs and
+//           SC go lane by lane (lowest first) to the atomic unit, in order, one at a time; an LR
+//           goes once for the lowest pending lane and every other pending lane on the same 4-byte
+//           word (the unit reads once and sets all their reservations: the same as their LRs
+//           back to back, and it keeps a contended CAS loop from costing a memory round trip per
+//           lane and retry).
 //           A load burst first waits until no store burst of its warp to the same 128-byte segment
 //           is still waiting for its B response (a thread must read its own stores, and AXI
 //           orders nothing between reads and writes); an atomic waits for every store of its warp
@@ -31,8 +35,11 @@
 //
 // Faults (flt_valid_o, one-cycle pulse): a load beat with an error (when its entry completes:
 // LOAD_BUS_ERROR, the first lane that used such a beat), an atomic answered with an error
-// (STORE_BUS_ERROR, that lane), a store burst whose B response is an error (STORE_BUS_ERROR, the
-// burst's lowest lane; reported when the B arrives, so the warp may have gone on).
+// (STORE_BUS_ERROR, or LOAD_BUS_ERROR for an LR as RISC-V's LR faults like a load; its lowest
+// lane), a store burst whose B response is an error (STORE_BUS_ERROR).  Every store burst keeps
+// the PC, warp and lowest lane of its instruction and that lane's thread address until its B
+// response, so the record names the store that failed even though the warp may have gone on
+// (stores are posted) by the time the error arrives.
 module gc_sm_lsu
   import gpucosim_pkg::*;
   import gc_sem_pkg::*;
@@ -178,7 +185,8 @@ module gc_sm_lsu
 
   // atomic in flight
   logic                 aq_valid_q, aq_busy_q;
-  logic [LW-1:0]        aq_lane_q;
+  logic [LW-1:0]        aq_lane_q;        // lowest lane of the request (its tag, fault records)
+  logic [NL-1:0]        aq_grp_q;         // every lane the request serves (LR: same word; else one)
 
   // ------------------------------------------------------------------------------------------
   // Return queue
@@ -393,7 +401,7 @@ module gc_sm_lsu
       flt_cause_o = SIMT_FAULT_LOAD_BUS_ERROR;
     end else if (as_valid_i && as_err_i) begin
       flt_valid_o = 1'b1;
-      flt_cause_o = SIMT_FAULT_STORE_BUS_ERROR;
+      flt_cause_o = (cur_f5_q == AMO_LR) ? SIMT_FAULT_LOAD_BUS_ERROR : SIMT_FAULT_STORE_BUS_ERROR;
       flt_warp_o  = cur_warp_q;
       flt_lane_o  = 8'(aq_lane_q);
       flt_pc_o    = cur_pc_q;
@@ -414,7 +422,17 @@ module gc_sm_lsu
   // Atomic requests
   // ------------------------------------------------------------------------------------------
   logic [LW-1:0] aq_l0;
+  logic [NL-1:0] aq_grp, aq_rel;
   assign aq_l0 = lowest(glb_pend);
+  always_comb begin
+    aq_grp = '0;
+    aq_grp[aq_l0] = 1'b1;
+    if (cur_f5_q == AMO_LR) begin
+      for (int l = 0; l < NL; l++) begin
+        if (glb_pend[l] && cur_addr_q[l][AW-1:2] == cur_addr_q[aq_l0][AW-1:2]) aq_grp[l] = 1'b1;
+      end
+    end
+  end
   always_comb begin
     aq_valid_o  = aq_valid_q;
     aq_op_o     = SEM_AOP_RMW;
@@ -422,7 +440,9 @@ module gc_sm_lsu
     aq_signed_o = amo_signed(cur_f5_q);
     aq_size_o   = SEM_ASIZE_4;
     aq_addr_o   = cur_addr_q[aq_lane_q];
-    aq_wdata_o  = {32'h0, cur_wdata_q[aq_lane_q]};
+    // LR: the other lanes' reservations, as offsets from the lowest lane's tag
+    aq_rel      = aq_grp_q >> aq_lane_q;
+    aq_wdata_o  = (cur_f5_q == AMO_LR) ? 64'(aq_rel) : {32'h0, cur_wdata_q[aq_lane_q]};
     unique case (cur_f5_q)
       AMO_LR:   aq_xop_o = SEM_XOP_LR;
       AMO_SC:   aq_xop_o = SEM_XOP_SC;
@@ -467,6 +487,7 @@ module gc_sm_lsu
       aq_valid_q  <= 1'b0;
       aq_busy_q   <= 1'b0;
       aq_lane_q   <= '0;
+      aq_grp_q    <= '0;
       q_valid_q   <= '0;
       q_closed_q  <= '0;
       q_err_q     <= '0;
@@ -577,7 +598,8 @@ module gc_sm_lsu
         aq_valid_q <= 1'b1;
         aq_busy_q  <= 1'b1;
         aq_lane_q  <= aq_l0;
-        rem_q      <= rem_q & ~(NL'(1) << aq_l0);
+        aq_grp_q   <= aq_grp;
+        rem_q      <= rem_q & ~aq_grp;
       end
       if (aq_valid_q && aq_ready_i) aq_valid_q <= 1'b0;
       if (as_valid_i) aq_busy_q <= 1'b0;   // an error is reported at once (flt_*)
@@ -637,7 +659,9 @@ module gc_sm_lsu
   // entry, R beats into the head entry)
   // ------------------------------------------------------------------------------------------
   always_ff @(posedge clk_i) begin
-    if (as_valid_i) q_data_q[cur_q_q][aq_lane_q] <= as_rdata_i[31:0];
+    if (as_valid_i) begin
+      for (int l = 0; l < NL; l++) if (aq_grp_q[l]) q_data_q[cur_q_q][l] <= as_rdata_i[31:0];
+    end
     if (r_hs) begin
       for (int l = 0; l < NL; l++) begin
         if (q_gm_q[hd_q][l] && q_seq_q[hd_q][l] == rk_q) begin

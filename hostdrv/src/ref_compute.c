@@ -151,7 +151,9 @@ static void st_le(uint8_t *p, uint32_t v, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) p[i] = (uint8_t)(v >> (8u * i));
 }
 
-/* Every thread's reservation on the word at `a` (a global thread address) is broken. */
+/* Every thread's reservation on the word at `a` (a global thread address) is broken.  The
+ * reservation granule is the 4-byte word, as in the RTL (gc_atomic_unit: a landed write breaks the
+ * reservations on exactly the words it writes; plain stores likewise). */
 static void break_resv(run_t *k, uint32_t a) {
     for (uint32_t i = 0; i < k->nthr; i++)
         if (k->t[i].resv && (k->t[i].resv_addr >> 2) == (a >> 2)) k->t[i].resv = false;

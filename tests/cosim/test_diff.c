@@ -13,7 +13,12 @@
  * must equal the host's computation on both.  diff_isa: the SIMT instruction tests
  * (tests/rtl/simt_isa.S, every entry of simt_isa_list.h, for two CTAs of WARPS x LANES threads)
  * leave the same results on both (but the CYCLE test), and the fault entries leave the same fault
- * record (cause, PC, address, lane).  Skipped when the other backend has no compute engine.
+ * record (cause, PC, address, lane).  diff_fault_wild: a store that gets DECERR while its thread
+ * runs on (posted) is named in the record on both (FAULT_PC = the ELF symbol fault_store_late_pc),
+ * and an LR's bus error is LOAD_BUS_ERROR on both.  diff_lrsc_store / diff_lrsc_amo: plain stores
+ * and atomic-unit writes break LR reservations on exactly their 4-byte word on both;
+ * diff_lrsc_pairs: lanes LR one word together.  Skipped when the other backend has no compute
+ * engine.
  */
 #include <time.h>
 
@@ -510,19 +515,26 @@ static int isa_run(const char *backend, uint32_t *out) {
     return !e;
 }
 
-static int fault_run(const char *backend, const char *entry, uint32_t param, frec_t *r) {
+/* word0: the first word of the parameter block (the entries that take an address from it);
+ * *pc_sym (if pc_sym): the value of the symbol <entry>_pc in the loaded image */
+static int fault_run(const char *backend, const char *entry, uint32_t word0, frec_t *r, uint32_t *pc_sym) {
     gcrt_t *rt;
     gc_elf_t *img;
     memset(r, 0, sizeof *r);
     int o = isa_open(backend, &rt, &img);
     if (o != 1) return o;
+    if (pc_sym) {
+        char name[96];
+        snprintf(name, sizeof name, "%s_pc", entry);
+        *pc_sym = 0;
+        if (gc_elf_symbol(img, name, pc_sym) != GC_OK) fprintf(stderr, "no symbol %s\n", name);
+    }
     uint64_t good;
     gcrt_error_t e = GCRT_SUCCESS;
     KE(gcrt_malloc(rt, &good, 64));
     KE(gcrt_memset_async(rt, good, 0, 64, NULL, NULL));
     /* the entries use PARAM (a 64-byte parameter block here) as their data address */
-    uint32_t grid[3] = {2, 1, 1}, block[3] = {GC_SIMT_LANES * 2, 1, 1}, words[16] = {0};
-    (void)param;
+    uint32_t grid[3] = {2, 1, 1}, block[3] = {GC_SIMT_LANES * 2, 1, 1}, words[16] = {word0};
     KE(gcrt_launch(rt, NULL, img, entry, grid, block, words, sizeof words, 64));
     r->sync = e ? e : gcrt_stream_synchronize(rt, NULL);
     if (gc_compute_fault_read(gcrt_device(rt), &r->f) != GC_OK) e = GCRT_ERROR_BACKEND;
@@ -563,9 +575,9 @@ static void t_faults(void) {
                                           "fault_lr_shared", "fault_fetch"};
     for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
         frec_t ra, rb;
-        int ob = fault_run(other, entries[i], 0, &rb);
+        int ob = fault_run(other, entries[i], 0, &rb, NULL);
         if (ob < 0) TCASE_SKIP("backend %s has no compute engine", other);
-        REQUIRE(fault_run("rtl", entries[i], 0, &ra) == 1 && ob == 1);
+        REQUIRE(fault_run("rtl", entries[i], 0, &ra, NULL) == 1 && ob == 1);
         char ma[256], mb[256];
         gc_compute_fault_format(&ra.f, ma, sizeof ma);
         gc_compute_fault_format(&rb.f, mb, sizeof mb);
@@ -581,22 +593,63 @@ static void t_faults(void) {
     }
 }
 
-/* lrsc_store (tests/rtl/simt_isa.S): plain stores of other threads between an LR and its SC break
- * the reservation on both backends.  buf = W0..W3 then out[6]. */
-static int lrsc_run(const char *backend, uint32_t *buf) {
+/* Bus errors on an address taken from the parameter block (lane 3, tests/rtl/simt_isa.S): a posted
+ * store that gets DECERR while its thread runs on (fault_store_late), and an LR (fault_wild_lr, a
+ * load's bus error as in RISC-V): both backends name the instruction (its PC from the ELF symbol
+ * <entry>_pc), lane 3 and the address. */
+static void t_fault_wild(void) {
+    const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
+    if (!other || !*other) other = "ref";
+    const uint32_t wild = 0x70000000u; /* SYSMEM window, past SYSMEM: a hole of the device map */
+    static const struct {
+        const char *entry;
+        uint32_t cause;
+    } cases[] = {{"fault_store_late", GC_SIMT_FAULT_STORE_BUS_ERROR}, {"fault_wild_lr", GC_SIMT_FAULT_LOAD_BUS_ERROR}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        frec_t ra, rb;
+        uint32_t pa = 0, pb = 0;
+        int ob = fault_run(other, cases[i].entry, wild, &rb, &pb);
+        if (ob < 0) TCASE_SKIP("backend %s has no compute engine", other);
+        REQUIRE(fault_run("rtl", cases[i].entry, wild, &ra, &pa) == 1 && ob == 1);
+        char ma[256], mb[256];
+        gc_compute_fault_format(&ra.f, ma, sizeof ma);
+        gc_compute_fault_format(&rb.f, mb, sizeof mb);
+        fprintf(stderr, "%s (instruction at 0x%08x):\n  rtl: %s\n  %s: %s\n", cases[i].entry, pa, ma, other, mb);
+        REQUIRE(pa != 0 && pa == pb);
+        CHECK_EQ(ra.sync, GCRT_ERROR_CHANNEL_FAULT);
+        CHECK_EQ(rb.sync, GCRT_ERROR_CHANNEL_FAULT);
+        CHECK_EQ(ra.f.cause, cases[i].cause);
+        CHECK_EQ(rb.f.cause, cases[i].cause);
+        CHECK_EQ(ra.f.pc, pa);
+        CHECK_EQ(rb.f.pc, pa);
+        CHECK_EQ(ra.f.addr, wild);
+        CHECK_EQ(rb.f.addr, wild);
+        CHECK_EQ(ra.f.lane, 3);
+        CHECK_EQ(rb.f.lane, 3);
+        CHECK_EQ(ra.f.task, rb.f.task);
+    }
+}
+
+/* lrsc_store / lrsc_amo / lrsc_pairs (tests/rtl/simt_isa.S): plain stores and atomic-unit writes of
+ * other threads between an LR and its SC break the reservation on exactly their 4-byte word, on
+ * both backends.  buf = W0..W3 (0xA0..0xA3) then out[LRSC_WORDS - 4] (0xEE); block: threads of the
+ * one CTA. */
+enum { LRSC_WORDS = 4 + 2 * GC_SIMT_LANES };
+static int lrsc_run(const char *backend, const char *entry, uint32_t threads, uint32_t *buf) {
     gcrt_t *rt;
     gc_elf_t *img;
     int o = isa_open(backend, &rt, &img);
     if (o != 1) return o;
-    static const uint32_t init[10] = {0xA0, 0xA1, 0xA2, 0xA3, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE};
+    uint32_t init[LRSC_WORDS];
+    for (uint32_t i = 0; i < LRSC_WORDS; i++) init[i] = i < 4 ? 0xA0 + i : 0xEE;
     uint64_t d, h;
     gcrt_error_t e = GCRT_SUCCESS;
     KE(gcrt_malloc(rt, &d, sizeof init));
     KE(gcrt_malloc_host(rt, &h, sizeof init));
     KE(gcrt_write(rt, d, init, sizeof init));
     uint32_t p[2] = {gcrt_kernel_ptr(d), gcrt_kernel_ptr(d + 16)};
-    uint32_t grid[3] = {1, 1, 1}, block[3] = {GC_SIMT_LANES * 2, 1, 1};
-    KE(gcrt_launch(rt, NULL, img, "lrsc_store", grid, block, p, sizeof p, 0));
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {threads, 1, 1};
+    KE(gcrt_launch(rt, NULL, img, entry, grid, block, p, sizeof p, 0));
     KE(gcrt_memcpy_async(rt, h, d, sizeof init, GCRT_MEMCPY_DEVICE_TO_HOST, NULL, NULL));
     KE(gcrt_stream_synchronize(rt, NULL));
     KE(gcrt_read(rt, h, buf, sizeof init));
@@ -605,19 +658,56 @@ static int lrsc_run(const char *backend, uint32_t *buf) {
     return !e;
 }
 
-static void t_lrsc_store(void) {
+/* entry on the other backend into b, on rtl into a; *ok false: skipped or failed (recorded) */
+static void lrsc_both(const char *entry, uint32_t threads, uint32_t *a, uint32_t *b, bool *ok) {
     const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
     if (!other || !*other) other = "ref";
-    uint32_t a[10], b[10];
-    int rb = lrsc_run(other, b);
+    *ok = false;
+    int rb = lrsc_run(other, entry, threads, b);
     if (rb < 0) TCASE_SKIP("backend %s has no compute engine", other);
     REQUIRE(rb == 1);
-    REQUIRE(lrsc_run("rtl", a) == 1);
-    static const uint32_t want[10] = {0x5555, 0x4444, 0x6666, 0xA3, 1, 0, 0x3333, 0, 1, 0xA0};
+    REQUIRE(lrsc_run("rtl", entry, threads, a) == 1);
+    *ok = true;
+}
+
+/* entry's first 10 words are `want` on both backends */
+static void lrsc_expect(const char *entry, uint32_t threads, const uint32_t want[10]) {
+    uint32_t a[LRSC_WORDS], b[LRSC_WORDS];
+    bool ok;
+    lrsc_both(entry, threads, a, b, &ok);
+    if (!ok) return;
     for (int i = 0; i < 10; i++) {
         CHECK_EQ(a[i], want[i]);
         CHECK_EQ(b[i], want[i]);
     }
+}
+
+static void t_lrsc_store(void) {
+    static const uint32_t want[10] = {0x5555, 0x4444, 0x6666, 0xA3, 1, 0, 0x3333, 0, 1, 0xA0};
+    lrsc_expect("lrsc_store", GC_SIMT_LANES * 2, want);
+}
+
+/* LR on a word, an AMO / SC of another thread on the other half of its 8-byte beat, SC: written on
+ * both backends (the reservation is the 4-byte word); an AMO on the word itself: the SC fails. */
+static void t_lrsc_amo(void) {
+    static const uint32_t want[10] = {0x5555, 0x6666, 0xA2 + 5, 0xA3, 0, 0, 1, 0, 0xEE, 0xEE};
+    lrsc_expect("lrsc_amo", GC_SIMT_LANES, want);
+}
+
+/* One LR for several lanes on one word (the RTL reads once for them): the values and the SC
+ * outcomes (the lowest lane on each word succeeds) are the same on both backends. */
+static void t_lrsc_pairs(void) {
+    uint32_t a[LRSC_WORDS], b[LRSC_WORDS];
+    bool ok;
+    lrsc_both("lrsc_pairs", GC_SIMT_LANES, a, b, &ok);
+    if (!ok) return;
+    CHECK_EQ(a[0], 0xA0u + 1);
+    CHECK_EQ(a[1], 0xA1u + 2);
+    for (uint32_t l = 0; l < GC_SIMT_LANES; l++) {
+        CHECK_EQ(a[4 + 2 * l], 0xA0u + (l & 1));
+        CHECK_EQ(a[5 + 2 * l], l < 2 ? 0u : 1u);
+    }
+    for (int i = 0; i < LRSC_WORDS; i++) CHECK_EQ(a[i], b[i]);
 }
 
 static void t_kdiff_a(void) { diff_kernels(1, 3); }
@@ -634,5 +724,8 @@ static const tcase_t cases[] = {
     {"diff_isa", t_isa},
     {"diff_faults", t_faults},
     {"diff_lrsc_store", t_lrsc_store},
+    {"diff_lrsc_amo", t_lrsc_amo},
+    {"diff_lrsc_pairs", t_lrsc_pairs},
+    {"diff_fault_wild", t_fault_wild},
 };
 TCASE_MAIN(cases)

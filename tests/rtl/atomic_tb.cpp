@@ -36,9 +36,15 @@
 //  * Extended operations (the SIMT core's "A" extension, aq_xop_i / aq_rtag_i): LR is a READ that
 //    sets the tag's reservation, SC a 4-byte WRITE made only while it holds (answer 0) or, without
 //    any memory access or snoop, answer 1; SWAP an RMW writing the operand.  The reference keeps the
-//    reservations: SC consumes the tag's, every landed write (WRITE, RMW, SWAP, successful SC)
-//    clears all those on its 8-byte word, a plain-store report (st_*_i) those on its 4-byte words
-//    (directed: before an SC, and during an LR's read).  Directed sequences, then random
+//    reservations: LR sets its tag's and those of tag + k for each bit k of its data (the SIMT
+//    core's LR for several lanes at once; directed, and random data in the random phase), SC
+//    consumes the tag's, every landed write (WRITE, RMW, SWAP, successful SC)
+//    clears all those on the 4-byte words it writes (one for 4 bytes, two for 8, four for 16: a
+//    write to the other half of the beat keeps them), a plain-store report (st_*_i) those on its
+//    4-byte words (directed: before an SC, and during an LR's read).  The SC-abort race, directed:
+//    the SC granted with its reservation, its AW held back by the memory, a plain-store report on
+//    its word in that window: the SC answers 1, its AW still goes out (never withdrawn) with a W
+//    beat of no strobes, memory is unchanged.  Directed sequences, then random
 //    LR/SC/SWAP/WRITE/RMW traffic from the 3 requesters on a few words with 8 tags.
 //  * Phases: known-answer RMWs of every reduction (32-bit at both halves of a beat with a
 //    sentinel in the other half, and 64-bit); READ/WRITE of 4/8 bytes at both halves;
@@ -251,6 +257,7 @@ struct MemCfg {
 class Mem {
  public:
   MemCfg cfg;
+  bool hold_aw = false;                          // directed tests: awready stays low
   std::unordered_map<uint64_t, uint64_t> words;  // 8-byte aligned address -> contents
   uint64_t get(uint64_t a) const {
     auto it = words.find(a);
@@ -286,7 +293,7 @@ class Mem {
 
   void drive(Vatomic_tb_top* t) {
     t->m_arready_i = !chance(cfg.p_ar);
-    t->m_awready_i = !chance(cfg.p_aw);
+    t->m_awready_i = !chance(cfg.p_aw) && !hold_aw;
     t->m_wready_i = !chance(cfg.p_w);
     if (!rvalid && !rd.empty() && rd.front().ready <= g_cycle && !chance(cfg.p_r)) {
       rvalid = true;
@@ -419,11 +426,14 @@ struct Bench {
   // reference LR/SC reservations (4-byte word address per tag)
   bool res_v[NRES] = {};
   uint64_t res_a[NRES] = {};
-  void res_break(uint64_t wa8, bool is16) {
+  // a landed write of `bytes` bytes at a breaks the reservations on the 4-byte words it wrote
+  void res_break(uint64_t a, unsigned bytes) {
     for (unsigned r = 0; r < NRES; r++)
-      if (res_v[r] && ((res_a[r] & ~7ull) == wa8 || (is16 && (res_a[r] & ~7ull) == wa8 + 8))) res_v[r] = false;
+      if (res_v[r] && res_a[r] >= a && res_a[r] < a + bytes) res_v[r] = false;
   }
+  static unsigned req_bytes(const Req& q) { return q.size == SZ16 ? (q.op == OP_WRITE ? 16 : 8) : q.size == SZ8 ? 8 : 4; }
   bool sc_fail = false;   // the request in service is an SC without its reservation
+  bool sc_abort = false;  // ... or an SC overtaken by a plain store before its AW was accepted
 
   void drive_requests() {
     for (int i = 0; i < N; i++) {
@@ -474,7 +484,7 @@ struct Bench {
       }
     }
     if (mem.w_hs && svc) {
-      unsigned exp = q.size == SZ4 ? ((q.addr & 4) ? 0xF0u : 0x0Fu) : 0xFFu;
+      unsigned exp = sc_abort ? 0u : q.size == SZ4 ? ((q.addr & 4) ? 0xF0u : 0x0Fu) : 0xFFu;
       check("port", mem.s_wstrb == exp, "wstrb 0x%02x (expected 0x%02x) beat %" PRIu64 " for %s", mem.s_wstrb, exp,
             svc_wbeats, req_str(q).c_str());
       svc_wbeats++;
@@ -513,6 +523,10 @@ struct Bench {
 
     if (q.op == OP_BAD && q.xop == XOP_NONE) {
       check("badop", err && svc_ar == 0 && svc_aw == 0, "unknown op: err %d, %" PRIu64 " AR, %" PRIu64 " AW", err, svc_ar, svc_aw);
+    } else if (q.xop == XOP_SC && sc_abort) {
+      check("sc", !err && rdata == 1 && svc_ar == 0 && svc_aw == 1 && svc_wbeats == 1,
+            "%s overtaken by a plain store: rdata %" PRIu64 " err %d, %" PRIu64 " AR, %" PRIu64 " AW, %" PRIu64
+            " W (want 1, its AW and one empty W beat)", rs.c_str(), rdata, err, svc_ar, svc_aw, svc_wbeats);
     } else if (q.xop == XOP_SC && sc_fail) {
       check("sc", !err && rdata == 1 && svc_ar == 0 && svc_aw == 0,
             "%s without its reservation: rdata %" PRIu64 " err %d, %" PRIu64 " AR, %" PRIu64 " AW (want 1, no access)",
@@ -522,17 +536,19 @@ struct Bench {
       check("read", err == eerr, "%s: as_err_o %d, expected %d", rs.c_str(), err, eerr);
       if (!eerr) check("read", rdata == oldv, "%s: got 0x%016" PRIx64 ", expected 0x%016" PRIx64, rs.c_str(), rdata, oldv);
       check("read", svc_aw == 0, "%s issued a write", rs.c_str());
-      if (q.xop == XOP_LR && !eerr) {
-        res_v[q.rtag % NRES] = true;
-        res_a[q.rtag % NRES] = q.addr & ~3ull;
-      }
+      if (q.xop == XOP_LR && !eerr)   // its tag, and tag + k for every bit k of its data
+        for (unsigned k = 0; k < NRES && k < 64; k++)
+          if (k == 0 || ((q.wdata >> k) & 1)) {
+            res_v[(q.rtag + k) % NRES] = true;
+            res_a[(q.rtag + k) % NRES] = q.addr & ~3ull;
+          }
     } else if (q.op == OP_WRITE) {
       bool eerr = wr_resp_for(wa) != RESP_OKAY || (q.size == SZ16 && wr_resp_for(wa + 8) != RESP_OKAY);
       check("write", err == eerr, "%s: as_err_o %d, expected %d", rs.c_str(), err, eerr);
       check("write", svc_ar == 0, "%s issued a read", rs.c_str());
       if (q.xop == XOP_SC) check("sc", rdata == 0, "%s with its reservation: rdata %" PRIu64 " (want 0)", rs.c_str(), rdata);
       if (!eerr) {
-        res_break(wa, q.size == SZ16);
+        res_break(q.addr, req_bytes(q));
         if (is4) ref_put(wa, hi ? (before & 0xFFFFFFFFull) | (q.wdata << 32) : (before & ~0xFFFFFFFFull) | (q.wdata & 0xFFFFFFFFull));
         else ref_put(wa, q.wdata);
         if (q.size == SZ16) {
@@ -550,7 +566,7 @@ struct Bench {
       if (!eerr) {
         check("rmw", rdata == oldv, "%s: old value 0x%016" PRIx64 ", expected 0x%016" PRIx64, rs.c_str(), rdata, oldv);
         uint64_t nv = q.xop == XOP_SWAP ? q.wdata : ref_reduce(q.red, q.sgn, !is4, oldv, q.wdata);
-        res_break(wa, false);
+        res_break(q.addr, req_bytes(q));
         if (is4) ref_put(wa, hi ? (before & 0xFFFFFFFFull) | (nv << 32) : (before & ~0xFFFFFFFFull) | (nv & 0xFFFFFFFFull));
         else ref_put(wa, nv);
       }
@@ -561,7 +577,7 @@ struct Bench {
       check("memory", mem.get(a) == ref_get(a), "after %s: word 0x%010" PRIx64 " = 0x%016" PRIx64 ", expected 0x%016" PRIx64,
             rs.c_str(), a, mem.get(a), ref_get(a));
     }
-    bool landed = (q.op == OP_WRITE || q.op == OP_RMW) && svc_snoop_exp && !err && !sc_fail;
+    bool landed = (q.op == OP_WRITE || q.op == OP_RMW) && svc_snoop_exp && !err && !sc_fail && !sc_abort;
     check("snoop", svc_snoop_seen == landed, "%s: %s snoop pulse", rs.c_str(), landed ? "missing" : "unexpected");
     served.push_back(res);
     svc = false;
@@ -582,7 +598,7 @@ struct Bench {
       if (i != who && rq[i].valid) rq[i].others++;
     svc = true; svc_who = who; svc_req = rq[who].cur; svc_grant = g_cycle;
     // extended operations: judge the SC now (the unit decides at the grant), check as the implied op
-    sc_fail = false;
+    sc_fail = sc_abort = false;
     if (svc_req.xop == XOP_SC) {
       unsigned tg = svc_req.rtag % NRES;
       sc_fail = !(res_v[tg] && res_a[tg] == (svc_req.addr & ~3ull));
@@ -642,6 +658,8 @@ struct Bench {
     t->st_wmask_i = 0;
     for (unsigned k = 0; k < NRES; k++)
       if (res_v[k] && res_a[k] == (a & ~3ull)) res_v[k] = false;
+    // an SC in service whose AW has not been accepted yet is overtaken: it writes nothing
+    if (svc && svc_req.xop == XOP_SC && !sc_fail && svc_aw == 0 && (svc_req.addr & ~3ull) == (a & ~3ull)) sc_abort = true;
   }
   Result run_one(int who, const Req& q) {
     size_t n = served.size();
@@ -1035,11 +1053,25 @@ void test_extended(Bench& b) {
   // a second SC fails: the first consumed the reservation
   r = b.run_one(0, mkx(XOP_SC, a, 0x1, 1));
   check(C, r.rdata == 1 && (b.mem.get(a) & 0xFFFFFFFF) == 0xAAAA5555, "second SC: %" PRIu64, r.rdata);
-  // another requester's WRITE to the other half of the 8-byte word breaks the reservation
+  // reservations are exact 4-byte words: another requester's WRITE or RMW to the other half of
+  // the 8-byte beat keeps the reservation, an 8-byte WRITE over the beat breaks it
   b.run_one(1, mkx(XOP_LR, a, 0, 2));
   b.run_one(2, mk(OP_WRITE, SZ4, a + 4, 7));
   r = b.run_one(1, mkx(XOP_SC, a, 0x2, 2));
-  check(C, r.rdata == 1, "SC after a WRITE to its 8-byte word: %" PRIu64, r.rdata);
+  check(C, r.rdata == 0 && (b.mem.get(a) & 0xFFFFFFFF) == 0x2, "SC after a WRITE to the other half of its beat: %" PRIu64,
+        r.rdata);
+  b.run_one(1, mkx(XOP_LR, a + 4, 0, 2));
+  b.run_one(0, mk(OP_RMW, SZ4, a, 1, IADD));
+  r = b.run_one(1, mkx(XOP_SC, a + 4, 0x9, 2));
+  check(C, r.rdata == 0 && (b.mem.get(a) >> 32) == 0x9, "SC (high half) after an RMW on the low half: %" PRIu64, r.rdata);
+  b.run_one(1, mkx(XOP_LR, a + 4, 0, 2));
+  b.run_one(2, mk(OP_WRITE, SZ8, a, 0x0000000500000003ull));
+  r = b.run_one(1, mkx(XOP_SC, a + 4, 0xA, 2));
+  check(C, r.rdata == 1 && b.mem.get(a) == 0x0000000500000003ull, "SC after an 8-byte WRITE over its beat: %" PRIu64, r.rdata);
+  b.run_one(1, mkx(XOP_LR, a, 0, 2));
+  b.run_one(2, mk(OP_WRITE, SZ4, a, 7));
+  r = b.run_one(1, mkx(XOP_SC, a, 0x2, 2));
+  check(C, r.rdata == 1, "SC after a WRITE to its word: %" PRIu64, r.rdata);
   // ... an RMW too; a write elsewhere does not
   b.run_one(1, mkx(XOP_LR, a, 0, 3));
   b.run_one(2, mk(OP_WRITE, SZ8, a + 8, 7));
@@ -1049,6 +1081,17 @@ void test_extended(Bench& b) {
   b.run_one(0, mk(OP_RMW, SZ4, a, 1, IADD));
   r = b.run_one(1, mkx(XOP_SC, a, 0x4, 3));
   check(C, r.rdata == 1, "SC after an RMW: %" PRIu64, r.rdata);
+  // one LR for several tags (tag + k for bit k of its data): each holds until a write to the word
+  b.run_one(0, mkx(XOP_LR, a, 0b101, 1));            // tags 1 and 3, not 2
+  r = b.run_one(1, mkx(XOP_SC, a, 0x31, 2));
+  check(C, r.rdata == 1, "SC of a tag the multi-tag LR did not set: %" PRIu64, r.rdata);
+  r = b.run_one(2, mkx(XOP_SC, a, 0x33, 3));
+  check(C, r.rdata == 0 && (b.mem.get(a) & 0xFFFFFFFF) == 0x33, "SC of the LR's tag + 2: %" PRIu64, r.rdata);
+  r = b.run_one(0, mkx(XOP_SC, a, 0x34, 1));
+  check(C, r.rdata == 1 && (b.mem.get(a) & 0xFFFFFFFF) == 0x33, "SC of the LR's own tag after tag + 2 wrote: %" PRIu64, r.rdata);
+  b.run_one(0, mkx(XOP_LR, a, 0xFFull << 1, 7));     // tags 7 and 0..6 (wrapping at NRES = 8)
+  r = b.run_one(1, mkx(XOP_SC, a, 0x35, 0));
+  check(C, r.rdata == 0, "SC of a wrapped tag of a multi-tag LR: %" PRIu64, r.rdata);
   // an SC with a reservation for another word, or another tag's, fails
   b.run_one(0, mkx(XOP_LR, a + 8, 0, 4));
   r = b.run_one(0, mkx(XOP_SC, a, 0x5, 4));
@@ -1073,6 +1116,47 @@ void test_extended(Bench& b) {
   b.res_v[1] = false;
   r = b.run_one(0, mkx(XOP_SC, a, 0x9, 1));
   check(C, r.rdata == 1, "SC after a plain store during its LR: %" PRIu64, r.rdata);
+  // the SC-abort race: the SC is granted with its reservation, the memory holds its AW back, and
+  // a plain store to its word is reported in that window: the store is ahead of the SC in the
+  // write order, so the SC must fail and write nothing (its AW still goes out: never withdrawn)
+  {
+    b.preset(a, 0x0BADF00D12345678ull);
+    b.run_one(2, mkx(XOP_LR, a, 0, 6));
+    b.mem.hold_aw = true;
+    b.rq[2].todo.push_back(mkx(XOP_SC, a, 0xDEAD, 6));
+    unsigned waited = 0;
+    while (!(b.svc && b.t->m_awvalid_o) && !b.stuck && waited++ < 200) b.tick();
+    bool in_window = b.svc && b.svc_req.xop == XOP_SC && b.t->m_awvalid_o && b.svc_aw == 0;
+    check(C, in_window, "SC abort: the SC's AW never came up (no window to hit)");
+    b.st_pulse(a);   // the store's AW was accepted in a cycle the SC's was not
+    check(C, b.sc_abort, "SC abort: the bench did not register the race");
+    for (int k = 0; k < 5; k++) {
+      check(C, b.t->m_awvalid_o, "SC abort: AW withdrawn before it was accepted");
+      b.tick();
+    }
+    b.mem.hold_aw = false;
+    size_t n = b.served.size();
+    b.run_until_idle();
+    r = b.served.size() > n ? b.served.back() : Result{};
+    check(C, r.req.xop == XOP_SC && r.rdata == 1 && !r.err, "SC overtaken by a plain store: answer %" PRIu64 " err %d (want 1)",
+          r.rdata, r.err);
+    check(C, b.mem.get(a) == 0x0BADF00D12345678ull, "SC overtaken by a plain store wrote memory: 0x%016" PRIx64, b.mem.get(a));
+    // the reservation is gone: a second SC fails at once
+    r = b.run_one(2, mkx(XOP_SC, a, 0xBEEF, 6));
+    check(C, r.rdata == 1 && b.mem.get(a) == 0x0BADF00D12345678ull, "SC after the aborted one: %" PRIu64, r.rdata);
+    // the same window without a store: the SC writes once its AW is accepted
+    b.run_one(2, mkx(XOP_LR, a, 0, 6));
+    b.mem.hold_aw = true;
+    b.rq[2].todo.push_back(mkx(XOP_SC, a, 0xC0DE, 6));
+    waited = 0;
+    while (!(b.svc && b.t->m_awvalid_o) && !b.stuck && waited++ < 200) b.tick();
+    for (int k = 0; k < 5; k++) b.tick();
+    b.mem.hold_aw = false;
+    n = b.served.size();
+    b.run_until_idle();
+    r = b.served.size() > n ? b.served.back() : Result{};
+    check(C, r.rdata == 0 && (b.mem.get(a) & 0xFFFFFFFF) == 0xC0DE, "SC held back without a store: answer %" PRIu64, r.rdata);
+  }
   // SWAP: the old value back, the operand in memory (both halves, and 8 bytes)
   b.preset(a + 16, 0x0123456789ABCDEFull);
   r = b.run_one(2, mkx(XOP_SWAP, a + 16, 0xFFFFFFFF5A5A5A5Aull, 0));

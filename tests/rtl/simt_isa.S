@@ -173,6 +173,29 @@ LANE3_ONLY(fault_wild_store)
     .globl fault_wild_store_pc; fault_wild_store_pc: sw t3, 0(t2)
 FAULT_END(fault_wild_store)
 
+/* fault_store_late: PARAM points to { wild address, out }.  Lane 3 stores to the wild address
+ * (DECERR), then goes on (the store is posted): 64 loop iterations and a store to out before it
+ * exits.  The bus error arrives while it is in the loop; the record must still name the store
+ * (FAULT_PC = fault_store_late_pc, lane 3, the wild address). */
+LANE3_ONLY(fault_store_late)
+    csrr t5, GC_SIMT_CSR_PARAM
+    lw t2, 0(t5)
+    li t3, 0x5EED
+    .globl fault_store_late_pc; fault_store_late_pc: sw t3, 0(t2)
+    li t4, 64
+2:  addi t4, t4, -1
+    addi t3, t3, 1
+    bnez t4, 2b
+    sw t3, 4(t5)
+FAULT_END(fault_store_late)
+
+/* fault_wild_lr: lane 3 LRs the wild address in PARAM word 0: LOAD_BUS_ERROR (LR faults like a load) */
+LANE3_ONLY(fault_wild_lr)
+    csrr t5, GC_SIMT_CSR_PARAM
+    lw t2, 0(t5)
+    .globl fault_wild_lr_pc; fault_wild_lr_pc: lr.w t3, (t2)
+FAULT_END(fault_wild_lr)
+
 LANE3_ONLY(fault_wild_amo)
     csrr t2, GC_SIMT_CSR_PARAM
     .globl fault_wild_amo_pc; fault_wild_amo_pc: amoswap.w t3, t3, (t2)
@@ -236,15 +259,12 @@ alu_loop:
  *   out[5] the first LR of W0 (its initial value)
  * so W0 = 0x5555, W1 = 0x4444, W2 = 0x6666 at the end. */
     .globl lrsc_store; .type lrsc_store, @function; .p2align 2
+/* LR/SC tests: s2 = W0, s4 = W1, s5 = W2, s1 = out, s0 = TID_X, t1 = 1 */
+#define LRSC_PROLOGUE csrr t0, GC_SIMT_CSR_PARAM; lw s2, 0(t0); lw s1, 4(t0); addi s4, s2, 4; addi s5, s2, 8; \
+                      csrr s0, GC_SIMT_CSR_TID_X; li t1, 1
 lrsc_store:
-    csrr t0, GC_SIMT_CSR_PARAM
-    lw s2, 0(t0)
-    lw s1, 4(t0)
-    addi s4, s2, 4
-    addi s5, s2, 8
-    csrr s0, GC_SIMT_CSR_TID_X
+    LRSC_PROLOGUE
     csrr s3, GC_SIMT_CSR_NLANES
-    li t1, 1
     bnez s0, 20f
     lr.w a5, (s2)
 20: bne s0, t1, 21f
@@ -266,6 +286,54 @@ lrsc_store:
     li t3, 0x7777; sc.w a4, t3, (s5)
     sw a0, 0(s1); sw a1, 4(s1); sw a2, 8(s1); sw a3, 12(s1); sw a4, 16(s1); sw a5, 20(s1)
 26: .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* lrsc_amo: atomic-unit writes break reservations on exactly the 4-byte word they write, like plain
+ * stores (not on the whole 8-byte beat).  PARAM = { words (W0..W3, 8-aligned), out (4 words) }; one
+ * warp; thread 1 writes between thread 0's LR and SC:
+ *   out[0] SC of W0 after an AMOADD of W1 (the other half of W0's beat): 0 (written)
+ *   out[1] SC of W1 after an AMOSWAP of W0: 0
+ *   out[2] SC of W2 after an AMOADD of W2 itself: 1 (failed, W2 keeps the AMO's value)
+ *   out[3] SC of W0 after another thread's successful LR/SC on W1: 0
+ * so W0 = 0x5555, W1 = 0x6666, W2 = initial + 5, W3 untouched. */
+/* thread 0 only / thread 1 only (s0 = TID_X, t1 = 1); everyone meets after the block */
+#define T0(...) bnez s0, 1f; __VA_ARGS__; 1:
+#define T1(...) bne s0, t1, 1f; __VA_ARGS__; 1:
+    .globl lrsc_amo; .type lrsc_amo, @function; .p2align 2
+lrsc_amo:
+    LRSC_PROLOGUE
+    T0(lr.w t4, (s2))
+    T1(li t3, 1; amoadd.w t4, t3, (s4))
+    T0(li t3, 0x1111; sc.w a0, t3, (s2); lr.w t4, (s4))
+    T1(li t3, 0x2222; amoswap.w t4, t3, (s2))
+    T0(li t3, 0x3333; sc.w a1, t3, (s4); lr.w t4, (s5))
+    T1(li t3, 5; amoadd.w t4, t3, (s5))
+    T0(li t3, 0x4444; sc.w a2, t3, (s5); lr.w t4, (s2))
+    T1(lr.w t4, (s4); li t3, 0x6666; sc.w t4, t3, (s4))
+    T0(li t3, 0x5555; sc.w a3, t3, (s2); sw a0, 0(s1); sw a1, 4(s1); sw a2, 8(s1); sw a3, 12(s1))
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* lrsc_pairs: PARAM = { words (W0, W1), out (2 words per thread) }; one warp.  Thread t LRs
+ * W[t & 1] (the even lanes one word, the odd lanes the other: one LR request per word), then SCs
+ * the value + t + 1 to it; out[2t] = the LR value, out[2t + 1] = the SC result.  Lanes 0 and 1 (the
+ * lowest on each word) succeed, every other lane fails: W0 = W0 + 1, W1 = W1 + 2. */
+    .globl lrsc_pairs; .type lrsc_pairs, @function; .p2align 2
+lrsc_pairs:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw s2, 0(t0)
+    lw s1, 4(t0)
+    csrr s0, GC_SIMT_CSR_TID_X
+    andi t1, s0, 1
+    slli t1, t1, 2
+    add s2, s2, t1
+    lr.w a0, (s2)
+    addi t2, s0, 1
+    add t2, a0, t2
+    sc.w a1, t2, (s2)
+    slli t3, s0, 3
+    add s1, s1, t3
+    sw a0, 0(s1)
+    sw a1, 4(s1)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
 
 /* reconverge: PARAM = out: odd and even lanes take different paths, then meet for a 100-iteration
  * uniform loop; out[tid_x] = 304 (odd lanes) or 312 (even lanes).  If the warp did not reconverge

@@ -18,11 +18,14 @@
 //                grids, random memory stalls; checked against values computed here.  Edge cases:
 //                division by zero and INT_MIN / -1 on some lanes, x0 writes, sub-word accesses in
 //                every memory space, LR/SC success and failure (also broken by another thread's
-//                plain store: isa_lrsc_store), CSRs of every thread.
+//                plain store: isa_lrsc_store; 4-byte reservation words against AMOs and SCs on
+//                the other half of the beat: isa_lrsc_amo; one LR for the lanes on one word:
+//                isa_lrsc_pairs), CSRs of every thread.
 //   kern_*       the C kernels against host computations, several grid / CTA shapes (partial
 //                warps, more CTAs than warp slots, 2-D and 3-D), shared memory with barriers,
 //                global and shared atomics, LR/SC, data-dependent divergence.
-//   fault_*      each fault cause: the record (cause, PC, lane, warp, address), the error
+//   fault_*      each fault cause: the record (cause, PC, lane, warp, address; a posted store's
+//                bus error names the store although the thread ran on: fault_store_late), the error
 //                completion, and a correct kernel right after (the core is usable again).
 //   tmd_*        TMD checks (BAD_TMD, TMD_BUS_ERROR), completion release and interrupt.
 //   perf_*       IPC of an ALU-bound loop, bytes per cycle of a streaming kernel, active lanes
@@ -912,6 +915,7 @@ struct FaultCase {
     AddrKind ak;
     uint32_t addr;      // A_ABS: the value; A_SYM / A_PARAM: the offset
     uint32_t param;     // PARAM (0: a small good buffer)
+    uint32_t word0;     // != 0: PARAM points to a buffer whose word 0 is this (the rest 0)
 };
 
 const uint32_t WILD = 0x70000000u;   // SYSMEM window, past the 64 MiB of SYSMEM: DECERR
@@ -926,6 +930,9 @@ void fault_run(const FaultCase &fc) {
     uint32_t pc = sym(isa, pcsym);
     uint64_t good = s.put(std::vector<uint32_t>(16, 0));
     uint32_t param = fc.param ? fc.param : tp(good);
+    std::vector<uint32_t> block(16, 0);
+    block[0] = fc.word0;
+    if (fc.word0) param = tp(s.put(block));
     gc_tmd_t t;
     gc_tmd_init(&t);
     t.entry_pc = sym(isa, fc.entry);
@@ -986,7 +993,7 @@ void fault_run(const FaultCase &fc) {
 }
 
 #define FAULT(name, cause, pc_abs, pcd, ak, addr, param) \
-    void t_##name() { fault_run({#name, GC_SIMT_FAULT_##cause, pc_abs, pcd, ak, addr, param}); }
+    void t_##name() { fault_run({#name, GC_SIMT_FAULT_##cause, pc_abs, pcd, ak, addr, param, 0}); }
 FAULT(fault_illegal, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0xFFFFFFFFu, 0)
 FAULT(fault_reserved_custom, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0x0000500Bu, 0)
 FAULT(fault_csr_write, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0xCC029073u, 0)   /* csrrw x0, 0xcc0, t0 */
@@ -1005,6 +1012,10 @@ FAULT(fault_lr_shared, ACCESS_FAULT, 0, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE, 0)
 FAULT(fault_fetch, FETCH_ACCESS, GC_SIMT_WIN_SHARED_BASE, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE, 0)
 FAULT(fault_fetch_bus, FETCH_BUS_ERROR, WILD, 0, A_ABS, WILD, WILD)
 #undef FAULT
+// a posted store's bus error arrives while the thread runs on: the record names the store
+void t_fault_store_late() { fault_run({"fault_store_late", GC_SIMT_FAULT_STORE_BUS_ERROR, 0, 0, A_ABS, WILD, 0, WILD}); }
+// an LR's bus error is a load's (RISC-V), on rtl as on ref
+void t_fault_wild_lr() { fault_run({"fault_wild_lr", GC_SIMT_FAULT_LOAD_BUS_ERROR, 0, 0, A_ABS, WILD, 0, WILD}); }
 
 // ------------------------------------------------------------------------------------------ TMD
 void t_tmd_checks() {
@@ -1159,6 +1170,17 @@ void t_perf_alu_ipc() {
     gc_elf_free(e);
 }
 
+// Runs `entry` of simt_isa.elf as one CTA of `threads` threads with PARAM = {words, out}.
+Sim::Result run_words_out(Sim &s, gc_elf_t *e, const char *entry, uint64_t words, uint64_t out, uint32_t threads) {
+    uint64_t p = s.put({tp(words), tp(out)});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, entry);
+    t.param = tp(p);
+    t.cta[0] = threads;
+    return s.run(t);
+}
+
 // A plain store by another thread (same warp, or another warp between BARs) between an LR and
 // its SC makes the SC fail and its value stay; a store to the other word of the same 8-byte beat
 // does not; an LR/SC with nothing between succeeds.
@@ -1170,13 +1192,7 @@ void t_isa_lrsc_store() {
     uint64_t out = s.alloc(6 * 4);
     std::vector<uint32_t> junk(6, 0xDEADBEEFu);
     s.write(out, junk.data(), junk.size() * 4);
-    uint64_t p = s.put({tp(w), tp(out)});
-    gc_tmd_t t;
-    gc_tmd_init(&t);
-    t.entry_pc = sym(e, "lrsc_store");
-    t.param = tp(p);
-    t.cta[0] = 2 * s.nl;
-    Sim::Result r = s.run(t);
+    Sim::Result r = run_words_out(s, e, "lrsc_store", w, out, 2 * s.nl);
     REQUIRE(r.done);
     CHECK(!r.err);
     CHECK_EQ(s.r32(out + 0), 1u);          // SC after another lane's store to its word: failed
@@ -1189,6 +1205,51 @@ void t_isa_lrsc_store() {
     CHECK_EQ(s.r32(w + 4), 0x4444u);
     CHECK_EQ(s.r32(w + 8), 0x6666u);       // the failed SC wrote nothing
     CHECK_EQ(s.r32(w + 12), 0xA3u);
+    gc_elf_free(e);
+}
+
+// Atomic-unit writes (AMOs, SCs of other threads) break reservations on their 4-byte word only:
+// an AMO or SC on the other half of the LR's 8-byte beat leaves the SC to succeed (as in ref).
+void t_isa_lrsc_amo() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    uint64_t w = s.put({0xA0u, 0xA1u, 0xA2u, 0xA3u});
+    REQUIRE(w % 8 == 0);
+    uint64_t out = s.put(std::vector<uint32_t>(4, 0xDEADBEEFu));
+    Sim::Result r = run_words_out(s, e, "lrsc_amo", w, out, s.nl);
+    REQUIRE(r.done);
+    CHECK(!r.err);
+    CHECK_EQ(s.r32(out + 0), 0u);          // AMOADD on the other half of the beat: SC written
+    CHECK_EQ(s.r32(out + 4), 0u);          // AMOSWAP on the other half: SC written
+    CHECK_EQ(s.r32(out + 8), 1u);          // AMOADD on the word itself: SC failed
+    CHECK_EQ(s.r32(out + 12), 0u);         // another thread's SC on the other half: SC written
+    CHECK_EQ(s.r32(w + 0), 0x5555u);
+    CHECK_EQ(s.r32(w + 4), 0x6666u);
+    CHECK_EQ(s.r32(w + 8), 0xA2u + 5);
+    CHECK_EQ(s.r32(w + 12), 0xA3u);
+    gc_elf_free(e);
+}
+
+// Lanes of one LR on the same word share one atomic-unit read that sets all their reservations;
+// the SCs then go lane by lane: the lowest lane on each word succeeds, the others fail.
+void t_isa_lrsc_pairs() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    uint64_t w = s.put({0x100u, 0x200u});
+    REQUIRE(w % 8 == 0);
+    uint64_t out = s.put(std::vector<uint32_t>(2 * s.nl, 0xDEADBEEFu));
+    Sim::Result r = run_words_out(s, e, "lrsc_pairs", w, out, s.nl);
+    REQUIRE(r.done);
+    CHECK(!r.err);
+    std::vector<uint32_t> o = s.get(out, 2 * s.nl);
+    for (uint32_t l = 0; l < s.nl; l++) {
+        if (o[2 * l] != (l & 1 ? 0x200u : 0x100u)) TCASE_FAIL_("lane %u: LR read 0x%x", l, o[2 * l]);
+        if (o[2 * l + 1] != (l < 2 ? 0u : 1u)) TCASE_FAIL_("lane %u: SC answered %u", l, o[2 * l + 1]);
+    }
+    CHECK_EQ(s.r32(w), 0x101u);
+    CHECK_EQ(s.r32(w + 4), 0x202u);
     gc_elf_free(e);
 }
 
@@ -1689,6 +1750,8 @@ const tcase_t cases[] = {
     {"isa_one_lane", t_isa_one_lane},
     {"isa_one_lane_b", t_isa_one_lane_b},
     {"isa_lrsc_store", t_isa_lrsc_store},
+    {"isa_lrsc_amo", t_isa_lrsc_amo},
+    {"isa_lrsc_pairs", t_isa_lrsc_pairs},
     {"isa_all_lanes", t_isa_all_lanes},
     {"isa_partial_warps", t_isa_partial_warps},
     {"isa_3d", t_isa_3d},
@@ -1718,6 +1781,8 @@ const tcase_t cases[] = {
     {"fault_lr_shared", t_fault_lr_shared},
     {"fault_fetch", t_fault_fetch},
     {"fault_fetch_bus", t_fault_fetch_bus},
+    {"fault_store_late", t_fault_store_late},
+    {"fault_wild_lr", t_fault_wild_lr},
     {"tmd_checks", t_tmd_checks},
     {"tmd_release", t_tmd_release},
     {"perf_alu_ipc", t_perf_alu_ipc},
