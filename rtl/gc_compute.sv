@@ -40,7 +40,8 @@
 //   EVICT   no slot free, TMU_CTRL.NO_EVICT clear, no eviction under way, and the head's LEVEL
 //           is above the lowest LEVEL of the evictable running tasks (CTAs left, not faulted):
 //           that one (the latest to take its slot among equals) stops being dispatched
-//   LAUNCH  a device LAUNCH (ln_*; round robin among the SMs): status DEPTH, PRIORITY, FULL
+//   LAUNCH  a device LAUNCH (ln_*; round robin among the SMs): status BAD_ADDR (the SM found the
+//           TMD address misaligned or outside the windows: ln_bad_i), DEPTH, PRIORITY, FULL
 //           (failure: LAUNCH_FAILS, record, launch_fail_o, log LAUNCH_FAIL) or OK (a new entry in
 //           FETCH: LEVEL / DEPTH parent + 1, parent's MAX_DEPTH and channel; parent's children
 //           count + 1).  The SM retries the instruction while ln_ready_o is low.
@@ -117,6 +118,7 @@ module gc_compute
   input  logic [NSM-1:0]          ln_valid_i,
   output logic [NSM-1:0]          ln_ready_o,
   input  logic [NSM-1:0][AW-1:0]  ln_tmd_i,
+  input  logic [NSM-1:0]          ln_bad_i,
   input  logic [NSM-1:0][TSLOT_W-1:0] ln_slot_i,
   output logic [NSM-1:0][3:0]     ln_status_o,      // per SM (valid for the granted one)
   input  logic [NSM-1:0][NW-1:0]  w_act_i,
@@ -493,7 +495,8 @@ module gc_compute
     for (int s = 0; s < NSM; s++) begin
       logic [EW-1:0] p;
       p = s_ent_q[KW'(ln_slot_i[s])];
-      if (e_dep_q[p] >= e_maxd_q[p])                          ln_st_a[s] = LAUNCH_STATUS_DEPTH;
+      if (ln_bad_i[s])                                        ln_st_a[s] = LAUNCH_STATUS_BAD_ADDR;
+      else if (e_dep_q[p] >= e_maxd_q[p])                     ln_st_a[s] = LAUNCH_STATUS_DEPTH;
       else if (32'(e_lvl_q[p]) + 1 >= GC_TMU_PRIO_LEVELS)     ln_st_a[s] = LAUNCH_STATUS_PRIORITY;
       else if (!fr_v)                                         ln_st_a[s] = LAUNCH_STATUS_FULL;
       else                                                    ln_st_a[s] = LAUNCH_STATUS_OK;

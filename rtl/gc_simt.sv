@@ -95,7 +95,7 @@ module gc_simt
   logic                    icache_inv;
   logic [7:0]              kill;
   logic [NSM-1:0][TSLOT_W-1:0] cta_done_slot, flt_slot, ln_slot;
-  logic [NSM-1:0]          ln_valid, ln_ready;
+  logic [NSM-1:0]          ln_valid, ln_ready, ln_bad;
   logic [NSM-1:0][AW-1:0]  ln_tmd;
   logic [NSM-1:0][3:0]     ln_status;
   simt_fault_e             flt_cause [NSM];
@@ -142,6 +142,7 @@ module gc_simt
     .ln_valid_i    (ln_valid),
     .ln_ready_o    (ln_ready),
     .ln_tmd_i      (ln_tmd),
+    .ln_bad_i      (ln_bad),
     .ln_slot_i     (ln_slot),
     .ln_status_o   (ln_status),
     .w_act_i       (w_act),
@@ -210,6 +211,7 @@ module gc_simt
       .ln_valid_o    (ln_valid[s]),
       .ln_ready_i    (ln_ready[s]),
       .ln_tmd_o      (ln_tmd[s]),
+      .ln_bad_o      (ln_bad[s]),
       .ln_slot_o     (ln_slot[s]),
       .ln_status_i   (ln_status[s]),
       .flt_valid_o   (flt_valid[s]),

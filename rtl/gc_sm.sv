@@ -53,9 +53,10 @@
 // one lane per issue, the lowest active lane.  In EX, while the warp has stores awaiting their
 // B response (st_pend, as for FENCE) or its slot is being killed, the instruction is replayed.
 // Then the lane's rs1 (the child TMD's thread address) is checked: not 256-aligned or not in the
-// SYSMEM / VIDMEM window -> rd = BAD_ADDR at once, no request; otherwise ln_valid_o is raised
-// in that EX cycle (ln_tmd_o = the device address, ln_slot_o) and, if ln_ready_i, rd =
-// ln_status_i (combinational from the TMU), else the instruction is replayed.  Only that lane's
+// SYSMEM / VIDMEM window -> the request goes out with ln_bad_o set (the TMU answers BAD_ADDR and
+// counts and records the failure like any other); either way ln_valid_o is raised in that EX
+// cycle (ln_tmd_o = the device address, ln_slot_o) and, if ln_ready_i, rd = ln_status_i
+// (combinational from the TMU), else the instruction is replayed.  Only that lane's
 // PC moves on (and only its rd is written; rd = x0 drops the status); the other active lanes stay
 // at the LAUNCH, so min-PC selection issues it again for the next lane.  A warp of k active lanes
 // at a LAUNCH thus takes k issues (each IF, RR, EX: >= 3 cycles per lane when the TMU is ready).
@@ -97,7 +98,8 @@ module gc_sm
   // Device-side task launch (LAUNCH instruction): one lane per handshake, lowest lane first
   output logic                 ln_valid_o,
   input  logic                 ln_ready_i,
-  output logic [AW-1:0]        ln_tmd_o,         // device address of the child TMD (checked)
+  output logic [AW-1:0]        ln_tmd_o,         // device address of the child TMD
+  output logic                 ln_bad_o,         // its thread address is misaligned / outside the windows
   output logic [TSLOT_W-1:0]   ln_slot_o,        // the task slot of the launching thread's CTA
   input  logic [3:0]           ln_status_i,      // LAUNCH_STATUS, valid in the handshake cycle
 
@@ -627,11 +629,12 @@ module gc_sm
   assign ln_addr_ok = glob_ok(ln_ta) && (ln_ta[7:0] == 8'h00);
   assign ln_go      = ex_v_q && (kind == K_LAUNCH) && (ex_cause == SIMT_FAULT_NONE) &&
                       !st_pend[ex_w_q] && !w_kill[ex_w_q];
-  assign ln_valid_o = ln_go && ln_addr_ok;
+  assign ln_valid_o = ln_go;
+  assign ln_bad_o   = !ln_addr_ok;
   assign ln_tmd_o   = glob_dev(ln_ta);
   assign ln_slot_o  = dx.slot;
-  assign ln_wait    = ex_v_q && (kind == K_LAUNCH) && !(ln_go && (!ln_addr_ok || ln_ready_i));
-  assign ln_res     = ln_addr_ok ? 32'(ln_status_i) : 32'(LAUNCH_STATUS_BAD_ADDR);
+  assign ln_wait    = ex_v_q && (kind == K_LAUNCH) && !(ln_go && ln_ready_i);
+  assign ln_res     = 32'(ln_status_i);
 
   // ---- what EX does with the instruction
   logic ex_fault, lsu_req, div_req, lsu_rdy, div_rdy, ex_replay, ex_done;

@@ -1623,7 +1623,7 @@ void t_tmu_nested() {
     r62.maxd = 4;
     uint64_t root2 = m.tmd({10, 0, tp(k1), 1, 0, p1}, r62);
     // a level-63 root's own launch fails the same way; BAD_ADDR for a misaligned and an
-    // out-of-window TMD address (checked by the SM: nothing reaches the TMU)
+    // out-of-window TMD address (found by the SM, counted and recorded by the TMU)
     Tmu::T r63 = r62;
     r63.level = 63;
     uint64_t p3 = m.zeros(1), p4 = m.zeros(2);
@@ -1654,6 +1654,7 @@ void t_tmu_nested() {
     CHECK_EQ(s.r32(p4), GC_LAUNCH_STATUS_BAD_ADDR);
     CHECK_EQ(s.r32(p4 + 4), GC_LAUNCH_STATUS_BAD_ADDR);
     CHECK_EQ(s.reg(GC_REG_COMPUTE_DEV_LAUNCHES), 4);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_LAUNCH_FAILS), 5);
     CHECK_EQ(GC_COMPUTE_DBG_ENTRIES_GET(s.reg(GC_REG_COMPUTE_DBG)), 0);
 }
 
