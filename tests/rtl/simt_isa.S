@@ -8,6 +8,7 @@
  *   threads), its local scratch LOCAL_BASE + 512.
  * fault_*: one faulting instruction each, in lane 3 only (or every lane where noted); the
  *   instruction sits at the symbol fault_*_pc.
+ * tmu_task: the TMU cases' kernel (device LAUNCH, spin, per-CTA counters), see below.
  */
 #include "gpucosim_spec.h"
 

@@ -28,6 +28,11 @@
 //                bus error names the store although the thread ran on: fault_store_late), the error
 //                completion, and a correct kernel right after (the core is usable again).
 //   tmd_*        TMD checks (BAD_TMD, TMD_BUS_ERROR), completion release and interrupt.
+//   tmu_*        the task management unit (simt_isa.S tmu_task, the task log on): pending-list
+//                order by LEVEL with head / tail insertion, eviction vs NO_EVICT (per-CTA counters,
+//                EVICTIONS, launch-to-START cycles), nested LAUNCHes (DEPTH, PRIORITY, FULL,
+//                BAD_ADDR, completion order), a faulting child.  kern_back_to_back: one channel's
+//                tasks in sequence, four channels' tasks at once (run_host plays the PBDMA).
 //   perf_*       IPC of an ALU-bound loop, bytes per cycle of a streaming kernel, active lanes
 //                after divergence (printed for make bench; loose lower bounds asserted).
 #include <verilated.h>
