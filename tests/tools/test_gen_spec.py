@@ -7,6 +7,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from casemain import main  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GEN = os.path.join(ROOT, "scripts", "gen_spec.py")
@@ -117,18 +120,4 @@ def case_header_is_assembler_safe():
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--list"]:
-        print("\n".join("gen_spec_" + k for k in CASES))
-        sys.exit(0)
-    names = [a.removeprefix("gen_spec_") for a in sys.argv[1:]] or list(CASES)
-    passed = failed = 0
-    for n in names:
-        try:
-            CASES[n]()
-            print(f"PASS: gen_spec_{n}")
-            passed += 1
-        except (AssertionError, KeyError) as e:
-            print(f"FAIL: gen_spec_{n}: {e!r}")
-            failed += 1
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    main("gen_spec_", CASES)

@@ -11,6 +11,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from casemain import main  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SAVEFILE = os.path.join(ROOT, "cosim", "gpucosim.gtkw")
@@ -70,18 +73,4 @@ def case_paths_exist():
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--list"]:
-        print("\n".join("gtkw_" + k for k in CASES))
-        sys.exit(0)
-    names = [a.removeprefix("gtkw_") for a in sys.argv[1:]] or list(CASES)
-    passed = failed = 0
-    for n in names:
-        try:
-            CASES[n]()
-            print(f"PASS: gtkw_{n}")
-            passed += 1
-        except (AssertionError, KeyError, subprocess.CalledProcessError) as e:
-            print(f"FAIL: gtkw_{n}: {e}")
-            failed += 1
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    main("gtkw_", CASES)
