@@ -290,9 +290,14 @@ static void t_eviction(void) {
     const gcrt_tmu_record_t *ev = first(&r, GC_TMU_EVENT_EVICT, GCSC_ANY);
     REQUIRE(ev != NULL);
     bool lp = false;
-    for (uint32_t k = 0; k < r.nlp; k++) lp = lp || ev->task == r.lp_task[k];
+    uint32_t lowest = UINT32_MAX;
+    for (uint32_t k = 0; k < r.nlp; k++) {
+        lp = lp || ev->task == r.lp_task[k];
+        if (r.lp_level[k] < lowest) lowest = r.lp_level[k];
+    }
     CHECK(lp);
     CHECK(ev->level < r.hp_level);
+    CHECK_EQ(ev->level, lowest); /* the victim is the lowest-priority running task */
     long hc = gcsc_log_find(r.log, r.nlog, 0, GC_TMU_EVENT_COMPLETE, r.hp_task);
     long vc = gcsc_log_find(r.log, r.nlog, 0, GC_TMU_EVENT_COMPLETE, ev->task);
     long vr = gcsc_log_find(r.log, r.nlog, 0, GC_TMU_EVENT_RESUME, ev->task);
