@@ -768,6 +768,42 @@ static void t_tmu_tmd_at_launch(void) {
     gc_device_close(f.dev);
 }
 
+/* A host launch waits for a free task table entry (back-pressure), while another channel's host
+ * methods go on. */
+static void t_tmu_host_backpressure(void) {
+    fx_t f;
+    REQUIRE(fx_open(&f));
+    enum { T = GC_SIMT_WARPS * GC_SIMT_LANES };
+    uint64_t cnt = zalloc(&f, 1024), st = zalloc(&f, 1024), sems = zalloc(&f, 256);
+    uint64_t kid = mk_tmd(&f, &(kdesc_t){.grid = 1, .threads = 1, .spin = 2000, .counters = cnt});
+    uint64_t root = mk_tmd(&f, &(kdesc_t){.grid = 1, .threads = T, .max_depth = 2, .child = kid, .nlaunch = T,
+                                          .status = st, .counters = cnt + 64});
+    REQUIRE_OK(f.dev, launch(&f, 0, root, 0));
+    uint64_t x = mk_tmd(&f, &(kdesc_t){.grid = 2, .threads = 8, .level = 9, .counters = cnt + 128});
+    for (uint64_t t = 0; t < 20000 && GC_COMPUTE_DBG_ENTRIES_GET(rd(f.dev, GC_REG_COMPUTE_DBG)) < GC_TMU_ENTRIES; t += 50)
+        gc_device_run(f.dev, 50);
+    REQUIRE_EQ(GC_COMPUTE_DBG_ENTRIES_GET(rd(f.dev, GC_REG_COMPUTE_DBG)), GC_TMU_ENTRIES);
+    REQUIRE_OK(f.dev, launch(&f, 1, x, sems));
+    uint32_t w[16];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 16);
+    gc_pb_sem_release_ts(&pb, sems + 16, 2, false, false);
+    REQUIRE_OK(f.dev, gc_channel_submit(f.ch[2], &pb));
+    REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[2]));
+    REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[1]));
+    REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[0]));
+    logrec_t l[LOG_MAX];
+    uint32_t n = log_read(&f, l);
+    int xq = find(l, n, x, GC_TMU_EVENT_QUEUED, 0), kc = find(l, n, kid, GC_TMU_EVENT_COMPLETE, 0);
+    REQUIRE(xq >= 0 && kc >= 0);
+    uint64_t other = sem_stamp(&f, sems + 16, NULL);
+    CHECK(other < l[kc].stamp); /* the other channel's release while the table was full */
+    CHECK(xq > kc);             /* the launch waited for an entry */
+    CHECK(all_ones(&f, cnt + 128, 2));
+    CHECK(counters_are(&f, cnt, 1, (const uint32_t[]){GC_TMU_ENTRIES - 1}));
+    gc_device_close(f.dev);
+}
+
 static const tcase_t cases[] = {
     {"ref_tmu_registers", t_tmu_registers},
     {"ref_tmu_pending_order", t_tmu_pending_order},
@@ -777,6 +813,7 @@ static const tcase_t cases[] = {
     {"ref_tmu_evicted_at_head", t_tmu_evicted_at_head},
     {"ref_tmu_bad_level", t_tmu_bad_level},
     {"ref_tmu_tmd_at_launch", t_tmu_tmd_at_launch},
+    {"ref_tmu_host_backpressure", t_tmu_host_backpressure},
     {"ref_tmu_nested_depth", t_tmu_nested_depth},
     {"ref_tmu_launch_fails", t_tmu_launch_fails},
     {"ref_tmu_child_fault", t_tmu_child_fault},
