@@ -804,6 +804,36 @@ static void t_tmu_host_backpressure(void) {
     gc_device_close(f.dev);
 }
 
+/* Dispatch is strictly by priority: a later, more urgent running task takes every warp slot that
+ * frees until its CTAs are all out, so it completes first although it started second; among
+ * equals, the task that took its slot first goes first. */
+static void t_tmu_strict_dispatch(void) {
+    for (int equal = 0; equal <= 1; equal++) {
+        fx_t f;
+        REQUIRE(fx_open(&f));
+        uint64_t cnt = zalloc(&f, 256);
+        uint64_t a = mk_tmd(&f, &(kdesc_t){.grid = 8, .threads = 8, .spin = 500, .level = 1, .counters = cnt});
+        uint64_t b = mk_tmd(&f, &(kdesc_t){.grid = 8, .threads = 8, .spin = 500, .level = equal ? 1 : 2,
+                                           .counters = cnt + 64});
+        REQUIRE_OK(f.dev, launch(&f, 0, a, 0));
+        REQUIRE(wait_dbg(&f, dbg_slots, 1, 20000));
+        REQUIRE_OK(f.dev, launch(&f, 1, b, 0));
+        REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[0]));
+        REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[1]));
+        logrec_t l[LOG_MAX];
+        uint32_t n = log_read(&f, l);
+        int ca = find(l, n, a, GC_TMU_EVENT_COMPLETE, 0), cb = find(l, n, b, GC_TMU_EVENT_COMPLETE, 0);
+        int sb = find(l, n, b, GC_TMU_EVENT_START, 0);
+        REQUIRE(ca >= 0 && cb >= 0 && sb >= 0);
+        CHECK(sb < ca); /* both held slots at once */
+        if (equal) CHECK(ca < cb);
+        else CHECK(cb < ca);
+        CHECK(all_ones(&f, cnt, 8) && all_ones(&f, cnt + 64, 8));
+        CHECK_EQ(count(l, n, 0, GC_TMU_EVENT_EVICT), 0);
+        gc_device_close(f.dev);
+    }
+}
+
 static const tcase_t cases[] = {
     {"ref_tmu_registers", t_tmu_registers},
     {"ref_tmu_pending_order", t_tmu_pending_order},
@@ -814,6 +844,7 @@ static const tcase_t cases[] = {
     {"ref_tmu_bad_level", t_tmu_bad_level},
     {"ref_tmu_tmd_at_launch", t_tmu_tmd_at_launch},
     {"ref_tmu_host_backpressure", t_tmu_host_backpressure},
+    {"ref_tmu_strict_dispatch", t_tmu_strict_dispatch},
     {"ref_tmu_nested_depth", t_tmu_nested_depth},
     {"ref_tmu_launch_fails", t_tmu_launch_fails},
     {"ref_tmu_child_fault", t_tmu_child_fault},
