@@ -204,6 +204,7 @@ static bool wait_dbg(fx_t *f, uint32_t (*get)(uint32_t), uint32_t want, uint64_t
 }
 static uint32_t dbg_slots(uint32_t v) { return GC_COMPUTE_DBG_SLOTS_BUSY_GET(v); }
 static uint32_t dbg_pending(uint32_t v) { return GC_COMPUTE_DBG_PENDING_GET(v); }
+static uint32_t dbg_evicting(uint32_t v) { return GC_COMPUTE_DBG_EVICTING_GET(v); }
 
 typedef struct logrec {
     uint32_t ev, task;
@@ -403,6 +404,14 @@ static void eviction(bool no_evict, const uint32_t lv[GC_TMU_SLOTS], int victim)
     kdesc_t h = {.grid = 2, .threads = 8, .spin = 10, .level = 10, .counters = cnt + 512, .sem = sems + 128, .payload = 2};
     REQUIRE((hi = mk_tmd(&f, &h)));
     REQUIRE_OK(f.dev, launch(&f, GC_TMU_SLOTS, hi, 0));
+    if (victim == 0) { /* the victim drains: DBG.EVICTING, the urgent task pending, every warp slot busy */
+        REQUIRE(wait_dbg(&f, dbg_evicting, 1, 5000));
+        uint32_t d = rd(f.dev, GC_REG_COMPUTE_DBG);
+        CHECK_EQ(GC_COMPUTE_DBG_PENDING_GET(d), 1);
+        CHECK_EQ(GC_COMPUTE_DBG_SLOTS_BUSY_GET(d), GC_TMU_SLOTS);
+        CHECK_EQ(GC_COMPUTE_DBG_ENTRIES_GET(d), GC_TMU_SLOTS + 1);
+        CHECK_EQ(GC_COMPUTE_DBG_WARPS_ACTIVE_GET(d), GC_SIMT_NUM_SM * GC_SIMT_WARPS);
+    }
     for (int i = 0; i <= (int)GC_TMU_SLOTS; i++) REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[i]));
     logrec_t l[LOG_MAX];
     uint32_t n = log_read(&f, l);
