@@ -420,7 +420,10 @@ static void eviction(bool no_evict, const uint32_t lv[GC_TMU_SLOTS], int victim)
     int hc = find(l, n, hi, GC_TMU_EVENT_COMPLETE, 0), hs = find(l, n, hi, GC_TMU_EVENT_START, 0);
     REQUIRE(hc >= 0 && hs >= 0);
     uint64_t hstamp = sem_stamp(&f, sems + 128, NULL);
-    fprintf(stderr, "%s: urgent task released at %llu\n", no_evict ? "NO_EVICT" : "evict", (unsigned long long)hstamp);
+    int hq0 = find(l, n, hi, GC_TMU_EVENT_QUEUED, 0);
+    REQUIRE(hq0 >= 0);
+    fprintf(stderr, "%s: urgent task released at %llu, QUEUED to COMPLETE %llu cycles\n", no_evict ? "NO_EVICT" : "evict",
+            (unsigned long long)hstamp, (unsigned long long)(l[hc].stamp - l[hq0].stamp));
     if (!no_evict) {
         CHECK_EQ(rd(f.dev, GC_REG_COMPUTE_EVICTIONS), 1);
         CHECK_EQ(count(l, n, 0, GC_TMU_EVENT_EVICT), 1);
