@@ -113,6 +113,7 @@ typedef struct ref_chan {
     uint32_t acq_subch, acq_data;
     /* runlist 0: the channel's compute task in flight (ce_pend) and its launching method */
     bool tk_cancel;      /* reset while in flight: its fault is ignored */
+    bool ew_launch;      /* its method waits for a free task table entry (not for its own task) */
     uint32_t tk_gp_get, tk_method, tk_data;
 } ref_chan_t;
 
@@ -146,8 +147,8 @@ typedef struct ref_pbdma {
     bool sem_acq, sem_is64, sem_sw;
     uint32_t sem_op;
     uint64_t sem_pay;
-    /* the runlist's copy engine (runlist 0: ew_launch, the ENGINE_WAIT is for a free task entry) */
-    bool ce_busy, ce_cancel, ew_launch;
+    /* the runlist's copy engine */
+    bool ce_busy, ce_cancel;
     uint32_t ce_ch, ce_gp_get, ce_method, ce_data;
 } ref_pbdma_t;
 

@@ -67,7 +67,9 @@ static bool eng_full(const ref_t *r, uint32_t rl) { return rl == 0 ? !ref_cmp_ca
 
 /* The owner's engine work is still in flight (it keeps its slice while guests run). */
 static bool own_busy(const ref_t *r, const ref_pbdma_t *p) {
-    return p->rl == 0 ? (p->own_vld && r->ch[p->own].ce_pend) || !ref_cmp_can_launch(r) : p->ce_busy;
+    if (p->rl != 0) return p->ce_busy;
+    const ref_chan_t *o = &r->ch[p->own];
+    return p->own_vld && (o->ce_pend || (o->ew_launch && !ref_cmp_can_launch(r)));
 }
 
 bool ref_runnable(const ref_t *r, uint32_t rl, uint32_t i) {
@@ -560,6 +562,7 @@ static bool pb_fetch(ref_t *r, ref_pbdma_t *p) {
     }
     if (sw_ts(r, p)) return leave(r, p, SW_TIMESLICE, true);
     if (p->sync && c->ce_pend) { /* SYNC WAIT entry: the channel's copy first */
+        c->ew_launch = false;
         p->state = GC_PBDMA_STATE_ENGINE_WAIT;
         return true;
     }
@@ -628,11 +631,12 @@ static bool pb_fetch(ref_t *r, ref_pbdma_t *p) {
                         c->cls[m.subch] == GC_CLASS_COPY && m.addr == DW(GC_COPY_LAUNCH_DMA);
     }
     if (c->ce_pend || (needs_eng && eng_full(r, p->rl))) {
+        c->ew_launch = p->rl == 0 && needs_eng && !c->ce_pend;
         if (is_guest(p)) return leave(r, p, SW_ENGINE, true);
         p->state = GC_PBDMA_STATE_ENGINE_WAIT;
-        p->ew_launch = needs_eng;
         return true;
     }
+    c->ew_launch = false;
     return dispatch(r, p, &m);
 }
 
@@ -732,7 +736,7 @@ bool ref_pbdma_step(ref_t *r, uint32_t rl) {
     case GC_PBDMA_STATE_ENGINE_WAIT:
         /* the owner waits for the engine (its own copy, or another channel's; runlist 0: its own
          * task, or a free task table entry); guests may run */
-        if (p->rl == 0 ? !c->ce_pend && !(p->ew_launch && eng_full(r, 0)) : !p->ce_busy) {
+        if (p->rl == 0 ? !c->ce_pend && !(c->ew_launch && eng_full(r, 0)) : !p->ce_busy) {
             p->state = GC_PBDMA_STATE_PB_FETCH;
             p->busy_until = r->now + 1u;
             return true;
@@ -830,7 +834,7 @@ void ref_chan_reset(ref_t *r, uint32_t ch) {
     c->sec_op = c->maddr = c->subch = c->count = 0;
     memset(c->bound, 0, sizeof c->bound);
     memset(c->mreg, 0, sizeof c->mreg);
-    c->in_ent = c->acq_blk = c->acq_arm = c->acq_woke = c->eng_wait = false;
+    c->in_ent = c->acq_blk = c->acq_arm = c->acq_woke = c->eng_wait = c->ew_launch = false;
     if (c->ce_pend) c->tk_cancel = true; /* a compute task in flight finishes, its fault is ignored */
     for (uint32_t rl = 0; rl < GC_NUM_RUNLISTS; rl++) {
         ref_pbdma_t *p = &r->pb[rl];

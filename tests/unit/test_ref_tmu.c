@@ -204,6 +204,7 @@ static bool wait_dbg(fx_t *f, uint32_t (*get)(uint32_t), uint32_t want, uint64_t
 }
 static uint32_t dbg_slots(uint32_t v) { return GC_COMPUTE_DBG_SLOTS_BUSY_GET(v); }
 static uint32_t dbg_pending(uint32_t v) { return GC_COMPUTE_DBG_PENDING_GET(v); }
+static uint32_t dbg_evicting(uint32_t v) { return GC_COMPUTE_DBG_EVICTING_GET(v); }
 
 typedef struct logrec {
     uint32_t ev, task;
@@ -403,6 +404,14 @@ static void eviction(bool no_evict, const uint32_t lv[GC_TMU_SLOTS], int victim)
     kdesc_t h = {.grid = 2, .threads = 8, .spin = 10, .level = 10, .counters = cnt + 512, .sem = sems + 128, .payload = 2};
     REQUIRE((hi = mk_tmd(&f, &h)));
     REQUIRE_OK(f.dev, launch(&f, GC_TMU_SLOTS, hi, 0));
+    if (victim == 0) { /* the victim drains: DBG.EVICTING, the urgent task pending, every warp slot busy */
+        REQUIRE(wait_dbg(&f, dbg_evicting, 1, 5000));
+        uint32_t d = rd(f.dev, GC_REG_COMPUTE_DBG);
+        CHECK_EQ(GC_COMPUTE_DBG_PENDING_GET(d), 1);
+        CHECK_EQ(GC_COMPUTE_DBG_SLOTS_BUSY_GET(d), GC_TMU_SLOTS);
+        CHECK_EQ(GC_COMPUTE_DBG_ENTRIES_GET(d), GC_TMU_SLOTS + 1);
+        CHECK_EQ(GC_COMPUTE_DBG_WARPS_ACTIVE_GET(d), GC_SIMT_NUM_SM * GC_SIMT_WARPS);
+    }
     for (int i = 0; i <= (int)GC_TMU_SLOTS; i++) REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[i]));
     logrec_t l[LOG_MAX];
     uint32_t n = log_read(&f, l);
@@ -411,7 +420,10 @@ static void eviction(bool no_evict, const uint32_t lv[GC_TMU_SLOTS], int victim)
     int hc = find(l, n, hi, GC_TMU_EVENT_COMPLETE, 0), hs = find(l, n, hi, GC_TMU_EVENT_START, 0);
     REQUIRE(hc >= 0 && hs >= 0);
     uint64_t hstamp = sem_stamp(&f, sems + 128, NULL);
-    fprintf(stderr, "%s: urgent task released at %llu\n", no_evict ? "NO_EVICT" : "evict", (unsigned long long)hstamp);
+    int hq0 = find(l, n, hi, GC_TMU_EVENT_QUEUED, 0);
+    REQUIRE(hq0 >= 0);
+    fprintf(stderr, "%s: urgent task released at %llu, QUEUED to COMPLETE %llu cycles\n", no_evict ? "NO_EVICT" : "evict",
+            (unsigned long long)hstamp, (unsigned long long)(l[hc].stamp - l[hq0].stamp));
     if (!no_evict) {
         CHECK_EQ(rd(f.dev, GC_REG_COMPUTE_EVICTIONS), 1);
         CHECK_EQ(count(l, n, 0, GC_TMU_EVENT_EVICT), 1);
@@ -768,6 +780,72 @@ static void t_tmu_tmd_at_launch(void) {
     gc_device_close(f.dev);
 }
 
+/* A host launch waits for a free task table entry (back-pressure), while another channel's host
+ * methods go on. */
+static void t_tmu_host_backpressure(void) {
+    fx_t f;
+    REQUIRE(fx_open(&f));
+    enum { T = GC_SIMT_WARPS * GC_SIMT_LANES };
+    uint64_t cnt = zalloc(&f, 1024), st = zalloc(&f, 1024), sems = zalloc(&f, 256);
+    uint64_t kid = mk_tmd(&f, &(kdesc_t){.grid = 1, .threads = 1, .spin = 2000, .counters = cnt});
+    uint64_t root = mk_tmd(&f, &(kdesc_t){.grid = 1, .threads = T, .max_depth = 2, .child = kid, .nlaunch = T,
+                                          .status = st, .counters = cnt + 64});
+    REQUIRE_OK(f.dev, launch(&f, 0, root, 0));
+    uint64_t x = mk_tmd(&f, &(kdesc_t){.grid = 2, .threads = 8, .level = 9, .counters = cnt + 128});
+    for (uint64_t t = 0; t < 20000 && GC_COMPUTE_DBG_ENTRIES_GET(rd(f.dev, GC_REG_COMPUTE_DBG)) < GC_TMU_ENTRIES; t += 50)
+        gc_device_run(f.dev, 50);
+    REQUIRE_EQ(GC_COMPUTE_DBG_ENTRIES_GET(rd(f.dev, GC_REG_COMPUTE_DBG)), GC_TMU_ENTRIES);
+    REQUIRE_OK(f.dev, launch(&f, 1, x, sems));
+    uint32_t w[16];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 16);
+    gc_pb_sem_release_ts(&pb, sems + 16, 2, false, false);
+    REQUIRE_OK(f.dev, gc_channel_submit(f.ch[2], &pb));
+    REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[2]));
+    REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[1]));
+    REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[0]));
+    logrec_t l[LOG_MAX];
+    uint32_t n = log_read(&f, l);
+    int xq = find(l, n, x, GC_TMU_EVENT_QUEUED, 0), kc = find(l, n, kid, GC_TMU_EVENT_COMPLETE, 0);
+    REQUIRE(xq >= 0 && kc >= 0);
+    uint64_t other = sem_stamp(&f, sems + 16, NULL);
+    CHECK(other < l[kc].stamp); /* the other channel's release while the table was full */
+    CHECK(xq > kc);             /* the launch waited for an entry */
+    CHECK(all_ones(&f, cnt + 128, 2));
+    CHECK(counters_are(&f, cnt, 1, (const uint32_t[]){GC_TMU_ENTRIES - 1}));
+    gc_device_close(f.dev);
+}
+
+/* Dispatch is strictly by priority: a later, more urgent running task takes every warp slot that
+ * frees until its CTAs are all out, so it completes first although it started second; among
+ * equals, the task that took its slot first goes first. */
+static void t_tmu_strict_dispatch(void) {
+    for (int equal = 0; equal <= 1; equal++) {
+        fx_t f;
+        REQUIRE(fx_open(&f));
+        uint64_t cnt = zalloc(&f, 256);
+        uint64_t a = mk_tmd(&f, &(kdesc_t){.grid = 8, .threads = 8, .spin = 500, .level = 1, .counters = cnt});
+        uint64_t b = mk_tmd(&f, &(kdesc_t){.grid = 8, .threads = 8, .spin = 500, .level = equal ? 1 : 2,
+                                           .counters = cnt + 64});
+        REQUIRE_OK(f.dev, launch(&f, 0, a, 0));
+        REQUIRE(wait_dbg(&f, dbg_slots, 1, 20000));
+        REQUIRE_OK(f.dev, launch(&f, 1, b, 0));
+        REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[0]));
+        REQUIRE_OK(f.dev, gc_channel_wait_idle(f.ch[1]));
+        logrec_t l[LOG_MAX];
+        uint32_t n = log_read(&f, l);
+        int ca = find(l, n, a, GC_TMU_EVENT_COMPLETE, 0), cb = find(l, n, b, GC_TMU_EVENT_COMPLETE, 0);
+        int sb = find(l, n, b, GC_TMU_EVENT_START, 0);
+        REQUIRE(ca >= 0 && cb >= 0 && sb >= 0);
+        CHECK(sb < ca); /* both held slots at once */
+        if (equal) CHECK(ca < cb);
+        else CHECK(cb < ca);
+        CHECK(all_ones(&f, cnt, 8) && all_ones(&f, cnt + 64, 8));
+        CHECK_EQ(count(l, n, 0, GC_TMU_EVENT_EVICT), 0);
+        gc_device_close(f.dev);
+    }
+}
+
 static const tcase_t cases[] = {
     {"ref_tmu_registers", t_tmu_registers},
     {"ref_tmu_pending_order", t_tmu_pending_order},
@@ -777,6 +855,8 @@ static const tcase_t cases[] = {
     {"ref_tmu_evicted_at_head", t_tmu_evicted_at_head},
     {"ref_tmu_bad_level", t_tmu_bad_level},
     {"ref_tmu_tmd_at_launch", t_tmu_tmd_at_launch},
+    {"ref_tmu_host_backpressure", t_tmu_host_backpressure},
+    {"ref_tmu_strict_dispatch", t_tmu_strict_dispatch},
     {"ref_tmu_nested_depth", t_tmu_nested_depth},
     {"ref_tmu_launch_fails", t_tmu_launch_fails},
     {"ref_tmu_child_fault", t_tmu_child_fault},
