@@ -332,16 +332,8 @@ module gc_compute
   logic             disp, d_found, d_last;
   logic [SMI_W-1:0] d_sm;
   always_comb begin
-    d_found = 1'b0;
-    d_sm    = rr_q;
-    for (int k = NSM; k >= 1; k--) begin
-      logic [SMI_W-1:0] c;
-      c = SMI_W'((32'(rr_q) + k) % NSM);
-      if (cta_ready_i[c]) begin
-        d_found = 1'b1;
-        d_sm    = c;
-      end
-    end
+    d_found = (cta_ready_i != '0);
+    d_sm    = SMI_W'(rr_next(64'(cta_ready_i), 32'(rr_q), NSM));
     disp   = d_any && d_found;
     d_last = (d_cx + 32'd1 == d_t.gx) && (d_cy + 32'd1 == d_t.gy) && (d_cz + 32'd1 == d_t.gz);
     cta_valid_o = '0;
@@ -511,12 +503,7 @@ module gc_compute
   launch_status_e   ln_st;
   always_comb begin
     ln_any = (ln_valid_i != '0);
-    ln_g   = ln_rr_q;
-    for (int k = NSM; k >= 1; k--) begin
-      logic [SMI_W-1:0] c;
-      c = SMI_W'((32'(ln_rr_q) + k) % NSM);
-      if (ln_valid_i[c]) ln_g = c;
-    end
+    ln_g   = SMI_W'(rr_next(64'(ln_valid_i), 32'(ln_rr_q), NSM));
     ln_k  = KW'(ln_slot_i[ln_g]);
     ln_p  = s_ent_q[ln_k];
     ln_st = ln_st_a[ln_g];

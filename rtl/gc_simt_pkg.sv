@@ -169,6 +169,19 @@ package gc_simt_pkg;
     return v;
   endfunction
 
+  // Round-robin pick: the first of n (<= 64) requesters after `last` (wrapping), `last` itself
+  // when it is the only one, and `last` when nobody requests.  Used for the SMs' warp scheduler
+  // and the compute engine's CTA and LAUNCH grants.
+  function automatic int unsigned rr_next(input logic [63:0] req, input int unsigned last,
+                                          input int unsigned n);
+    int unsigned r;
+    r = last;
+    for (int unsigned k = n; k >= 1; k--) begin
+      if (req[(last + k) % n]) r = (last + k) % n;
+    end
+    return r;
+  endfunction
+
   // Byte-enable mask (8 bytes) of an access of size sz (f3[1:0]) at byte `off` of a beat
   function automatic logic [7:0] store_strb(input logic [2:0] off, input logic [1:0] sz);
     logic [7:0] m;

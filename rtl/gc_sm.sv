@@ -288,12 +288,7 @@ module gc_sm
                  ((exit_q[w] | bar_q[w]) != '1);
     end
     issue = (ready != '0);
-    ws    = rr_q;
-    for (int k = NW; k >= 1; k--) begin
-      logic [WW-1:0] c;
-      c = WW'((32'(rr_q) + k) % NW);
-      if (ready[c]) ws = c;
-    end
+    ws    = WW'(rr_next(64'(ready), 32'(rr_q), NW));
   end
 
   logic [NL-1:0] run, if_mask;
