@@ -303,24 +303,37 @@ module gc_compute
   // ------------------------------------------------------------------------------------------
   // Dispatch: the slot of the highest-priority dispatchable task
   // ------------------------------------------------------------------------------------------
-  logic [NSLOT-1:0] d_el, d_win;
+  // One order serves dispatch and eviction: among the running tasks with CTAs left, not being
+  // evicted and not faulted (run_el), slot j ranks ahead of slot k (ahead[j][k]) when its LEVEL
+  // is higher, or equal and it took its slot first.  Dispatch takes the first in that order; the
+  // eviction victim is the last.
+  logic [NSLOT-1:0] run_el, d_win, v_win;
+  logic [NSLOT-1:0] ahead [NSLOT];
+  always_comb begin
+    run_el = s_busy_q & ~s_done_q & ~s_evict_q & ~s_flt_q;
+    for (int j = 0; j < NSLOT; j++) begin
+      for (int k = 0; k < NSLOT; k++) begin
+        ahead[j][k] = (j != k) && run_el[j] && run_el[k] &&
+                      (s_lvl_q[j] > s_lvl_q[k] || (s_lvl_q[j] == s_lvl_q[k] && tb_q[j][k]));
+      end
+    end
+    for (int k = 0; k < NSLOT; k++) begin
+      d_win[k] = run_el[k];
+      v_win[k] = run_el[k];
+      for (int j = 0; j < NSLOT; j++) begin
+        if (ahead[j][k]) d_win[k] = 1'b0;   // someone goes before k
+        if (ahead[k][j]) v_win[k] = 1'b0;   // someone comes after k
+      end
+    end
+  end
+
   logic             d_any;
   logic [KW-1:0]    d_k;
   logic [EW-1:0]    d_e;
   tmd_t             d_t;
   logic [31:0]      d_cx, d_cy, d_cz;
   always_comb begin
-    d_el = s_busy_q & ~s_done_q & ~s_evict_q & ~s_flt_q;
-    for (int k = 0; k < NSLOT; k++) begin
-      d_win[k] = d_el[k];
-      for (int j = 0; j < NSLOT; j++) begin
-        if (j != k && d_el[j] &&
-            (s_lvl_q[j] > s_lvl_q[k] || (s_lvl_q[j] == s_lvl_q[k] && tb_q[j][k]))) begin
-          d_win[k] = 1'b0;
-        end
-      end
-    end
-    d_any = (d_el != '0);
+    d_any = (run_el != '0);
     d_k   = low_k(d_win);
     d_e   = s_ent_q[d_k];
     d_t   = e_tmd_q[d_e];
@@ -373,22 +386,11 @@ module gc_compute
   // ------------------------------------------------------------------------------------------
   // Eviction victim: the evictable running task of the lowest LEVEL, latest to take its slot
   // ------------------------------------------------------------------------------------------
-  logic [NSLOT-1:0] v_el, v_win;
   logic [KW-1:0]    v_k;
   logic             ev_ok;
   always_comb begin
-    v_el = s_busy_q & ~s_done_q & ~s_flt_q & ~s_evict_q;
-    for (int k = 0; k < NSLOT; k++) begin
-      v_win[k] = v_el[k];
-      for (int j = 0; j < NSLOT; j++) begin
-        if (j != k && v_el[j] &&
-            (s_lvl_q[j] < s_lvl_q[k] || (s_lvl_q[j] == s_lvl_q[k] && tb_q[k][j]))) begin
-          v_win[k] = 1'b0;
-        end
-      end
-    end
     v_k   = low_k(v_win);
-    ev_ok = (s_busy_q == '1) && !no_evict_i && (s_evict_q == '0) && hd_v && (v_el != '0) &&
+    ev_ok = (s_busy_q == '1) && !no_evict_i && (s_evict_q == '0) && hd_v && (run_el != '0) &&
             (s_lvl_q[v_k] < e_lvl_q[hd_e]);
   end
 
