@@ -33,7 +33,7 @@ DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
 DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 COSIM_SRC := cosim/cosim.cpp
-UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd
+UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors
 COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff test_launch test_tmu
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
@@ -313,7 +313,7 @@ run: $(BUILD)/bin/gpucosim
 
 test: all
 	BUILD=$(BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
-	  $(if $(TESTS),--filter $(TESTS)) $(TEST_BINS) $(RTL_TBS) tests/tools/test_gen_spec.py tests/tools/test_gtkw.py \
+	  $(if $(TESTS),--filter $(TESTS)) $(TEST_BINS) $(RTL_TBS) tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py \
 	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
 	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
 

@@ -287,7 +287,8 @@ static int dev_write(void *ctx, uint32_t a, const void *src, size_t n) {
 }
 
 gc_status_t gc_elf_load(gc_device_t *dev, gc_elf_t *elf) {
-    if (!dev || !elf) return GC_ERR_INVALID_ARG;
+    if (!dev) return GC_ERR_INVALID_ARG;
+    if (!elf) return gc_fail(dev, GC_ERR_INVALID_ARG, "gc_elf_load: the image is NULL");
     if (elf->nres) return gc_fail(dev, GC_ERR_INVALID_ARG, "ELF image already loaded (gc_elf_unload it first)");
     for (size_t i = 0; i < elf->nseg; i++) {
         const gc_elf_segment_t *s = &elf->seg[i];
@@ -316,7 +317,8 @@ gc_status_t gc_elf_load(gc_device_t *dev, gc_elf_t *elf) {
 }
 
 gc_status_t gc_elf_unload(gc_device_t *dev, gc_elf_t *elf) {
-    if (!dev || !elf) return GC_ERR_INVALID_ARG;
+    if (!dev) return GC_ERR_INVALID_ARG;
+    if (!elf) return gc_fail(dev, GC_ERR_INVALID_ARG, "gc_elf_unload: the image is NULL");
     gc_status_t st = GC_OK;
     for (size_t i = 0; i < elf->nres; i++) {
         gc_status_t s = gc_mem_free(dev, &elf->res[i]);

@@ -33,6 +33,11 @@ struct gc_device {
 gc_status_t gc_fail(gc_device_t *dev, gc_status_t st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A failed backend access or run: record "<what>: <status>", or, when the backend's whole-run
+ * watchdog has fired, "watchdog: <what> after <N> cycles (limit <L>): <stuck state>". */
+gc_status_t gc_fail_backend(gc_device_t *dev, gc_status_t st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 gc_status_t gc_heap_alloc(gc_heap_t *h, uint64_t size, uint64_t align, uint64_t *addr);
 gc_status_t gc_heap_free(gc_heap_t *h, uint64_t addr);
 /* Mark [addr, addr + size) used (GC_ERR_BUSY if part of it is, GC_ERR_INVALID_ARG if outside). */

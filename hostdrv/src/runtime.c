@@ -264,10 +264,10 @@ gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
     gcrt_t *rt = calloc(1, sizeof *rt);
     if (!rt) return GCRT_ERROR_MEMORY_ALLOCATION;
     rt->cfg = *cfg;
-    gc_status_t st = gc_device_open(&rt->cfg.device, &rt->dev);
+    char why[400];
+    gc_status_t st = gc_device_open_ex(&rt->cfg.device, &rt->dev, why, sizeof why);
     if (st != GC_OK) {
-        fprintf(stderr, "gcrt_open: device backend '%s': %s\n", cfg->device.backend ? cfg->device.backend : "?",
-                gc_status_str(st));
+        fprintf(stderr, "gcrt_open: %s\n", why);
         free(rt);
         return st == GC_ERR_NOT_FOUND ? GCRT_ERROR_INVALID_VALUE : GCRT_ERROR_BACKEND;
     }

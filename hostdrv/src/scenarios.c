@@ -1,5 +1,6 @@
 /* scenarios.c: runtime scenarios (copy-priority, video-pipeline, prio-latency, kernels) and the Perfetto
  * timeline writer.  See gpucosim/scenarios.h. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +27,7 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
     gcrt_error_t e = gcrt_ops(rt, &ops, &n);
     if (e) return e;
     FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "timeline: cannot write %s\n", path);
-        return GCRT_ERROR_INVALID_VALUE;
-    }
+    if (!f) return GCRT_ERROR_INVALID_VALUE; /* errno says why */
     /* pid 1: HW channels (tid = channel), pid 2: copy engines (tid = engine), pid 3: the compute
      * engine (kernels, tid 0; present once a kernel ran).  Timestamps are
      * device cycles; the trace says microseconds, so 1 us on screen is one cycle. */
@@ -133,10 +131,7 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
     fprintf(f, "\n]}\n");
     int bad = ferror(f);
     bad |= fclose(f);
-    if (bad) {
-        fprintf(stderr, "timeline: write error on %s\n", path);
-        return GCRT_ERROR_INVALID_VALUE;
-    }
+    if (bad) return GCRT_ERROR_INVALID_VALUE; /* errno says why */
     return GCRT_SUCCESS;
 }
 
@@ -226,8 +221,15 @@ static bool open_rt(ctx_t *c, const gcrt_config_t *cfg, gcrt_t **rt) {
 }
 
 static bool finish(ctx_t *c, const char *timeline) {
-    if (timeline && c->e == GCRT_SUCCESS) return chk(c, gcrt_write_timeline(c->rt, timeline), "timeline");
-    return c->e == GCRT_SUCCESS;
+    if (!timeline || c->e != GCRT_SUCCESS) return c->e == GCRT_SUCCESS;
+    errno = 0;
+    gcrt_error_t e = gcrt_write_timeline(c->rt, timeline);
+    if (e == GCRT_SUCCESS) return true;
+    c->e = e;
+    if (c->err)
+        snprintf(c->err, c->errlen, "timeline: cannot write '%s': %s", timeline,
+                 errno ? strerror(errno) : gcrt_error_string(e));
+    return false;
 }
 
 /* ------------------------------------------------------------------ copy-priority (seed 000) */
