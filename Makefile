@@ -65,6 +65,8 @@ help:
 	@echo "make test       all tests (unit, RTL block benches, end to end) -> 'N passed, N failed'"
 	@echo "                TESTS=substring runs a subset"
 	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
+	@echo "make soak       long runs: randomized / end-to-end tests over SOAK_SEEDS memory seeds (default 20)"
+	@echo "                with random stalls, the largest copy on rtl -> 'N passed, N failed'"
 	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
 	@echo "                (also builds $(BUILD)/bin/gpucosim-lanes32: gpu_top with LANES=32)"
 	@echo "make waves      open the last FST in GTKWave with cosim/gpucosim.gtkw"
@@ -316,6 +318,14 @@ test: all
 	  $(if $(TESTS),--filter $(TESTS)) $(TEST_BINS) $(RTL_TBS) tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py \
 	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
 	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
+
+# Soak: every case of the randomized and end-to-end tests once per memory-model seed (with random
+# stalls), then the CLI's longest runs (scripts/soak.py); hours with the default 20 seeds.
+SOAK_SEEDS ?= 20
+SOAK_TESTS := test_diff test_frontend test_mutation test_copy test_seed000 test_tmu
+soak: all
+	BUILD=$(BUILD) $(PY) scripts/soak.py --seeds $(SOAK_SEEDS) --jobs $(JOBS) --bin $(BUILD)/bin/gpucosim \
+	  $(addprefix $(BUILD)/tests/,$(SOAK_TESTS))
 
 # The full device with 32-lane SMs for the bench (sim_cycles_per_s_simt32): gpu_top Verilated again
 # with -GLANES=32 into build/vl_lanes32 (same prefix, so cosim.cpp is compiled again against it),

@@ -33,8 +33,8 @@ struct gcrt_stream {
     uint32_t id;
     int prio;             /* user value, CUDA convention */
     uint32_t level;       /* 0 lowest .. K-1 highest */
-    uint32_t device_prio; /* seed 001 */
-    uint32_t copy_prio;   /* seed 000: index of the copy channel */
+    uint32_t device_prio; /* the nested-priority mapping */
+    uint32_t copy_prio;   /* copy priority: index of the copy channel */
     gcrt_event_t done;    /* internal event for synchronize / query */
     gcrt_event_t xev;     /* internal event ordering the stream across its two channels */
     int32_t cur;          /* channel index of the stream's last work (copy prio or CCHAN + k), -1 = none */
@@ -153,7 +153,7 @@ gcrt_error_t gcrt_get_last_error(gcrt_t *rt) {
 gcrt_error_t gcrt_peek_last_error(const gcrt_t *rt) { return rt ? rt->last : GCRT_ERROR_INVALID_VALUE; }
 const char *gcrt_last_message(const gcrt_t *rt) { return rt && rt->last != GCRT_SUCCESS ? rt->msg : ""; }
 
-/* ------------------------------------------------------------------ priorities (seed 001) */
+/* ------------------------------------------------------------------ priorities (the nested-priority mapping) */
 uint32_t gcrt_prio_stream_levels(uint32_t m, uint32_t n) { return n ? m / n : 0; }
 
 int gcrt_prio_map(int lo, int hi, uint32_t m, uint32_t n, int prio) {
@@ -166,11 +166,15 @@ int gcrt_prio_map(int lo, int hi, uint32_t m, uint32_t n, int prio) {
     return (int)(idx * n);
 }
 
-/* Stream level l of K onto copy priorities 0..P-1, spread evenly: lowest -> 0, highest -> P-1. */
+uint32_t gcrt_copy_prio_map(uint32_t k, uint32_t p, uint32_t level) {
+    if (k <= 1 || p == 0) return 0;
+    if (level > k - 1) level = k - 1;
+    /* round(level * (P-1) / (K-1)), halves up */
+    return (uint32_t)((2ull * level * (p - 1) + (k - 1)) / (2ull * (k - 1)));
+}
+
 static uint32_t copy_prio_of(const gcrt_config_t *c, uint32_t level) {
-    uint32_t k = c->stream_priorities, p = c->copy_priorities;
-    if (k <= 1) return 0;
-    return (2u * level * (p - 1) + (k - 1)) / (2u * (k - 1));
+    return gcrt_copy_prio_map(c->stream_priorities, c->copy_priorities, level);
 }
 
 gcrt_error_t gcrt_stream_priority_range(gcrt_t *rt, int *least, int *greatest) {
@@ -549,7 +553,7 @@ static gcrt_error_t take_slot(gcrt_t *rt, uint32_t *slot) {
 static uint32_t stream_chan(const gcrt_stream_t *s) { return s->cur >= 0 ? (uint32_t)s->cur : s->copy_prio; }
 static gcrt_error_t cross(gcrt_t *rt, gcrt_stream_t *s, uint32_t to, gc_pushbuf_t *pb, const char *what);
 
-/* Push one copy-engine op on stream s with seed 000's bracketing. */
+/* Push one copy-engine op on stream s with the copy priorities' bracketing. */
 static gcrt_error_t push_op(gcrt_t *rt, gcrt_stream_t *s, gcrt_op_kind_t kind, gcrt_memcpy_kind_t dir,
                             gc_copy_desc_t *d, uint64_t bytes, const char *tag) {
     if (!grow((void **)&rt->ops, &rt->ops_cap, rt->nops + 1, sizeof *rt->ops))
@@ -1031,7 +1035,7 @@ gcrt_error_t gcrt_launch_ex(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image,
     }
     gcrt_error_t e = compute_probe(rt, W);
     if (e) return e;
-    /* the device priority: the stream's (seed 001 mapping) or the attribute's; checked against the
+    /* the device priority: the stream's (nested-priority mapping) or the attribute's; checked against the
      * TMU before anything is allocated or pushed */
     int64_t dp = attr->device_priority < 0 ? (int64_t)s->device_prio : (int64_t)attr->device_priority;
     if (attr->device_priority < -1 || dp >= (int64_t)rt->tmu.prio_levels)

@@ -232,7 +232,7 @@ static bool finish(ctx_t *c, const char *timeline) {
     return false;
 }
 
-/* ------------------------------------------------------------------ copy-priority (seed 000) */
+/* ------------------------------------------------------------------ copy-priority walk-through */
 gcrt_error_t gcsc_copy_priority(const gcrt_config_t *cfg, FILE *out, const char *timeline, gcsc_result_t *res,
                                 char *err, size_t errlen) {
     enum { MLOW1, MLOW2, MLOW3, MHIGH1, MHIGH2, N };
@@ -256,7 +256,7 @@ gcrt_error_t gcsc_copy_priority(const gcrt_config_t *cfg, FILE *out, const char 
         gcsc_fill(data, sizeof data, 2024);
         chk(&c, gcrt_write(rt, src, data, sizeof data), "write source");
         if (out)
-            fprintf(out, "copy-priority (seed 000): copy priorities %s, Clow = stream priority %d, Chigh = %d, "
+            fprintf(out, "copy-priority walk-through: copy priorities %s, Clow = stream priority %d, Chigh = %d, "
                          "one copy engine, time slice %u cycles\n",
                     cfg->copy_priorities_enabled ? "on" : "off (prior art)", least, greatest, cfg->copy_timeslice);
         for (int k = 0; k < N && c.e == GCRT_SUCCESS; k++) {

@@ -1,6 +1,6 @@
 /* The runtime (gpucosim/runtime.h) end to end, on whatever backend GPUCOSIM_BACKEND names: async
  * copies and memsets, streams, events, synchronize, priority mapping and aliasing, copy priorities
- * (seed 000 through the runtime and the CLI's scenario code), malformed requests. */
+ * (the copy-priority walk-through through the runtime and the CLI's scenario code), malformed requests. */
 #include <unistd.h>
 
 #include "cosim_util.h"
@@ -122,7 +122,7 @@ static void t_events(void) {
     gcrt_close(rt);
 }
 
-/* Priority range, seed 001 device priorities through gcrt_set_limit, aliasing onto copy channels. */
+/* Priority range, nested-priority device priorities through gcrt_set_limit, aliasing onto copy channels. */
 static void t_priorities(void) {
     gcrt_t *rt = rt_open(true);
     REQUIRE(rt);
@@ -248,7 +248,7 @@ static void t_many_ops(void) {
     gcrt_close(rt);
 }
 
-/* Seed 000 through the runtime and the scenario code behind `gpucosim run copy-priority`. */
+/* The copy-priority walk-through through the runtime and the scenario code behind `gpucosim run copy-priority`. */
 static void check_order(const gcsc_result_t *r, const char *const want[5]) {
     CHECK_EQ(r->nops, 5);
     for (size_t i = 0; i < 5 && i < r->nops; i++)

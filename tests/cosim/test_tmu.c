@@ -162,7 +162,7 @@ static void t_tmd_and_channels(void) {
             RT_OK(rt, gcrt_stream_get_device_priority(rt, s[i], &dp[i]));
             RT_OK(rt, gcrt_stream_get_compute_channel(rt, s[i], &ch[i]));
         }
-        CHECK_EQ(dp[0], 6); /* seed 001: level 2 of N = 3 */
+        CHECK_EQ(dp[0], 6); /* the nested-priority mapping: level 2 of N = 3 */
         CHECK_EQ(dp[2], 12);
         CHECK_EQ(ch[0], ch[1]); /* one channel per priority level */
         CHECK(ch[0] != ch[2]);

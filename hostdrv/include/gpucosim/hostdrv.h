@@ -5,7 +5,7 @@
  *            MMIO, host memory access, run cycles, IRQ, the whole-run watchdog
  *   mem      sysmem / vidmem allocators
  *   pushbuf  method encoders (from the generated spec header) into a caller's word buffer
- *   ring     GPFIFO index arithmetic, incl. seed 003 [0071] wrap() for any ring size
+ *   ring     GPFIFO index arithmetic, incl. the work-queue document's wrap() for any ring size
  *   channel  a GPFIFO channel: ring + pushbuffer space, submit with flow control on GP_GET,
  *            wait, error report, reset
  *   sem/copy semaphore wait helpers, copies through the copy engine
@@ -110,7 +110,7 @@ gc_status_t gc_mem_free(gc_device_t *dev, const gc_buf_t *buf);
  * kernels: gpucosim/elf.h); GC_ERR_BUSY if part of it is allocated.  Freed with gc_mem_free. */
 gc_status_t gc_mem_reserve(gc_device_t *dev, gc_mem_kind_t kind, uint64_t addr, uint64_t size, gc_buf_t *out);
 
-/* ------------------------------------------------------------------ ring (seed 003 [0071]) */
+/* ------------------------------------------------------------------ ring (wrap(): docs/sources.md) */
 /* wrap() for a ring of n entries, any n > 0: x in [-n, 2n) comes back into [0, n). */
 uint32_t gc_wrap(int64_t x, uint32_t n);
 /* wrap() for a power-of-two ring of 2^log2n entries: x & (2^log2n - 1). */

@@ -10,19 +10,22 @@
  *   errors               every call returns a gcrt_error_t; gcrt_get_last_error / _peek_ and
  *                        gcrt_error_string, plus a one-line message with the details
  *
- * Copy priorities (seed 000).  The runtime opens P copy HW channels (config.copy_priorities,
- * default 3, at least 3) on one copy engine's runlist, with internal priorities 0 (lowest) ..
- * P-1, and P-1 semaphores S[1..P-1] in sysmem.  A stream is aliased to the copy channel of its
- * priority (stream level l of K -> copy priority l * P / K).  Each copy or memset pushed on copy
- * priority q is bracketed as the seed describes:
+ * Copy priorities (docs/sources.md: "assigning priorities to memory copies").  The runtime opens P
+ * copy HW channels (config.copy_priorities, default 3, at least 3) on one copy engine's runlist,
+ * with internal priorities 0 (lowest) .. P-1, and P-1 semaphores S[1..P-1] in sysmem.  A stream
+ * is aliased to the copy channel of its priority: stream level l of K (0 lowest .. K-1 highest)
+ * -> copy priority round(l * (P-1) / (K-1)), halves rounded up (gcrt_copy_prio_map), so the
+ * lowest level gets 0, the highest P-1 and the rest spread evenly; e.g. K = 4, P = 3: levels
+ * 0, 1, 2, 3 -> 0, 1, 1, 2.  Each copy or memset pushed on copy priority q is bracketed as the
+ * source document describes:
  *     for every h > q:  SEM_EXECUTE ACQUIRE S[h] == 0 (ACQUIRE_SWITCH: switch away at once)
  *     if q > 0:         REDUCTION INC S[q];  the copy;  REDUCTION DEC S[q]
  *     else:             the copy
  * so lower-priority channels yield the copy engine to higher ones, overriding time slices.
- * config.copy_priorities_enabled = false is the seed's "prior art": the same channels and
+ * config.copy_priorities_enabled = false is the document's "prior art": the same channels and
  * aliasing, no semaphore commands, plain time slices.
  *
- * Stream to device priority mapping (seed 001).  M valid device priorities (config.device_priorities,
+ * Stream to device priority mapping (docs/sources.md: "sharing priorities between streams").  M valid device priorities (config.device_priorities,
  * default 64, 0 lowest .. M-1 highest) and a max nesting depth N (gcrt_set_limit
  * GCRT_LIMIT_MAX_NESTING_DEPTH, default 1) give floor(M/N) stream levels spaced N apart: the
  * lowest stream priority maps to device priority 0, the next to N, and so on; once the levels run
@@ -109,7 +112,7 @@ typedef struct gcrt_config {
     uint32_t device_priorities;   /* M valid device priorities (default and at most TMU_PRIO_LEVELS, 64) */
     uint32_t max_nesting_depth;   /* N (default 1, at most TMU_MAX_DEPTH, 15); also gcrt_set_limit */
     uint32_t copy_priorities;     /* P copy HW channels / internal priorities (default 3, >= 3) */
-    bool copy_priorities_enabled; /* seed 000's semaphore bracketing (default true) */
+    bool copy_priorities_enabled; /* the copy priorities' semaphore bracketing (default true) */
     uint32_t copy_runlist;        /* runlist of the copy channels: 1 (CE0, default) or 2 (CE1) */
     uint32_t copy_timeslice;      /* time slice of each copy channel in cycles (default 3000) */
     uint64_t sync_cycles;         /* budget of one synchronize (default 50,000,000 cycles) */
@@ -138,13 +141,16 @@ gcrt_error_t gcrt_get_limit(gcrt_t *rt, gcrt_limit_t limit, uint64_t *value);
 /* CUDA convention: *least = 0 (lowest priority), *greatest = -(K-1) (highest). */
 gcrt_error_t gcrt_stream_priority_range(gcrt_t *rt, int *least, int *greatest);
 
-/* Seed 001's mapping, as a pure function.  Stream priorities are given lowest first as the
+/* The stream-to-device priority mapping, as a pure function.  Stream priorities are given lowest first as the
  * integers [lo, hi] (any range; lo is the lowest priority), device priorities are 0..m-1 with 0
  * lowest, n is the max nesting depth.  Returns the device priority of stream priority `prio`, or
  * -1 when the arguments are invalid (n == 0, m < n, prio outside [lo, hi], lo > hi). */
 int gcrt_prio_map(int lo, int hi, uint32_t m, uint32_t n, int prio);
 /* floor(m / n): how many device priorities are available for streams (0 when n == 0). */
 uint32_t gcrt_prio_stream_levels(uint32_t m, uint32_t n);
+/* The copy priority (0..p-1) of stream level `level` (0 lowest .. k-1 highest; clamped) with k
+ * stream priorities and p copy priorities: round(level * (p-1) / (k-1)), halves up; 0 if k <= 1. */
+uint32_t gcrt_copy_prio_map(uint32_t k, uint32_t p, uint32_t level);
 
 /* ------------------------------------------------------------------ memory */
 /* Device memory (vidmem) and pinned host memory (sysmem), by device address. */
@@ -161,7 +167,7 @@ gcrt_error_t gcrt_stream_create(gcrt_t *rt, gcrt_stream_t **s);
 gcrt_error_t gcrt_stream_create_with_priority(gcrt_t *rt, gcrt_stream_t **s, int priority);
 gcrt_error_t gcrt_stream_destroy(gcrt_t *rt, gcrt_stream_t *s);
 gcrt_error_t gcrt_stream_get_priority(gcrt_t *rt, gcrt_stream_t *s, int *priority);
-/* The device priority the stream's kernels carry (seed 001 mapping). */
+/* The device priority the stream's kernels carry (the stream-to-device priority mapping). */
 gcrt_error_t gcrt_stream_get_device_priority(gcrt_t *rt, gcrt_stream_t *s, uint32_t *device_priority);
 /* The internal copy priority (0 lowest .. P-1) and HW channel the stream is aliased to. */
 gcrt_error_t gcrt_stream_get_copy_channel(gcrt_t *rt, gcrt_stream_t *s, uint32_t *copy_priority,
@@ -228,7 +234,7 @@ typedef struct gcrt_launch_attr {
                               * priority (default false: after them) */
     int32_t device_priority; /* -1 (default): the stream's device priority; else this TMD
                               * PRIORITY.LEVEL (must be below COMPUTE.TMU_CONFIG.PRIO_LEVELS); the
-                              * kernel goes to the compute channel of that priority.  Seed 001's
+                              * kernel goes to the compute channel of that priority.  The nested-priority document's
                               * prior art (parents at the lowest priority) is device_priority 0 */
 } gcrt_launch_attr_t;
 void gcrt_launch_attr_init(gcrt_launch_attr_t *a);
