@@ -156,7 +156,8 @@ void gc_device_close(gc_device_t *dev) {
     free(dev);
 }
 
-/* One line of what is not idle, read with the backend's diagnostic register reads. */
+/* One line of what is not idle (PBDMAs, copy engines, the compute engine, the driver's open
+ * channels), read with the backend's diagnostic register reads. */
 static void stuck_state(gc_device_t *dev, char *buf, size_t len) {
     size_t n = 0;
     buf[0] = 0;
@@ -180,6 +181,7 @@ static void stuck_state(gc_device_t *dev, char *buf, size_t len) {
         ADD("%scompute: %u task slots busy, %u pending, %u warps active", n ? "; " : "", GC_COMPUTE_DBG_SLOTS_BUSY_GET(cp),
             GC_COMPUTE_DBG_PENDING_GET(cp), GC_COMPUTE_DBG_WARPS_ACTIVE_GET(cp));
     for (uint32_t ch = 0; ch < GC_NUM_CHANNELS; ch++) {
+        if (!dev->channels[ch]) continue;
         uint32_t get = RD(GC_REG_CHANNEL_GP_GET(ch)), put = RD(GC_REG_CHANNEL_GP_PUT(ch));
         uint32_t cause = GC_CHANNEL_ERROR_CAUSE_GET(RD(GC_REG_CHANNEL_ERROR(ch)));
         if (get != put || cause != GC_ERROR_CAUSE_NONE)
@@ -199,10 +201,12 @@ gc_status_t gc_fail_backend(gc_device_t *dev, gc_status_t st, const char *fmt, .
     va_end(ap);
     uint64_t at = 0;
     if (dev->ops->watchdog && dev->ops->watchdog(dev->state, &at)) {
-        char state[320] = "see the stuck-state dump above";
-        if (dev->ops->debug_read) stuck_state(dev, state, sizeof state);
+        if (!dev->stuck[0]) { /* read once: nothing changes after the watchdog */
+            if (dev->ops->debug_read) stuck_state(dev, dev->stuck, sizeof dev->stuck);
+            else snprintf(dev->stuck, sizeof dev->stuck, "see the stuck-state dump above");
+        }
         return gc_fail(dev, st, "watchdog: %s after %llu cycles (limit %llu): %s", what, (unsigned long long)at,
-                       (unsigned long long)dev->cfg.max_cycles, state);
+                       (unsigned long long)dev->cfg.max_cycles, dev->stuck);
     }
     return gc_fail(dev, st, "%s: %s", what, gc_status_str(st));
 }
@@ -248,8 +252,7 @@ gc_status_t gc_device_run(gc_device_t *dev, uint64_t cycles) {
     if (!dev) return GC_ERR_INVALID_ARG;
     uint64_t before = dev->ops->cycles(dev->state);
     gc_status_t st = dev->ops->run(dev->state, cycles);
-    if (st != GC_OK) return gc_fail_backend(dev, st, "running %llu cycles from cycle %llu", (unsigned long long)cycles,
-                                            (unsigned long long)before);
+    if (st != GC_OK) return gc_fail_backend(dev, st, "running the device");
     uint64_t every = dev->cfg.progress_cycles, now = dev->ops->cycles(dev->state);
     if (every && dev->cfg.progress && before / every != now / every) dev->cfg.progress(dev->cfg.progress_arg, now);
     return GC_OK;

@@ -27,6 +27,7 @@ struct gc_device {
     gc_heap_t heap[2]; /* by gc_mem_kind_t */
     gc_channel_t *channels[GC_NUM_CHANNELS];
     char last_error[512];
+    char stuck[320]; /* the one-line stuck state, read once when the watchdog fired ("" before) */
 };
 
 /* Record a one-line error message on the device (printf style) and return `st`. */

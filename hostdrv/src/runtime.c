@@ -141,7 +141,9 @@ static gcrt_error_t from_gc(gcrt_t *rt, gc_status_t st, const char *what) {
                      : st == GC_ERR_NO_MEMORY   ? GCRT_ERROR_MEMORY_ALLOCATION
                      : st == GC_ERR_INVALID_ARG ? GCRT_ERROR_INVALID_VALUE
                                                 : GCRT_ERROR_BACKEND;
-    return fail(rt, e, "%s: %s (%s)", what, gc_status_str(st), gc_device_last_error(rt->dev));
+    const char *m = gc_device_last_error(rt->dev);
+    if (!strncmp(m, "watchdog: ", 10)) return fail(rt, e, "%s: %s", what, m);
+    return fail(rt, e, "%s: %s (%s)", what, gc_status_str(st), m);
 }
 
 gcrt_error_t gcrt_get_last_error(gcrt_t *rt) {
@@ -244,8 +246,17 @@ static bool grow(void **arr, size_t *cap, size_t need, size_t elem) {
     return true;
 }
 
-gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
-    if (!out) return GCRT_ERROR_INVALID_VALUE;
+gcrt_error_t gcrt_open_ex(const gcrt_config_t *cfg, gcrt_t **out, char *err, size_t errlen) {
+    char scratch[8];
+    if (!err || !errlen) {
+        err = scratch;
+        errlen = sizeof scratch;
+    }
+    err[0] = 0;
+    if (!out) {
+        snprintf(err, errlen, "gcrt_open: the output pointer is NULL");
+        return GCRT_ERROR_INVALID_VALUE;
+    }
     *out = NULL;
     gcrt_config_t d;
     if (!cfg) {
@@ -257,21 +268,22 @@ gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
         cfg->max_nesting_depth < 1 || cfg->max_nesting_depth > cfg->device_priorities ||
         cfg->max_nesting_depth > GC_TMU_MAX_DEPTH || cfg->copy_runlist < 1 ||
         cfg->copy_runlist >= GC_NUM_RUNLISTS || cfg->copy_timeslice == 0) {
-        fprintf(stderr, "gcrt_open: invalid configuration: copy priorities %u (3..%u), stream priorities %u (1..1024), "
+        snprintf(err, errlen, "gcrt_open: invalid configuration: copy priorities %u (3..%u), stream priorities %u (1..1024), "
                         "device priorities %u (1..%u, TMU_PRIO_LEVELS), nesting depth %u (1..device priorities, at "
-                        "most %u, TMU_MAX_DEPTH), copy runlist %u (1..%u), copy timeslice %u (> 0)\n",
+                        "most %u, TMU_MAX_DEPTH), copy runlist %u (1..%u), copy timeslice %u (> 0)",
                 cfg->copy_priorities, MAX_COPY_PRIOS, cfg->stream_priorities, cfg->device_priorities,
                 GC_TMU_PRIO_LEVELS, cfg->max_nesting_depth, GC_TMU_MAX_DEPTH, cfg->copy_runlist, GC_NUM_RUNLISTS - 1,
                 cfg->copy_timeslice);
         return GCRT_ERROR_INVALID_VALUE;
     }
     gcrt_t *rt = calloc(1, sizeof *rt);
-    if (!rt) return GCRT_ERROR_MEMORY_ALLOCATION;
+    if (!rt) {
+        snprintf(err, errlen, "gcrt_open: out of host memory");
+        return GCRT_ERROR_MEMORY_ALLOCATION;
+    }
     rt->cfg = *cfg;
-    char why[400];
-    gc_status_t st = gc_device_open_ex(&rt->cfg.device, &rt->dev, why, sizeof why);
+    gc_status_t st = gc_device_open_ex(&rt->cfg.device, &rt->dev, err, errlen);
     if (st != GC_OK) {
-        fprintf(stderr, "gcrt_open: %s\n", why);
         free(rt);
         return st == GC_ERR_NOT_FOUND ? GCRT_ERROR_INVALID_VALUE : GCRT_ERROR_BACKEND;
     }
@@ -292,7 +304,7 @@ gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
     /* the channels start ready: their SET_OBJECT entries consumed before any stream work */
     for (uint32_t q = 0; q < cfg->copy_priorities && st == GC_OK; q++) st = gc_channel_wait_idle(rt->chan[q]);
     if (st != GC_OK) {
-        fprintf(stderr, "gcrt_open: %s (%s)\n", gc_status_str(st), gc_device_last_error(rt->dev));
+        snprintf(err, errlen, "gcrt_open: setting up the copy channels: %s", gc_device_last_error(rt->dev));
         gcrt_close(rt);
         return GCRT_ERROR_BACKEND;
     }
@@ -306,6 +318,13 @@ gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
     rt->stream_ids = 1;
     *out = rt;
     return GCRT_SUCCESS;
+}
+
+gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
+    char err[400];
+    gcrt_error_t e = gcrt_open_ex(cfg, out, err, sizeof err);
+    if (e != GCRT_SUCCESS) fprintf(stderr, "%s\n", err);
+    return e;
 }
 
 void gcrt_close(gcrt_t *rt) {

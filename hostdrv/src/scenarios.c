@@ -214,10 +214,13 @@ static void print_ops(FILE *out, const gcsc_result_t *res) {
 }
 
 static bool open_rt(ctx_t *c, const gcrt_config_t *cfg, gcrt_t **rt) {
-    gcrt_error_t e = gcrt_open(cfg, rt);
+    char why[400];
+    gcrt_error_t e = gcrt_open_ex(cfg, rt, why, sizeof why);
     c->rt = *rt;
-    if (e) return chk(c, e, "open the device");
-    return true;
+    if (e == GCRT_SUCCESS) return true;
+    c->e = e;
+    if (c->err) snprintf(c->err, c->errlen, "opening the device: %s", why);
+    return false;
 }
 
 static bool finish(ctx_t *c, const char *timeline) {

@@ -209,7 +209,8 @@ def t_other_ranges():
 
 
 def t_watchdog_message():
-    for backend in ("rtl", "ref"):
+    backends = ["rtl", "ref"] + (["sc"] if os.path.exists(os.path.join(BUILD, "lib", "libgpucosim_sc.so")) else [])
+    for backend in backends:
         p = run("run", "copy", "--backend", backend, "--max-cycles", "2000")
         assert p.returncode == 1, p
         err = [l for l in p.stderr.splitlines() if l.startswith("gpucosim:")]
@@ -218,6 +219,13 @@ def t_watchdog_message():
         assert re.fullmatch(r"gpucosim: copy: copy 2: watchdog: waiting for semaphore 0x[0-9a-f]{10} to hold 0x00000002 "
                             r"\(it holds 0x00000000\) after 2000 cycles \(limit 2000\): .*CE0 COPY for channel 0, \d+ "
                             r"bytes moved.*", last), last
+    # a runtime scenario: the runtime's wait names the watchdog too
+    p = run("run", "copy-priority", "--backend", "ref", "--max-cycles", "3000")
+    assert p.returncode == 1
+    err = [l for l in p.stderr.splitlines() if l.startswith("gpucosim:")]
+    assert len(err) == 1 and re.fullmatch(r"gpucosim: synchronize: GCRT_ERROR_TIMEOUT: gcrt_device_synchronize: watchdog: "
+                                          r"running the device after 3000 cycles \(limit 3000\): .*channel 0 at GP_GET \d+ "
+                                          r"of GP_PUT \d+.*", err[0]), err
     # at open: the watchdog, not a wrong ID
     p = run("run", "copy", "--max-cycles", "5")
     assert p.returncode == 1
@@ -233,6 +241,13 @@ def t_device_open_failure_has_a_reason():
     assert len(err) == 1, err
     assert re.fullmatch(r"gpucosim: copy: opening the device: cannot open backend 'rtl': cosim_open: unknown inject "
                         r"mode 'bogus' \(.*\)", err[0]), err[0]
+
+
+def t_runtime_open_failure_has_a_reason():
+    p = run("run", "copy-priority", env={"GPUCOSIM_INJECT": "bogus"})
+    assert p.returncode == 1
+    assert p.stderr.splitlines() == ["gpucosim: opening the device: cannot open backend 'rtl': cosim_open: unknown "
+                                     "inject mode 'bogus' (flip-write, drop-sem, stall-reads)"], p.stderr
 
 
 def t_no_c_expressions_in_messages():
@@ -266,6 +281,7 @@ if __name__ == "__main__":
         "other_ranges": t_other_ranges,
         "watchdog_message": t_watchdog_message,
         "device_open_failure_has_a_reason": t_device_open_failure_has_a_reason,
+        "runtime_open_failure_has_a_reason": t_runtime_open_failure_has_a_reason,
         "no_c_expressions_in_messages": t_no_c_expressions_in_messages,
         "unknown_command": t_unknown_command,
     })

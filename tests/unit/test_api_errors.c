@@ -2,6 +2,7 @@
  * gc_device_last_error (NULL arguments, bad kinds, bad configurations), gc_device_open_ex says why
  * an open failed, the GPUCOSIM_* numbers parse strictly (gc_parse_u64), and a watchdog stop reads
  * "watchdog: <what> after <N> cycles (limit <L>): <stuck state>".  On the ref backend (fast). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
 
 #include "cosim_util.h"

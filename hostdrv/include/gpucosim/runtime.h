@@ -120,6 +120,8 @@ typedef struct gcrt_config {
 
 void gcrt_config_init(gcrt_config_t *cfg);
 gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out);
+/* gcrt_open, with the one-line reason of a failure in err (gcrt_open prints it to stderr). */
+gcrt_error_t gcrt_open_ex(const gcrt_config_t *cfg, gcrt_t **out, char *err, size_t errlen);
 void gcrt_close(gcrt_t *rt);
 /* The hostdrv device under the runtime (MMIO, memory, cycles). */
 gc_device_t *gcrt_device(gcrt_t *rt);
