@@ -120,6 +120,36 @@ def t_progress():
     refused(run("run", "copy", "--progress", "0"), r"gpucosim: --progress '0' is not a number in 1\.\.\d+")
 
 
+def t_progress_on_a_terminal():
+    """Without --progress, a terminal on stderr gets a line every 1,000,000 cycles (8 MiB: ~2 M
+    cycles a direction on ref); --quiet turns it off."""
+    import pty
+    for quiet, want in ((False, True), (True, False)):
+        master, slave = pty.openpty()
+        e = {k: v for k, v in os.environ.items() if k not in CLEAN}
+        args = [CLI, "run", "copy", "--bytes", "8388608", "--backend", "ref"] + (["--quiet"] if quiet else [])
+        p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave, env=e, text=True)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                d = os.read(master, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not d:
+                break
+            chunks.append(d)
+        out = p.communicate(timeout=300)[0]
+        os.close(master)
+        err = b"".join(chunks).decode()
+        assert p.returncode == 0 and "summary: copy PASSED" in out, (out, err)
+        lines = re.findall(r"gpucosim: progress: cycle (\d+) ", err)
+        if want:
+            assert [int(c) // 1000000 for c in lines] == list(range(1, len(lines) + 1)) and len(lines) >= 3, err
+        else:
+            assert lines == [] and err == "", err
+
+
 def t_options_a_scenario_does_not_take():
     with tempfile.TemporaryDirectory() as d:
         tl = os.path.join(d, "t.json")
@@ -273,6 +303,7 @@ if __name__ == "__main__":
         "bytes_range": t_bytes_range,
         "long_copy_waits": t_long_copy_waits,
         "progress": t_progress,
+        "progress_on_a_terminal": t_progress_on_a_terminal,
         "options_a_scenario_does_not_take": t_options_a_scenario_does_not_take,
         "bad_timeline_refused_before_the_run": t_bad_timeline_refused_before_the_run,
         "bad_waves_refused": t_bad_waves_refused,
