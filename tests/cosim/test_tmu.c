@@ -284,7 +284,25 @@ static void t_eviction(void) {
     static gcsc_result_t r;
     gcrt_config_t cfg;
     cfg_init(&cfg);
-    RUN_SCENARIO(gcsc_eviction(&cfg, IMAGE, false, stderr, NULL, &r, ERR));
+    char tl[96];
+    snprintf(tl, sizeof tl, "/tmp/gpucosim-eviction-%ld.json", (long)getpid());
+    RUN_SCENARIO(gcsc_eviction(&cfg, IMAGE, false, stderr, tl, &r, ERR));
+    const char *trace = slurp(tl);
+    remove(tl);
+    CHECK(trace != NULL);
+    CHECK(strstr(trace ? trace : "", "\"name\":\"compute engine\"") != NULL);
+    /* every kernel's start / end (gcrt_ops and the timeline) is its START / COMPLETE record */
+    CHECK_EQ(check_kernel_times(&r, trace), r.nlp + 1);
+    /* they ran at once: hp_short started while every lp_grid had started and not completed */
+    const gcrt_op_t *hp = NULL;
+    for (size_t i = 0; i < r.nops; i++)
+        if (r.ops[i].kind == GCRT_OP_KERNEL && r.ops[i].task == r.hp_task) hp = &r.ops[i];
+    REQUIRE(hp != NULL);
+    for (size_t i = 0; i < r.nops; i++)
+        if (r.ops[i].kind == GCRT_OP_KERNEL && r.ops[i].task != r.hp_task) {
+            CHECK(r.ops[i].start_cycle < hp->start_cycle && hp->end_cycle < r.ops[i].end_cycle);
+            CHECK_EQ(r.ops[i].evictions, r.ops[i].task == first(&r, GC_TMU_EVENT_EVICT, GCSC_ANY)->task);
+        }
     CHECK_EQ(r.bad_rules, 0);
     CHECK_EQ(r.nlp, GC_TMU_SLOTS);
     const gcrt_tmu_record_t *ev = first(&r, GC_TMU_EVENT_EVICT, GCSC_ANY);
