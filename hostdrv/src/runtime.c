@@ -368,16 +368,26 @@ gcrt_error_t gcrt_malloc_host(gcrt_t *rt, uint64_t *addr, uint64_t bytes) {
     return do_malloc(rt, addr, bytes, GC_MEM_SYSMEM);
 }
 
+static bool all_landed(gcrt_t *rt, void *arg);
+static gcrt_error_t wait_until(gcrt_t *rt, bool (*done)(gcrt_t *, void *), void *arg, const char *what);
+
+/* Like cudaFree: work already pushed may still use the allocation (a queued copy, a kernel given
+ * its address), so the range goes back to the allocator only once every op pushed so far has
+ * completed; until then the device runs.  When that work cannot complete (a channel fault, the
+ * synchronize budget), the error is returned and the allocation stays (gcrt_close frees it). */
 gcrt_error_t gcrt_free(gcrt_t *rt, uint64_t addr) {
+    static const char *const W = "gcrt_free";
     if (!rt) return GCRT_ERROR_INVALID_VALUE;
     for (size_t i = 0; i < rt->nallocs; i++)
         if (rt->allocs[i].addr == addr) {
+            gcrt_error_t e = wait_until(rt, all_landed, NULL, W);
+            if (e) return e;
             gc_mem_free(rt->dev, &rt->allocs[i].buf);
             rt->allocs[i] = rt->allocs[--rt->nallocs];
             return ok(rt);
         }
-    return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_free: 0x%010llx is not the start of an allocation",
-                (unsigned long long)addr);
+    return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: 0x%010llx is not the start of an allocation of this runtime (or "
+                "was freed already)", W, (unsigned long long)addr);
 }
 
 gcrt_error_t gcrt_write(gcrt_t *rt, uint64_t addr, const void *src, size_t bytes) {

@@ -361,7 +361,43 @@ static void t_kernels_scenario(void) {
     CHECK(strstr(buf, "\"name\":\"histogram\"") != NULL);
 }
 
+/* Freeing a kernel's input while the kernel is queued, allocating the range again and writing
+ * other values there: gcrt_free waits for the kernel (like cudaFree), so it read the old ones. */
+static void t_free_kernel_input(void) {
+    lctx_t c;
+    LOPEN(c);
+    gcrt_t *rt = c.rt;
+    enum { N = 512 };
+    static uint32_t a[N], b[N], junk[N], got[N];
+    rnd(a, N, 7, ~0u);
+    rnd(b, N, 8, ~0u);
+    rnd(junk, N, 9, ~0u);
+    uint64_t da, db, dc, da2;
+    RT_OK(rt, gcrt_malloc(rt, &da, 4 * N));
+    RT_OK(rt, gcrt_malloc(rt, &db, 4 * N));
+    RT_OK(rt, gcrt_malloc(rt, &dc, 4 * N));
+    RT_OK(rt, gcrt_write(rt, da, a, sizeof a));
+    RT_OK(rt, gcrt_write(rt, db, b, sizeof b));
+    gc_vecadd_params_t p = {gcrt_kernel_ptr(da), gcrt_kernel_ptr(db), gcrt_kernel_ptr(dc), N};
+    uint32_t grid[3] = {2, 1, 1}, block[3] = {32, 1, 1};
+    RT_OK(rt, gcrt_launch(rt, NULL, c.img, "vecadd", grid, block, &p, sizeof p, 0));
+    RT_OK(rt, gcrt_free(rt, da));
+    RT_OK(rt, gcrt_malloc(rt, &da2, 4 * N));
+    CHECK_EQ(da2, da); /* the dangerous case: the same range handed out again */
+    RT_OK(rt, gcrt_write(rt, da2, junk, sizeof junk));
+    RT_OK(rt, gcrt_device_synchronize(rt));
+    RT_OK(rt, gcrt_read(rt, dc, got, sizeof got));
+    for (uint32_t i = 0; i < N; i++)
+        if (got[i] != a[i] + b[i]) {
+            TCASE_FAIL_("c[%u] = 0x%x, want 0x%x (the kernel read the freed range's new contents)", i, got[i], a[i] + b[i]);
+            break;
+        }
+out:
+    lclose(&c);
+}
+
 static const tcase_t cases[] = {
+    {"launch_free_kernel_input", t_free_kernel_input},
     {"launch_vecadd", t_vecadd},
     {"launch_reduce_streams", t_reduce_streams},
     {"launch_fault", t_fault},

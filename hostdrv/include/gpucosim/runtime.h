@@ -161,6 +161,12 @@ uint32_t gcrt_prio_stream_levels(uint32_t m, uint32_t n);
 /* Device memory (vidmem) and pinned host memory (sysmem), by device address. */
 gcrt_error_t gcrt_malloc(gcrt_t *rt, uint64_t *addr, uint64_t bytes);
 gcrt_error_t gcrt_malloc_host(gcrt_t *rt, uint64_t *addr, uint64_t bytes);
+/* Free an allocation (addr = the start gcrt_malloc / gcrt_malloc_host returned).  Like cudaFree it
+ * first waits until every copy, memset and kernel pushed so far has completed (the device runs
+ * meanwhile): queued work may still read or write the range, and the allocator hands the same
+ * range out again.  Errors: GCRT_ERROR_INVALID_VALUE (not the start of an allocation of this
+ * runtime, or freed already); a channel fault or timeout of that work (the allocation then stays
+ * allocated until gcrt_close). */
 gcrt_error_t gcrt_free(gcrt_t *rt, uint64_t addr);
 /* The host's view of an allocation (no device work; bounds checked). */
 gcrt_error_t gcrt_write(gcrt_t *rt, uint64_t addr, const void *src, size_t bytes);
