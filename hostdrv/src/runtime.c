@@ -82,6 +82,8 @@ struct gcrt {
     size_t nevents, events_cap;
     alloc_t *allocs;
     size_t nallocs, allocs_cap;
+    gc_elf_t **images;    /* loaded by gcrt_load_image, not unloaded yet */
+    size_t nimages, images_cap;
     op_int_t *ops;
     size_t nops, ops_cap;
     gcrt_op_t *pub;       /* snapshot returned by gcrt_ops */
@@ -99,7 +101,7 @@ static const char *const err_names[GCRT_ERROR_COUNT] = {
 static const char *const err_strings[GCRT_ERROR_COUNT] = {
     "no error",
     "an argument is out of range or NULL",
-    "the stream or event handle is not one this runtime created",
+    "the stream, event or image handle is not one this runtime created (or it was destroyed)",
     "the stream priority is outside the range gcrt_stream_priority_range reports",
     "the memory range is not inside one allocation made by this runtime",
     "the addresses do not match the direction of the copy (host = pinned sysmem, device = vidmem)",
@@ -311,6 +313,8 @@ void gcrt_close(gcrt_t *rt) {
     while (rt->nstreams) gcrt_stream_destroy(rt, rt->streams[rt->nstreams - 1]);
     while (rt->nevents) gcrt_event_destroy(rt, rt->events[rt->nevents - 1]);
     if (rt->log_on) gc_mmio_write(rt->dev, GC_REG_COMPUTE_LOG_CTRL, 0);
+    for (size_t i = 0; i < rt->nimages; i++) gc_elf_free(rt->images[i]); /* their ranges go with the device */
+    free(rt->images);
     for (uint32_t q = 0; q < NCHAN; q++)
         if (rt->chan[q]) gc_channel_close(rt->chan[q]);
     gc_device_close(rt->dev);
@@ -937,25 +941,50 @@ gcrt_error_t gcrt_ops(gcrt_t *rt, const gcrt_op_t **ops, size_t *count) {
 gcrt_error_t gcrt_load_image(gcrt_t *rt, const char *path, gc_elf_t **image) {
     if (!rt || !path || !image) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_load_image: NULL argument");
     *image = NULL;
+    if (!grow((void **)&rt->images, &rt->images_cap, rt->nimages + 1, sizeof *rt->images))
+        return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "gcrt_load_image: host out of memory");
     char err[256];
     gc_elf_t *k = NULL;
     gc_status_t st = gc_elf_read_file(path, &k, err, sizeof err);
     if (st != GC_OK) return fail(rt, st == GC_ERR_NO_MEMORY ? GCRT_ERROR_MEMORY_ALLOCATION : GCRT_ERROR_INVALID_VALUE,
                                  "gcrt_load_image: %s", err);
     if ((st = gc_elf_load(rt->dev, k)) != GC_OK) {
-        gcrt_error_t e = from_gc(rt, st, "gcrt_load_image");
+        gcrt_error_t e = fail(rt, st == GC_ERR_NO_MEMORY ? GCRT_ERROR_MEMORY_ALLOCATION : GCRT_ERROR_INVALID_VALUE,
+                              "gcrt_load_image %s: %s", path, gc_device_last_error(rt->dev));
         gc_elf_free(k);
         return e;
     }
+    rt->images[rt->nimages++] = k;
     *image = k;
     return ok(rt);
 }
 
+/* Is `image` one gcrt_load_image of this runtime returned and not unloaded?  (Compared as a
+ * pointer only: an unloaded or foreign image is never dereferenced.) */
+static bool image_known(gcrt_t *rt, const gc_elf_t *image, const char *what) {
+    for (size_t i = 0; image && i < rt->nimages; i++)
+        if (rt->images[i] == image) return true;
+    fail(rt, GCRT_ERROR_INVALID_HANDLE,
+         "%s: image %p was not loaded by this runtime's gcrt_load_image (or was unloaded)", what, (const void *)image);
+    return false;
+}
+
+/* Kernels pushed before the unload may still run the image's code: wait for them (like
+ * gcrt_free), then give its range back. */
 gcrt_error_t gcrt_unload_image(gcrt_t *rt, gc_elf_t *image) {
-    if (!rt || !image) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_unload_image: NULL argument");
+    static const char *const W = "gcrt_unload_image";
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!image_known(rt, image, W)) return rt->last;
+    gcrt_error_t e = wait_until(rt, all_landed, NULL, W);
+    if (e) return e;
+    for (size_t i = 0; i < rt->nimages; i++)
+        if (rt->images[i] == image) {
+            rt->images[i] = rt->images[--rt->nimages];
+            break;
+        }
     gc_status_t st = gc_elf_unload(rt->dev, image);
     gc_elf_free(image);
-    return from_gc(rt, st, "gcrt_unload_image");
+    return from_gc(rt, st, W);
 }
 
 uint32_t gcrt_kernel_ptr(uint64_t dev_addr) { return gc_simt_ptr(dev_addr); }
@@ -1049,6 +1078,7 @@ gcrt_error_t gcrt_launch_ex(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image,
     if (!(s = stream_of(rt, s, W))) return rt->last;
     if (!image || !kernel || !grid || !block || (!args && args_bytes))
         return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: NULL image, kernel name, grid, block or arguments", W);
+    if (!image_known(rt, image, W)) return rt->last;
     if (args_bytes > MAX_ARGS_BYTES)
         return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: %zu bytes of arguments: at most %u", W, args_bytes, MAX_ARGS_BYTES);
     gcrt_launch_attr_t def;

@@ -89,7 +89,7 @@ extern "C" {
 typedef enum gcrt_error {
     GCRT_SUCCESS = 0,
     GCRT_ERROR_INVALID_VALUE,     /* an argument is out of range or NULL */
-    GCRT_ERROR_INVALID_HANDLE,    /* a stream or event this runtime did not create (or destroyed) */
+    GCRT_ERROR_INVALID_HANDLE,    /* a stream, event or image this runtime did not create (or destroyed) */
     GCRT_ERROR_INVALID_PRIORITY,  /* a stream priority outside [greatest, least] */
     GCRT_ERROR_OUT_OF_BOUNDS,     /* a copy or memset outside the allocation it starts in */
     GCRT_ERROR_INVALID_MEMCPY_DIRECTION, /* the addresses do not match the copy kind */
@@ -223,13 +223,20 @@ gcrt_error_t gcrt_copy_semaphore(gcrt_t *rt, uint32_t q, uint32_t *value);
 
 /* ------------------------------------------------------------------ kernels */
 /* Read a kernel image (ELF, e.g. build/firmware/kernels.elf) and load it into the device
- * (gc_elf_read_file + gc_elf_load).  Release it with gcrt_unload_image (gcrt_close does not). */
+ * (gc_elf_read_file + gc_elf_load).  Several images may be loaded at once: one whose link range
+ * is taken (they all link at the same address) is moved to a free range when it was linked with
+ * --emit-relocs (firmware/README.md), else refused.  The handle is valid for this runtime until
+ * gcrt_unload_image or gcrt_close (which unloads every image still loaded). */
 gcrt_error_t gcrt_load_image(gcrt_t *rt, const char *path, gc_elf_t **image);
+/* Waits, like gcrt_free, until every kernel pushed so far has completed (they may run the
+ * image's code), then releases the image's range and the handle.  GCRT_ERROR_INVALID_HANDLE for
+ * an image this runtime did not load or already unloaded (the pointer is never dereferenced). */
 gcrt_error_t gcrt_unload_image(gcrt_t *rt, gc_elf_t *image);
 /* The thread address a kernel uses for a device address (for pointers in kernel arguments);
  * 0 when the address is in no global window. */
 uint32_t gcrt_kernel_ptr(uint64_t dev_addr);
-/* Launch `kernel` (a symbol of `image`, which must be loaded) on stream s: grid[3] CTAs of
+/* Launch `kernel` (a symbol of `image`, which this runtime's gcrt_load_image loaded and which was
+ * not unloaded: GCRT_ERROR_INVALID_HANDLE otherwise) on stream s: grid[3] CTAs of
  * block[3] threads, `args_bytes` bytes of `args` as its parameter block (gc_param), shared_bytes
  * of shared memory per CTA.  Errors: GCRT_ERROR_NOT_SUPPORTED (the backend has no compute
  * engine), GCRT_ERROR_INVALID_KERNEL (no such symbol), GCRT_ERROR_INVALID_CONFIGURATION (a zero
