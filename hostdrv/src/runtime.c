@@ -914,7 +914,10 @@ gcrt_error_t gcrt_ops(gcrt_t *rt, const gcrt_op_t **ops, size_t *count) {
     free(rt->pub);
     rt->pub = calloc(rt->nops ? rt->nops : 1, sizeof *rt->pub);
     if (!rt->pub) return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "gcrt_ops: host out of memory");
-    for (size_t i = 0; i < rt->nops; i++) rt->pub[i] = rt->ops[i].pub;
+    for (size_t i = 0; i < rt->nops; i++) {
+        rt->pub[i] = rt->ops[i].pub;
+        if (rt->pub[i].timing_lost) rt->pub[i].start_cycle = rt->pub[i].end_cycle = 0; /* a record may be missing */
+    }
     /* Kernels: start and end are their START / COMPLETE task log stamps (refresh_ops).  Copies
      * and memsets: the launch stamp is written when the channel reaches LAUNCH_DMA; the copy
      * engine may still be busy with another channel's copy then.  A copy engine runs one copy at

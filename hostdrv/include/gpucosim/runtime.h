@@ -64,9 +64,10 @@
  * (launch_cycle) and a four-word (timestamped) completion release.  A copy or memset ends at its
  * copy engine's completion release stamp; it starts at max(its launch stamp, the end of the copy
  * the same copy engine completed before it): a copy engine runs one copy at a time, but a
- * channel may reach LAUNCH_DMA while the engine still runs another channel's copy (the copy
- * engine records no start of its own, so that is a lower bound: after such a wait the copy
- * really started when its channel got back to LAUNCH_DMA, which may be later).  A kernel starts at its task's START record and ends at
+ * channel may reach LAUNCH_DMA while the engine still runs another channel's copy.  The copy
+ * engine records no start of its own, so that is a lower bound: the engine takes the copy tens
+ * of cycles after the launch stamp (the release's round trip to memory), later still when its
+ * channel had to wait for the engine.  A kernel starts at its task's START record and ends at
  * its COMPLETE record in the TMU log (the compute engine runs several tasks at once: kernels of
  * different streams overlap).  An op is done once its completion release landed and, for a
  * kernel, its COMPLETE record was read; stream / device synchronize return only then.
@@ -351,9 +352,10 @@ typedef struct gcrt_op {
     bool launched;
     uint64_t start_cycle;    /* copies, memsets: max(launch_cycle, end_cycle of the copy the same copy
                               * engine completed before it; a copy engine runs one copy at a time):
-                              * a lower bound when the channel had to wait for the engine.
+                              * a lower bound of when the engine took it (see Timing above).
                               * Kernels: the stamp of the task's START record in the TMU log (when
-                              * it first took a task slot).  0 until done (and if timing_lost) */
+                              * it first took a task slot; set once that record was read, so also
+                              * while the kernel runs).  0 until then, and if timing_lost */
     uint64_t end_cycle;      /* copies, memsets: the stamp of the copy engine's four-word completion
                               * release.  Kernels: the stamp of the task's COMPLETE record (issued
                               * right after the TMD's completion release).  0 until done */
