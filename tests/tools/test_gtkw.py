@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """The committed GTKWave layout (cosim/gpucosim.gtkw) against a real FST of the default run
-(`gpucosim run copy --waves`, what `make run WAVES=1` records), read with fst2vcd -e (Debian's
-gtkwave package; -e keeps the FST's enum tables).
+(`gpucosim run copy --waves`, what `make run WAVES=1` records: rtl backend, seed 1, no stalls,
+whatever GPUCOSIM_* variables are set), read with fst2vcd -e (Debian's gtkwave package; -e keeps
+the FST's enum tables).
 
 - names: every signal line is, exactly, a trace name GTKWave 3.3 makes from the FST (its FST
-  loader's rule, fst_names below: a 1-bit `x [0:0]` is `x[0]`, an 8-bit `kill [7:0]` is
+  loader's rule, gtkwave_name below: a 1-bit `x [0:0]` is `x[0]`, an 8-bit `kill [7:0]` is
   `kill[7:0]`); GTKWave drops a line naming nothing without a word, so a renamed register or a
   wrong bit range would otherwise leave a row silently missing.
-- enums: every traced signal the FST gives an enum table shows as enum names (GTKWave applies the
+- enums: every line whose signal the FST gives an enum table shows as enum names (GTKWave applies the
   table when the line's format has no number base), none of the others asks for one, and each
   spec enum's table (gpucosim_pkg::*_e, generated from spec/gpucosim.yaml) holds every value of
   the spec, name for name; the layout references no translate-filter file.
@@ -82,7 +83,9 @@ def default_run():
     assert os.access(GPUCOSIM, os.X_OK), f"{GPUCOSIM} not built: run 'make all'"
     with tempfile.TemporaryDirectory() as d:
         fst = os.path.join(d, "run.fst")
-        r = subprocess.run([GPUCOSIM, "run", "copy", "--waves", fst], capture_output=True, text=True)
+        # the default run exactly: rtl backend, seed 1, no stalls, whatever GPUCOSIM_* the suite sets
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GPUCOSIM_")}
+        r = subprocess.run([GPUCOSIM, "run", "copy", "--waves", fst], capture_output=True, text=True, env=env)
         assert r.returncode == 0, f"gpucosim run copy --waves failed: {r.stderr[-400:]}"
         vcd = subprocess.run(["fst2vcd", "-e", fst], capture_output=True, text=True, check=True).stdout
     lines = iter(vcd.splitlines())
