@@ -229,11 +229,17 @@ FW         := $(BUILD)/firmware
 RV_CC      ?= riscv64-unknown-elf-gcc
 FW_CFLAGS  := -O2 -march=rv32ima -mabi=ilp32 -mcmodel=medany -mno-relax -ffreestanding -fno-builtin \
               -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Ifirmware/include -I$(GEN) -MMD -MP
-FW_LDFLAGS := -nostdlib -nostartfiles -Wl,--no-relax -T firmware/link.ld
+# --emit-relocs keeps the relocations in the image, so that hostdrv's loader can move it when its
+# link address is taken (every image of firmware/link.ld links at the same address)
+FW_LDFLAGS := -nostdlib -nostartfiles -Wl,--no-relax -Wl,--emit-relocs -T firmware/link.ld
 FW_SRC     := firmware/crt0.S firmware/lib.c firmware/kernels/vecadd.c firmware/kernels/reduce.c \
               firmware/kernels/histogram.c firmware/kernels/divergent.c firmware/kernels/tmu.c
 FW_OBJ     := $(patsubst %,$(FW)/obj/%.o,$(FW_SRC))
-FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf
+# other.elf: a second image at the same address (tests/firmware/other_kernels.c, built like a
+# user's kernel file outside firmware/, with absolute addressing: firmware/README.md)
+OTHER_OBJ  := $(FW)/obj/firmware/crt0.S.o $(FW)/obj/firmware/lib.c.o $(FW)/obj/tests/firmware/other_kernels.c.o
+FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf $(FW)/other.elf
+$(FW)/obj/tests/firmware/other_kernels.c.o: FW_CFLAGS += -mcmodel=medlow
 
 .PHONY: check-riscv
 check-riscv:
@@ -247,6 +253,8 @@ $(FW)/obj/%.S.o: %.S $(GEN)/gpucosim_spec.h | check-riscv
 	$(RV_CC) $(FW_CFLAGS) -c $< -o $@
 $(FW)/kernels.elf: $(FW_OBJ) firmware/link.ld
 	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_OBJ) -lgcc
+$(FW)/other.elf: $(OTHER_OBJ) firmware/link.ld
+	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(OTHER_OBJ) -lgcc
 # The instruction tests use the Zicsr mnemonics (csrr ...) and sit at another address than
 # kernels.elf, so that both can be loaded at once.
 $(FW)/simt_isa.elf: tests/rtl/simt_isa.S tests/rtl/simt_isa_list.h firmware/link.ld $(GEN)/gpucosim_spec.h | check-riscv
@@ -303,7 +311,7 @@ lint: lint-simt
 lint-simt: check-tools $(GEN_FILES)
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) -Ifirmware/include $(wildcard tests/compute/*.c)
 
--include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d)
+-include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d $(FW)/obj/tests/firmware/*.d)
 
 # ---------------------------------------------------------------- main targets
 WAVES ?= 0

@@ -102,7 +102,10 @@ static void pins_to_top(const AxiMemPins &p, Vgpu_top &t) {
     t.m_bresp_i = p.bresp;
 }
 
-// Waveform time: one cycle is 1 ns (1000 ps), so the time under the cursor is the cycle number.
+// Waveform time: the FST counts ps (the model's time precision) and one cycle is 1000 ps: the clock
+// falls at cycle * 1000 and rises at cycle * 1000 + 500, cycle being what cosim_cycles() returns
+// (GTKWave's ruler, which reads ns, shows cycle numbers).  cosim/gpucosim.gtkw and README's
+// Waveforms section say the same; tests/tools/test_gtkw.py checks the grid.
 static void dump(cosim_t *s, uint64_t t_ps) {
     if (s->fst) s->fst->dump(t_ps);
 }

@@ -29,12 +29,14 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
     FILE *f = fopen(path, "w");
     if (!f) return GCRT_ERROR_INVALID_VALUE; /* errno says why */
     /* pid 1: HW channels (tid = channel), pid 2: copy engines (tid = engine), pid 3: the compute
-     * engine (kernels, tid 0; present once a kernel ran).  Timestamps are
+     * engine (present once a kernel ran): one track per stream (tid = stream id), a kernel from
+     * its START to its COMPLETE task log record (the engine runs the kernels of several streams
+     * at once, so these overlap; a stream's own kernels run one after the other).  Timestamps are
      * device cycles; the trace says microseconds, so 1 us on screen is one cycle. */
     fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 device cycle\"},\"traceEvents\":[\n");
     fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"HW channels\"}},\n");
     fprintf(f, "{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":{\"name\":\"copy engines\"}},\n");
-    uint32_t seen_ch = 0, seen_ce = 0;
+    uint32_t seen_ch = 0, seen_ce = 0, seen_ks = 0;
     bool seen_kernel = false;
     for (size_t i = 0; i < n; i++) {
         const gcrt_op_t *o = &ops[i];
@@ -50,7 +52,11 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
         if (o->kind == GCRT_OP_KERNEL && !seen_kernel) {
             seen_kernel = true;
             fprintf(f, "{\"ph\":\"M\",\"pid\":3,\"name\":\"process_name\",\"args\":{\"name\":\"compute engine\"}},\n");
-            fprintf(f, "{\"ph\":\"M\",\"pid\":3,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":\"SMs\"}},\n");
+        }
+        if (o->kind == GCRT_OP_KERNEL && o->stream_id < 32 && !(seen_ks & (1u << o->stream_id))) {
+            seen_ks |= 1u << o->stream_id;
+            fprintf(f, "{\"ph\":\"M\",\"pid\":3,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"stream %u "
+                       "(priority %d) kernels\"}},\n", o->stream_id, o->stream_id, o->stream_priority);
         }
         if (o->kind != GCRT_OP_KERNEL && o->engine < 32 && !(seen_ce & (1u << o->engine))) {
             seen_ce |= 1u << o->engine;
@@ -61,23 +67,27 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
     bool first = true;
     for (size_t i = 0; i < n; i++) {
         const gcrt_op_t *o = &ops[i];
-        if (!o->done) continue;
+        if (!o->done || o->timing_lost) continue;
         bool kernel = o->kind == GCRT_OP_KERNEL;
         for (int track = 0; track < 2; track++) {
             uint64_t t0 = track == 0 ? o->launch_cycle : o->start_cycle;
-            /* kernels: the compute channel (pid 1) and the compute engine (pid 3, tid 0) */
+            /* kernels: the compute channel (pid 1) and their stream's compute engine track (pid 3) */
             int pid = track == 0 ? 1 : kernel ? 3 : 2;
-            uint32_t tid = track == 0 ? o->hw_channel : kernel ? 0 : o->engine;
+            uint32_t tid = track == 0 ? o->hw_channel : kernel ? o->stream_id : o->engine;
             fprintf(f, "%s{\"ph\":\"X\",\"pid\":%d,\"tid\":%u,\"ts\":%llu,\"dur\":%llu,\"name\":", first ? "" : ",\n",
                     pid, tid, (unsigned long long)t0, (unsigned long long)(o->end_cycle - t0));
             first = false;
             json_str(f, o->tag);
             fprintf(f, ",\"args\":{\"bytes\":%llu,\"stream\":%u,\"stream_priority\":%d,\"submit\":%llu,"
-                       "\"launch\":%llu,\"start\":%llu,\"end\":%llu,\"kind\":\"%s\"}}",
+                       "\"launch\":%llu,\"start\":%llu,\"end\":%llu,\"kind\":\"%s\"",
                     (unsigned long long)o->bytes, o->stream_id, o->stream_priority, (unsigned long long)o->submit_cycle,
                     (unsigned long long)o->launch_cycle, (unsigned long long)o->start_cycle,
                     (unsigned long long)o->end_cycle,
                     kernel ? "kernel" : o->kind == GCRT_OP_MEMSET ? "memset" : "copy");
+            if (kernel)
+                fprintf(f, ",\"task\":\"0x%x\",\"device_priority\":%u,\"evictions\":%u", o->task, o->device_priority,
+                        o->evictions);
+            fprintf(f, "}}");
         }
     }
     /* pid 4: the task slots (tid = slot), from the TMU log when the runtime enabled it: a slice
@@ -197,14 +207,20 @@ static bool harvest(ctx_t *c, gcsc_result_t *res) {
     return true;
 }
 
+/* The ops table: copies and memsets on their copy engine (CE0 / CE1), kernels on the compute
+ * engine with their start and end from the TMU log (START / COMPLETE records). */
 static void print_ops(FILE *out, const gcsc_result_t *res) {
     if (!out) return;
-    fprintf(out, "%-10s %6s %5s %4s %4s %8s %10s %10s %10s %10s\n", "copy", "stream", "prio", "ch", "CE", "bytes",
-            "submit", "start", "end", "cycles");
+    fprintf(out, "%-10s %-6s %6s %5s %4s %-7s %8s %10s %10s %10s %10s\n", "op", "kind", "stream", "prio", "ch", "engine",
+            "bytes", "submit", "start", "end", "cycles");
     for (size_t i = 0; i < res->nops; i++) {
         const gcrt_op_t *o = &res->ops[i];
-        fprintf(out, "%-10s %6u %5d %4u %4u %8llu %10llu %10llu %10llu %10llu\n", o->tag, o->stream_id,
-                o->stream_priority, o->hw_channel, o->engine, (unsigned long long)o->bytes,
+        char eng[16];
+        if (o->kind == GCRT_OP_KERNEL) snprintf(eng, sizeof eng, "compute");
+        else snprintf(eng, sizeof eng, "CE%u", o->engine);
+        fprintf(out, "%-10s %-6s %6u %5d %4u %-7s %8llu %10llu %10llu %10llu %10llu\n", o->tag,
+                o->kind == GCRT_OP_KERNEL ? "kernel" : o->kind == GCRT_OP_MEMSET ? "memset" : "copy", o->stream_id,
+                o->stream_priority, o->hw_channel, eng, (unsigned long long)o->bytes,
                 (unsigned long long)o->submit_cycle, (unsigned long long)o->start_cycle,
                 (unsigned long long)o->end_cycle, (unsigned long long)(o->end_cycle - o->start_cycle));
     }
@@ -233,6 +249,17 @@ static bool finish(ctx_t *c, const char *timeline) {
         snprintf(c->err, c->errlen, "timeline: cannot write '%s': %s", timeline,
                  errno ? strerror(errno) : gcrt_error_string(e));
     return false;
+}
+
+/* Harvest the ops and the log into res (the log's total record count in *total). */
+static bool log_harvest(ctx_t *c, gcsc_result_t *res, const gcrt_tmu_record_t **lg, size_t *total) {
+    if (!chk(c, gcrt_tmu_log_sync(c->rt), "task log") || !harvest(c, res) ||
+        !chk(c, gcrt_tmu_log(c->rt, lg, total, &res->log_lost), "task log") ||
+        !chk(c, gcrt_launch_failures(c->rt, &res->lf, false), "launch failures"))
+        return false;
+    res->nlog = *total < GCSC_MAX_LOG ? *total : GCSC_MAX_LOG;
+    memcpy(res->log, *lg, res->nlog * sizeof **lg);
+    return true;
 }
 
 /* ------------------------------------------------------------------ copy-priority walk-through */
@@ -446,7 +473,7 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
     /* grid x CTA threads; shape NSHAPES - 1 is the full CTA (WARPS x LANES), filled in below */
     uint32_t shapes[NSHAPES][2] = {{1, 8}, {3, 13}, {2, 32}, {4, 7}, {2, 0}};
     if (open_rt(&c, cfg, &rt) && chk(&c, gcrt_compute_channel(rt, &hw), "compute channel") &&
-        chk(&c, gcrt_load_image(rt, image, &img), image)) {
+        chk(&c, gcrt_load_image(rt, image, &img), image) && chk(&c, gcrt_tmu_log_enable(rt, 0), "task log")) {
         if (gc_mmio_read(gcrt_device(rt), GC_REG_COMPUTE_CONFIG, &ccfg) != GC_OK)
             chk(&c, GCRT_ERROR_BACKEND, "read COMPUTE_CONFIG");
         uint32_t lanes = GC_COMPUTE_CONFIG_LANES_GET(ccfg), warps = GC_COMPUTE_CONFIG_WARPS_GET(ccfg);
@@ -550,7 +577,9 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
             }
             for (size_t i = 0; i < nlist; i++) chk(&c, gcrt_free(rt, list[i]), "free");
         }
-        if (c.e == GCRT_SUCCESS && harvest(&c, res)) {
+        const gcrt_tmu_record_t *lg;
+        size_t nlg;
+        if (c.e == GCRT_SUCCESS && log_harvest(&c, res, &lg, &nlg)) {
             const gcrt_op_t *ops;
             size_t nops = 0;
             uint32_t done_kernels = 0;
@@ -607,16 +636,11 @@ static bool tmu_open(ctx_t *c, const gcrt_config_t *cfg, const char *image, uint
            chk(c, gcrt_launch_failures(*rt, &lf, true), "launch failures");
 }
 
-/* Harvest the ops and the log into res, print the log. */
+/* Harvest the ops and the log into res, print the log and the ops. */
 static bool tmu_harvest(ctx_t *c, gcsc_result_t *res, FILE *out) {
     const gcrt_tmu_record_t *lg;
     size_t n;
-    if (!chk(c, gcrt_tmu_log_sync(c->rt), "task log") || !harvest(c, res) ||
-        !chk(c, gcrt_tmu_log(c->rt, &lg, &n, &res->log_lost), "task log") ||
-        !chk(c, gcrt_launch_failures(c->rt, &res->lf, false), "launch failures"))
-        return false;
-    res->nlog = n < GCSC_MAX_LOG ? n : GCSC_MAX_LOG;
-    memcpy(res->log, lg, res->nlog * sizeof *lg);
+    if (!log_harvest(c, res, &lg, &n)) return false;
     if (out) {
         fprintf(out, "task log (%zu records%s):\n%10s  %-11s %4s %5s %5s %3s  %s\n", n, res->log_lost ? ", some LOST" : "",
                 "cycle", "event", "slot", "level", "depth", "ch", "task");
@@ -629,6 +653,7 @@ static bool tmu_harvest(ctx_t *c, gcsc_result_t *res, FILE *out) {
                     lg[i].channel, lg[i].task, nm ? nm : "");
         }
     }
+    print_ops(out, res);
     return true;
 }
 

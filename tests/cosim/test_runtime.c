@@ -311,7 +311,56 @@ static void t_video_pipeline(void) {
     CHECK(strstr(buf, "\"traceEvents\"") && strstr(buf, "\"F2.d2h\"") && strstr(buf, "\"CE0\""));
 }
 
+/* Freeing the source of a queued copy, allocating again (the allocator hands out the same
+ * range) and writing new bytes there must not change what the copy delivers: gcrt_free waits
+ * for the work pushed before it, like cudaFree. */
+static void t_free_in_use(void) {
+    gcrt_t *rt = rt_open(true);
+    REQUIRE(rt);
+    enum { N = 1 << 20 };
+    static uint8_t in[N], other[N], got[N];
+    gcsc_fill(in, N, 11);
+    gcsc_fill(other, N, 12);
+    uint64_t src, dst, src2, back;
+    RT_OK(rt, gcrt_malloc_host(rt, &src, N));
+    RT_OK(rt, gcrt_malloc(rt, &dst, N));
+    RT_OK(rt, gcrt_write(rt, src, in, N));
+    gcrt_stream_t *s;
+    RT_OK(rt, gcrt_stream_create(rt, &s));
+    RT_OK(rt, gcrt_memcpy_async(rt, dst, src, N, GCRT_MEMCPY_HOST_TO_DEVICE, s, "h2d"));
+    RT_OK(rt, gcrt_free(rt, src));
+    const gcrt_op_t *ops;
+    size_t n;
+    RT_OK(rt, gcrt_ops(rt, &ops, &n));
+    CHECK(n == 1 && ops[0].done); /* the copy completed before the free returned */
+    RT_OK(rt, gcrt_malloc_host(rt, &src2, N));
+    fprintf(stderr, "freed 0x%010llx, the next allocation got 0x%010llx\n", (unsigned long long)src,
+            (unsigned long long)src2);
+    RT_OK(rt, gcrt_write(rt, src2, other, N));
+    /* the destination of a queued copy, freed and reused the same way */
+    RT_OK(rt, gcrt_malloc_host(rt, &back, N));
+    RT_OK(rt, gcrt_memcpy_async(rt, back, dst, N, GCRT_MEMCPY_DEVICE_TO_HOST, s, "d2h"));
+    RT_OK(rt, gcrt_free(rt, back));
+    uint64_t back2;
+    RT_OK(rt, gcrt_malloc_host(rt, &back2, N));
+    RT_OK(rt, gcrt_read(rt, back2, got, N));
+    CHECK_EQ(util_diff("d2h into a freed buffer, read after the free", in, got, N), 0);
+    RT_OK(rt, gcrt_write(rt, back2, other, N));
+    RT_OK(rt, gcrt_stream_synchronize(rt, s));
+    RT_OK(rt, gcrt_read(rt, dst, got, N));
+    CHECK_EQ(util_diff("h2d whose source was freed and reused", in, got, N), 0);
+    /* a free of what is not (or no longer) an allocation is refused and changes nothing */
+    CHECK_EQ(gcrt_free(rt, src2 + 1), GCRT_ERROR_INVALID_VALUE);
+    RT_OK(rt, gcrt_free(rt, src2));
+    CHECK_EQ(gcrt_free(rt, src2), GCRT_ERROR_INVALID_VALUE);
+    CHECK(strstr(gcrt_last_message(rt), "freed already") != NULL);
+    RT_OK(rt, gcrt_free(rt, back2));
+    RT_OK(rt, gcrt_free(rt, dst));
+    gcrt_close(rt);
+}
+
 static const tcase_t cases[] = {
+    {"rt_free_in_use", t_free_in_use},
     {"rt_memcpy_memset", t_memcpy_memset},
     {"rt_events", t_events},
     {"rt_priorities", t_priorities},
