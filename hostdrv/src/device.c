@@ -90,8 +90,11 @@ gc_status_t gc_device_open(const gc_device_config_t *cfg, gc_device_t **out) {
         free(dev);
         return GC_ERR_BACKEND;
     }
-    dev->heap[GC_MEM_SYSMEM] = (gc_heap_t){GC_SYSMEM_BASE, GC_SYSMEM_SIZE, NULL};
-    dev->heap[GC_MEM_VIDMEM] = (gc_heap_t){GC_VIDMEM_BASE, GC_VIDMEM_SIZE, NULL};
+    /* the heaps start past the NULL guard of the thread window that maps their memory */
+    dev->heap[GC_MEM_SYSMEM] = (gc_heap_t){GC_SYSMEM_BASE + GC_SIMT_WIN_SYSMEM_GUARD,
+                                           GC_SYSMEM_SIZE - GC_SIMT_WIN_SYSMEM_GUARD, NULL};
+    dev->heap[GC_MEM_VIDMEM] = (gc_heap_t){GC_VIDMEM_BASE + GC_SIMT_WIN_VIDMEM_GUARD,
+                                           GC_VIDMEM_SIZE - GC_SIMT_WIN_VIDMEM_GUARD, NULL};
     *out = dev;
     return GC_OK;
 }

@@ -122,6 +122,13 @@ static bool global_dev(uint32_t a, uint64_t *dev) {
     return false;
 }
 
+/* The NULL guard (spec simt.windows guard): the first bytes of each global window, which no
+ * access, fetch or LAUNCH of a thread reaches (NULL_ACCESS, checked before alignment; BAD_ADDR). */
+static bool null_guard(uint32_t a) {
+    return in_win(a, GC_SIMT_WIN_SYSMEM_BASE, GC_SIMT_WIN_SYSMEM_GUARD) ||
+           in_win(a, GC_SIMT_WIN_VIDMEM_BASE, GC_SIMT_WIN_VIDMEM_GUARD);
+}
+
 typedef enum { W_GLOBAL, W_SHARED, W_LOCAL, W_NONE } win_t;
 
 /* Classify an access of n bytes; *p points at on-chip memory, *dev at global. */
@@ -242,6 +249,7 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
         uint32_t n = (f3 & 3u) == 0 ? 1u : (f3 & 3u) == 1 ? 2u : 4u;
         if (f3 == 3 || f3 > 5) FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
         uint32_t ad = a + (uint32_t)immi;
+        if (null_guard(ad)) FAULT(GC_SIMT_FAULT_NULL_ACCESS, ad);
         if (ad % n) FAULT(GC_SIMT_FAULT_MISALIGNED_LOAD, ad);
         uint8_t *p = NULL, buf[4];
         uint64_t dev = 0;
@@ -261,6 +269,7 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
     case 0x23: { /* stores */
         if (f3 > 2) FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
         uint32_t n = 1u << f3, ad = a + (uint32_t)imms;
+        if (null_guard(ad)) FAULT(GC_SIMT_FAULT_NULL_ACCESS, ad);
         if (ad % n) FAULT(GC_SIMT_FAULT_MISALIGNED_STORE, ad);
         uint8_t *p = NULL, buf[4];
         uint64_t dev = 0;
@@ -366,6 +375,7 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
         if (!lr && !sc && f5 != 0x00 && f5 != 0x01 && f5 != 0x04 && f5 != 0x08 && f5 != 0x0C && f5 != 0x10 &&
             f5 != 0x14 && f5 != 0x18 && f5 != 0x1C)
             FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
+        if (null_guard(a)) FAULT(GC_SIMT_FAULT_NULL_ACCESS, a);
         if (a % 4u) FAULT(lr ? GC_SIMT_FAULT_MISALIGNED_LOAD : GC_SIMT_FAULT_MISALIGNED_STORE, a);
         uint8_t *p = NULL, buf[4];
         uint64_t dev = 0;
@@ -432,6 +442,10 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
  * false with a fault cause. */
 static bool fetch(run_t *k, uint32_t pc, uint32_t *w, uint32_t *cause) {
     uint64_t dev;
+    if (null_guard(pc)) {
+        *cause = GC_SIMT_FAULT_NULL_ACCESS;
+        return false;
+    }
     if (!global_dev(pc, &dev)) {
         *cause = GC_SIMT_FAULT_FETCH_ACCESS;
         return false;
@@ -739,7 +753,8 @@ static uint32_t tmu_device_launch(run_t *k, uint32_t thread_addr) {
     uint64_t dev = 0;
     uint32_t st;
     int32_t e = -1;
-    if (thread_addr % GC_TMD_ALIGN || !global_dev(thread_addr, &dev)) st = GC_LAUNCH_STATUS_BAD_ADDR;
+    if (thread_addr % GC_TMD_ALIGN || null_guard(thread_addr) || !global_dev(thread_addr, &dev))
+        st = GC_LAUNCH_STATUS_BAD_ADDR;
     else if (p->depth >= p->max_depth) st = GC_LAUNCH_STATUS_DEPTH;
     else if (p->level + 1u >= GC_TMU_PRIO_LEVELS) st = GC_LAUNCH_STATUS_PRIORITY;
     else if ((e = free_entry(c)) < 0) st = GC_LAUNCH_STATUS_FULL;

@@ -15,7 +15,8 @@
  * leave the same results on both (but the CYCLE test), and the fault entries leave the same fault
  * record (cause, PC, address, lane).  diff_fault_wild: a store that gets DECERR while its thread
  * runs on (posted) is named in the record on both (FAULT_PC = the ELF symbol fault_store_late_pc),
- * and an LR's bus error is LOAD_BUS_ERROR on both.  diff_lrsc_store / diff_lrsc_amo: plain stores
+ * and an LR's bus error is LOAD_BUS_ERROR on both.  diff_fault_null: accesses and a jump in the
+ * NULL guards fault NULL_ACCESS with the same record on both.  diff_lrsc_store / diff_lrsc_amo: plain stores
  * and atomic-unit writes break LR reservations on exactly their 4-byte word on both;
  * diff_lrsc_pairs: lanes LR one word together.  Skipped when the other backend has no compute
  * engine.
@@ -593,6 +594,40 @@ static void t_faults(void) {
     }
 }
 
+/* One fault entry of tests/rtl/simt_isa.S (lane 3 faults, the address from PARAM word 0) on the
+ * other backend and on rtl: the same record on both, with this cause and address, and FAULT_PC =
+ * the ELF symbol <entry>_pc (a jump: the address it jumps to).  False when the other backend has
+ * no compute engine. */
+static bool fault_both(const char *other, const char *entry, uint32_t word0, uint32_t cause, uint32_t want_addr,
+                       bool jump) {
+    frec_t ra, rb;
+    uint32_t pa = 0, pb = 0;
+    int ob = fault_run(other, entry, word0, &rb, &pb);
+    if (ob < 0) return false;
+    if (fault_run("rtl", entry, word0, &ra, &pa) != 1 || ob != 1) {
+        TCASE_FAIL_("%s: a run failed", entry);
+        return true;
+    }
+    char ma[256], mb[256];
+    gc_compute_fault_format(&ra.f, ma, sizeof ma);
+    gc_compute_fault_format(&rb.f, mb, sizeof mb);
+    fprintf(stderr, "%s(0x%08x) (instruction at 0x%08x):\n  rtl: %s\n  %s: %s\n", entry, word0, pa, ma, other, mb);
+    uint32_t want_pc = jump ? want_addr : pa;
+    CHECK(pa != 0 && pa == pb);
+    CHECK_EQ(ra.sync, GCRT_ERROR_CHANNEL_FAULT);
+    CHECK_EQ(rb.sync, GCRT_ERROR_CHANNEL_FAULT);
+    CHECK_EQ(ra.f.cause, cause);
+    CHECK_EQ(rb.f.cause, cause);
+    CHECK_EQ(ra.f.pc, want_pc);
+    CHECK_EQ(rb.f.pc, want_pc);
+    CHECK_EQ(ra.f.addr, want_addr);
+    CHECK_EQ(rb.f.addr, want_addr);
+    CHECK_EQ(ra.f.lane, 3);
+    CHECK_EQ(rb.f.lane, 3);
+    CHECK_EQ(ra.f.task, rb.f.task);
+    return true;
+}
+
 /* Bus errors on an address taken from the parameter block (lane 3, tests/rtl/simt_isa.S): a posted
  * store that gets DECERR while its thread runs on (fault_store_late), and an LR (fault_wild_lr, a
  * load's bus error as in RISC-V): both backends name the instruction (its PC from the ELF symbol
@@ -601,32 +636,31 @@ static void t_fault_wild(void) {
     const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
     if (!other || !*other) other = "ref";
     const uint32_t wild = 0x70000000u; /* SYSMEM window, past SYSMEM: a hole of the device map */
+    if (!fault_both(other, "fault_store_late", wild, GC_SIMT_FAULT_STORE_BUS_ERROR, wild, false) ||
+        !fault_both(other, "fault_wild_lr", wild, GC_SIMT_FAULT_LOAD_BUS_ERROR, wild, false))
+        TCASE_SKIP("backend %s has no compute engine", other);
+}
+
+/* The NULL guard (spec simt.windows guard): loads, stores, AMOs, LR / SC and a jump at NULL, at
+ * small offsets, at the last guarded byte / half / word of both global windows and at a misaligned
+ * guarded address fault NULL_ACCESS with the same record (PC, address, lane) on both backends. */
+static void t_fault_null(void) {
+    const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
+    if (!other || !*other) other = "ref";
+    const uint32_t gs = GC_SIMT_WIN_SYSMEM_GUARD, vb = GC_SIMT_WIN_VIDMEM_BASE, gv = GC_SIMT_WIN_VIDMEM_GUARD;
     static const struct {
         const char *entry;
-        uint32_t cause;
-    } cases[] = {{"fault_store_late", GC_SIMT_FAULT_STORE_BUS_ERROR}, {"fault_wild_lr", GC_SIMT_FAULT_LOAD_BUS_ERROR}};
+        uint32_t addr;
+        bool jump;
+    } cases[] = {{"fault_null_lw", 0, false},          {"fault_null_lw", 2, false},
+                 {"fault_null_lb", gs - 1, false},     {"fault_null_sw", 8, false},
+                 {"fault_null_sh", gs - 2, false},     {"fault_null_amo", vb + gv - 4, false},
+                 {"fault_null_lr", vb, false},         {"fault_null_sc", 0x10, false},
+                 {"fault_null_jump", 0, true},         {"fault_null_jump", vb + gv - 4, true}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        frec_t ra, rb;
-        uint32_t pa = 0, pb = 0;
-        int ob = fault_run(other, cases[i].entry, wild, &rb, &pb);
-        if (ob < 0) TCASE_SKIP("backend %s has no compute engine", other);
-        REQUIRE(fault_run("rtl", cases[i].entry, wild, &ra, &pa) == 1 && ob == 1);
-        char ma[256], mb[256];
-        gc_compute_fault_format(&ra.f, ma, sizeof ma);
-        gc_compute_fault_format(&rb.f, mb, sizeof mb);
-        fprintf(stderr, "%s (instruction at 0x%08x):\n  rtl: %s\n  %s: %s\n", cases[i].entry, pa, ma, other, mb);
-        REQUIRE(pa != 0 && pa == pb);
-        CHECK_EQ(ra.sync, GCRT_ERROR_CHANNEL_FAULT);
-        CHECK_EQ(rb.sync, GCRT_ERROR_CHANNEL_FAULT);
-        CHECK_EQ(ra.f.cause, cases[i].cause);
-        CHECK_EQ(rb.f.cause, cases[i].cause);
-        CHECK_EQ(ra.f.pc, pa);
-        CHECK_EQ(rb.f.pc, pa);
-        CHECK_EQ(ra.f.addr, wild);
-        CHECK_EQ(rb.f.addr, wild);
-        CHECK_EQ(ra.f.lane, 3);
-        CHECK_EQ(rb.f.lane, 3);
-        CHECK_EQ(ra.f.task, rb.f.task);
+        uint32_t a = cases[i].addr;
+        if (!fault_both(other, cases[i].entry, a, GC_SIMT_FAULT_NULL_ACCESS, a, cases[i].jump))
+            TCASE_SKIP("backend %s has no compute engine", other);
     }
 }
 
@@ -727,5 +761,6 @@ static const tcase_t cases[] = {
     {"diff_lrsc_amo", t_lrsc_amo},
     {"diff_lrsc_pairs", t_lrsc_pairs},
     {"diff_fault_wild", t_fault_wild},
+    {"diff_fault_null", t_fault_null},
 };
 TCASE_MAIN(cases)
