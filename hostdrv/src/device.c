@@ -145,8 +145,11 @@ gc_status_t gc_mem_read(gc_device_t *dev, uint64_t addr, void *dst, size_t n) {
 gc_status_t gc_device_run(gc_device_t *dev, uint64_t cycles) {
     if (!dev) return GC_ERR_INVALID_ARG;
     gc_status_t st = dev->ops->run(dev->state, cycles);
-    if (st != GC_OK) return gc_fail(dev, st, "run stopped at cycle %llu: %s",
-                                    (unsigned long long)dev->ops->cycles(dev->state), gc_status_str(st));
+    uint64_t now = dev->ops->cycles(dev->state);
+    if (st == GC_ERR_TIMEOUT && dev->cfg.max_cycles && now >= dev->cfg.max_cycles)
+        return gc_fail(dev, st, "watchdog: the run stopped after %llu cycles (limit %llu): the backend printed the "
+                       "stuck state", (unsigned long long)now, (unsigned long long)dev->cfg.max_cycles);
+    if (st != GC_OK) return gc_fail(dev, st, "run stopped at cycle %llu: %s", (unsigned long long)now, gc_status_str(st));
     return GC_OK;
 }
 

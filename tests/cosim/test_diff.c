@@ -16,7 +16,8 @@
  * record (cause, PC, address, lane).  diff_fault_wild: a store that gets DECERR while its thread
  * runs on (posted) is named in the record on both (FAULT_PC = the ELF symbol fault_store_late_pc),
  * and an LR's bus error is LOAD_BUS_ERROR on both.  diff_fault_null: accesses and a jump in the
- * NULL guards fault NULL_ACCESS with the same record on both.  diff_lrsc_store / diff_lrsc_amo: plain stores
+ * NULL guards fault NULL_ACCESS with the same record on both.  diff_hang_budget: a kernel that
+ * never ends stops at the watchdog's limit or the synchronize's budget on both.  diff_lrsc_store / diff_lrsc_amo: plain stores
  * and atomic-unit writes break LR reservations on exactly their 4-byte word on both;
  * diff_lrsc_pairs: lanes LR one word together.  Skipped when the other backend has no compute
  * engine.
@@ -664,6 +665,92 @@ static void t_fault_null(void) {
     }
 }
 
+/* A kernel that never ends (simt_isa.S hang) under a cycle budget: the watchdog's (max_cycles:
+ * the run stops at the limit, GCRT_ERROR_TIMEOUT naming the watchdog and the limit) or the
+ * synchronize's own (sync_cycles).  On rtl and on the other backend alike the model stops at the
+ * budget (the ref interprets a CTA only as far as the model runs), the stuck-state dump names the
+ * CTA, its warp and the PC (ref), and the runtime closes cleanly (ASan). */
+static void hang_run(const char *backend, bool watchdog, bool *skip) {
+    enum { LIMIT = 300000 };
+    gcrt_config_t c;
+    gcrt_config_init(&c);
+    c.device.backend = backend;
+    c.device.quiet = true;
+    c.device.max_cycles = watchdog ? LIMIT : 0;
+    c.sync_cycles = watchdog ? 50000000 : LIMIT;
+    gcrt_t *rt = NULL;
+    gc_elf_t *img = NULL;
+    *skip = false;
+    REQUIRE(gcrt_open(&c, &rt) == GCRT_SUCCESS);
+    uint32_t hw;
+    gcrt_error_t e = gcrt_compute_channel(rt, &hw);
+    if (e == GCRT_ERROR_NOT_SUPPORTED) {
+        *skip = true;
+        gcrt_close(rt);
+        return;
+    }
+    if (!e) e = gcrt_load_image(rt, GC_FIRMWARE_DIR "/simt_isa.elf", &img);
+    uint32_t hang_pc = 0;
+    if (!e && gc_elf_symbol(img, "hang_pc", &hang_pc) != GC_OK) e = GCRT_ERROR_BACKEND;
+    uint32_t grid[3] = {2, 1, 1}, block[3] = {GC_SIMT_LANES * 2, 1, 1};
+    if (!e) e = gcrt_launch(rt, NULL, img, "hang", grid, block, NULL, 0, 0);
+    if (e) {
+        TCASE_FAIL_("%s: %s", backend, gcrt_last_message(rt));
+        gcrt_close(rt);
+        return;
+    }
+    uint64_t c0 = gc_device_cycles(gcrt_device(rt));
+    e = gcrt_stream_synchronize(rt, NULL);
+    uint64_t cyc = gc_device_cycles(gcrt_device(rt));
+    const char *m = gcrt_last_message(rt);
+    fprintf(stderr, "%s, %s: %s after %llu cycles: %s\n", backend, watchdog ? "watchdog" : "sync budget",
+            gcrt_error_name(e), (unsigned long long)cyc, m);
+    CHECK_EQ(e, GCRT_ERROR_TIMEOUT);
+    if (watchdog) {
+        /* the run stops at the limit (rtl's stuck-state dump reads registers over MMIO afterwards,
+         * which ticks its clock a little further) */
+        bool ref = !strcmp(backend, "ref");
+        CHECK(ref ? cyc == LIMIT : cyc >= LIMIT && cyc < LIMIT + 1000);
+        char want[64];
+        snprintf(want, sizeof want, "cycles (limit %u): ", LIMIT);
+        CHECK(strstr(m, "watchdog: the run stopped after ") != NULL);
+        CHECK(strstr(m, want) != NULL);
+    } else {
+        /* the synchronize's budget counts its run steps; its polls between them (MMIO and memory
+         * reads) take cycles of their own, about half as many again */
+        fprintf(stderr, "  %llu cycles in the synchronize\n", (unsigned long long)(cyc - c0));
+        CHECK(cyc - c0 >= LIMIT && cyc - c0 <= 2 * LIMIT);
+        CHECK(strstr(m, "not done after") != NULL);
+    }
+    if (!strcmp(backend, "ref")) {
+        FILE *f = tmpfile();
+        REQUIRE(f);
+        gc_device_dump_state(gcrt_device(rt), f);
+        rewind(f);
+        static char dump[65536];
+        size_t n = fread(dump, 1, sizeof dump - 1, f);
+        dump[n] = 0;
+        fclose(f);
+        char want[64];
+        snprintf(want, sizeof want, "warp 0 at PC 0x%08x", hang_pc);
+        CHECK(strstr(dump, "CTA (0,0,0) on SM 0") != NULL);
+        CHECK(strstr(dump, want) != NULL);
+    }
+    gcrt_unload_image(rt, img);
+    gcrt_close(rt);
+}
+
+static void t_hang(void) {
+    const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
+    if (!other || !*other) other = "ref";
+    for (int wd = 0; wd < 2; wd++) {
+        bool skip;
+        hang_run(other, wd, &skip);
+        if (skip) TCASE_SKIP("backend %s has no compute engine", other);
+        hang_run("rtl", wd, &skip);
+    }
+}
+
 /* lrsc_store / lrsc_amo / lrsc_pairs (tests/rtl/simt_isa.S): plain stores and atomic-unit writes of
  * other threads between an LR and its SC break the reservation on exactly their 4-byte word, on
  * both backends.  buf = W0..W3 (0xA0..0xA3) then out[LRSC_WORDS - 4] (0xEE); block: threads of the
@@ -762,5 +849,6 @@ static const tcase_t cases[] = {
     {"diff_lrsc_pairs", t_lrsc_pairs},
     {"diff_fault_wild", t_fault_wild},
     {"diff_fault_null", t_fault_null},
+    {"diff_hang_budget", t_hang},
 };
 TCASE_MAIN(cases)

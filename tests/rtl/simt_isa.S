@@ -276,6 +276,13 @@ null_edge:
     sw t3, 16(t6)
 1:  .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
 
+/* hang: every thread loops forever at hang_pc (the watchdog and wait-budget cases) */
+    .globl hang; .type hang, @function; .p2align 2
+hang:
+    .globl hang_pc
+hang_pc:
+    j hang_pc
+
 /* ---------------------------------------------------------------- throughput loops */
 /* alu_loop: PARAM = { iterations, out }: 8 dependent-free ALU ops per iteration, no memory */
     .globl alu_loop; .type alu_loop, @function; .p2align 2
