@@ -42,7 +42,8 @@
 // with the descriptor; cta_done_slot_o names the slot of the CTA done, flt_slot_o that of the
 // faulting warp, ln_slot_o that of the launching thread.
 //
-// Faults (illegal instruction, misaligned or out-of-window access, bus errors, ECALL / EBREAK):
+// Faults (illegal instruction, misaligned or out-of-window access, an access or fetch in a global
+// window's NULL guard (NULL_ACCESS, checked first), bus errors, ECALL / EBREAK):
 // reported on flt_* (one per cycle: EX first, then the load/store unit, then instruction
 // fetch); every thread of the faulting warp is ended at once, and the compute front ends the
 // rest of the task: while kill_i[k] is set, every thread of every warp of a CTA of slot k exits
@@ -52,9 +53,9 @@
 // LAUNCH (custom-0, funct3 2, I-type with imm 0, any rd / rs1; spec simt.instructions.LAUNCH):
 // one lane per issue, the lowest active lane.  In EX, while the warp has stores awaiting their
 // B response (st_pend, as for FENCE) or its slot is being killed, the instruction is replayed.
-// Then the lane's rs1 (the child TMD's thread address) is checked: not 256-aligned or not in the
-// SYSMEM / VIDMEM window -> the request goes out with ln_bad_o set (the TMU answers BAD_ADDR and
-// counts and records the failure like any other); either way ln_valid_o is raised in that EX
+// Then the lane's rs1 (the child TMD's thread address) is checked: not 256-aligned, not in the
+// SYSMEM / VIDMEM window or in its NULL guard -> the request goes out with ln_bad_o set (the TMU
+// answers BAD_ADDR and counts and records the failure like any other); either way ln_valid_o is raised in that EX
 // cycle (ln_tmd_o = the device address, ln_slot_o) and, if ln_ready_i, rd = ln_status_i
 // (combinational from the TMU), else the instruction is replayed.  Only that lane's
 // PC moves on (and only its rd is written; rd = x0 drops the status); the other active lanes stay
@@ -187,6 +188,12 @@ module gc_sm
     return in_win(a, GC_SIMT_WIN_SYSMEM_BASE, GC_SIMT_WIN_SYSMEM_SIZE) ||
            in_win(a, GC_SIMT_WIN_VIDMEM_BASE, GC_SIMT_WIN_VIDMEM_SIZE);
   endfunction
+  // NULL guard (spec simt.windows guard): the first bytes of each global window, which no
+  // access, fetch or LAUNCH of a thread reaches (NULL_ACCESS / BAD_ADDR)
+  function automatic logic null_guard(input logic [31:0] a);
+    return in_win(a, GC_SIMT_WIN_SYSMEM_BASE, GC_SIMT_WIN_SYSMEM_GUARD) ||
+           in_win(a, GC_SIMT_WIN_VIDMEM_BASE, GC_SIMT_WIN_VIDMEM_GUARD);
+  endfunction
   function automatic logic [AW-1:0] glob_dev(input logic [31:0] a);
     logic [AW-1:0] d;
     logic [31:0]   o;
@@ -315,7 +322,9 @@ module gc_sm
     if_dev   = glob_dev(minpc);
     if_fault = 1'b1;
     if_cause = SIMT_FAULT_NONE;
-    if (minpc[1:0] != 2'b00) begin
+    if (null_guard(minpc)) begin
+      if_cause = SIMT_FAULT_NULL_ACCESS;
+    end else if (minpc[1:0] != 2'b00) begin
       if_cause = SIMT_FAULT_MISALIGNED_FETCH;
     end else if (!glob_ok(minpc)) begin
       if_cause = SIMT_FAULT_FETCH_ACCESS;
@@ -584,7 +593,9 @@ module gc_sm
         ea = is_amo ? a : (a + (is_store ? imm_s : imm_i));
         mtaddr[l] = ea;
         tgt = ea;
-        if ((ea & (sz - 32'd1)) != '0) begin
+        if (null_guard(ea)) begin
+          lc = SIMT_FAULT_NULL_ACCESS;
+        end else if ((ea & (sz - 32'd1)) != '0) begin
           lc = (is_load || (is_amo && f5 == AMO_LR)) ? SIMT_FAULT_MISALIGNED_LOAD
                                                       : SIMT_FAULT_MISALIGNED_STORE;
         end else if (glob_ok(ea)) begin
@@ -616,12 +627,12 @@ module gc_sm
   end
 
   // ---- LAUNCH: the lowest active lane only.  Once the warp's stores have landed (else replay),
-  // a thread address not 256-aligned or outside the SYSMEM / VIDMEM windows gives BAD_ADDR at
-  // once; otherwise the request waits for the TMU (replay while !ln_ready_i), whose status goes to
-  // rd.  The other active lanes stay at the LAUNCH and issue it again (min-PC selection).
+  // a thread address not 256-aligned, outside the SYSMEM / VIDMEM windows or in a NULL guard gives
+  // BAD_ADDR at once; otherwise the request waits for the TMU (replay while !ln_ready_i), whose
+  // status goes to rd.  The other active lanes stay at the LAUNCH and issue it again (min-PC selection).
   assign ln_lane    = lowest(ex_mask_q);
   assign ln_ta      = ex_a_q[ln_lane];
-  assign ln_addr_ok = glob_ok(ln_ta) && (ln_ta[7:0] == 8'h00);
+  assign ln_addr_ok = glob_ok(ln_ta) && !null_guard(ln_ta) && (ln_ta[7:0] == 8'h00);
   assign ln_go      = ex_v_q && (kind == K_LAUNCH) && (ex_cause == SIMT_FAULT_NONE) &&
                       !st_pend[ex_w_q] && !w_kill[ex_w_q];
   assign ln_valid_o = ln_go;

@@ -157,8 +157,12 @@ def load_simt(raw):
         for oname, ob, osz in spans:
             if base < ob + osz and ob < base + size:
                 raise SpecError(f"simt.windows.{name}: overlaps window {oname}")
+        guard = w.get("guard", 0)
+        if guard < 0 or guard > size or (guard & (guard - 1)) or (guard and base % guard):
+            raise SpecError(f"simt.windows.{name}: guard {guard:#x} is not a power of two <= the size dividing the base")
         spans.append((name, base, size))
-        simt["windows"].append(dict(name=name, base=base, size=size, device=w.get("device"), doc=w.get("doc", "")))
+        simt["windows"].append(dict(name=name, base=base, size=size, guard=guard, device=w.get("device"),
+                                    doc=w.get("doc", "")))
     seen = {}
     for name, c in (raw.get("csrs") or {}).items():
         num = c["number"]
@@ -345,6 +349,7 @@ def gen_c_simt(spec, L):
     for w in simt["windows"]:
         L.append(f"#define GC_SIMT_WIN_{w['name']}_BASE 0x{w['base']:08X} /* {w['doc']} */")
         L.append(f"#define GC_SIMT_WIN_{w['name']}_SIZE 0x{w['size']:08X}")
+        L.append(f"#define GC_SIMT_WIN_{w['name']}_GUARD 0x{w['guard']:08X} /* NULL guard: bytes at the base no thread reaches */")
     L.append("/* SIMT CSR numbers (read-only) */")
     for c in simt["csrs"]:
         L.append(f"#define GC_SIMT_CSR_{c['name']} 0x{c['number']:03X} /* {c['doc']} */")
@@ -414,6 +419,7 @@ def gen_sv(spec):
     for w in spec["simt"]["windows"]:
         L.append(f"  localparam logic [31:0] GC_SIMT_WIN_{w['name']}_BASE = 32'h{w['base']:08X};")
         L.append(f"  localparam logic [31:0] GC_SIMT_WIN_{w['name']}_SIZE = 32'h{w['size']:08X};")
+        L.append(f"  localparam logic [31:0] GC_SIMT_WIN_{w['name']}_GUARD = 32'h{w['guard']:08X};")
         if w["device"] is not None:
             L.append(f"  localparam logic [63:0] GC_SIMT_WIN_{w['name']}_DEVICE = 64'h{w['device']:016X};")
     for c in spec["simt"]["csrs"]:
@@ -480,10 +486,12 @@ def gen_md(spec):
             fields_table(w["fields"])
     simt = spec["simt"]
     L += ["", "## SIMT ISA", "", simt["doc"], "", "### Thread address windows", "",
-          "| window | thread addresses | device address of the base | meaning |", "|---|---|---|---|"]
+          "| window | thread addresses | NULL guard (faults NULL_ACCESS) | device address of the base | meaning |",
+          "|---|---|---|---|---|"]
     for w in simt["windows"]:
         dev = f"`0x{w['device']:010X}`" if w["device"] is not None else "(on chip)"
-        L.append(f"| {w['name']} | `0x{w['base']:08X}` .. `0x{w['base'] + w['size'] - 1:08X}` | {dev} | {w['doc']} |")
+        grd = f"`0x{w['base']:08X}` .. `0x{w['base'] + w['guard'] - 1:08X}`" if w["guard"] else "none"
+        L.append(f"| {w['name']} | `0x{w['base']:08X}` .. `0x{w['base'] + w['size'] - 1:08X}` | {grd} | {dev} | {w['doc']} |")
     L += ["", "### CSRs (read-only; a write faults ILLEGAL_INSTRUCTION)", "", "| CSR | number | meaning |", "|---|---|---|"]
     for c in simt["csrs"]:
         L.append(f"| {c['name']} | `0x{c['number']:03X}` | {c['doc']} |")

@@ -97,6 +97,7 @@ static void accumulate(ref_t *r, uint64_t dt) {
 }
 
 static void advance(ref_t *r, uint64_t target) {
+    r->horizon = target;
     settle(r);
     while (r->now < target) {
         uint64_t t = next_event(r);
@@ -114,8 +115,10 @@ static bool watchdog(ref_t *r) {
     if (r->watchdog_fired) return true;
     if (!r->max_cycles || r->now < r->max_cycles) return false;
     r->watchdog_fired = true;
-    fprintf(stderr, "ref: WATCHDOG: %llu cycles reached the limit of %llu\n", (unsigned long long)r->now,
-            (unsigned long long)r->max_cycles);
+    char stuck[256];
+    ref_cmp_stuck(r, stuck, sizeof stuck);
+    fprintf(stderr, "ref: watchdog: the run stopped after %llu cycles (limit %llu): %s\n", (unsigned long long)r->now,
+            (unsigned long long)r->max_cycles, stuck);
     ref_dump(r, stderr);
     return true;
 }

@@ -133,8 +133,11 @@ gc_status_t gc_device_open_ex(const gc_device_config_t *cfg, gc_device_t **out, 
         free(dev);
         return GC_ERR_BACKEND;
     }
-    dev->heap[GC_MEM_SYSMEM] = (gc_heap_t){GC_SYSMEM_BASE, GC_SYSMEM_SIZE, NULL};
-    dev->heap[GC_MEM_VIDMEM] = (gc_heap_t){GC_VIDMEM_BASE, GC_VIDMEM_SIZE, NULL};
+    /* the heaps start past the NULL guard of the thread window that maps their memory */
+    dev->heap[GC_MEM_SYSMEM] = (gc_heap_t){GC_SYSMEM_BASE + GC_SIMT_WIN_SYSMEM_GUARD,
+                                           GC_SYSMEM_SIZE - GC_SIMT_WIN_SYSMEM_GUARD, NULL};
+    dev->heap[GC_MEM_VIDMEM] = (gc_heap_t){GC_VIDMEM_BASE + GC_SIMT_WIN_VIDMEM_GUARD,
+                                           GC_VIDMEM_SIZE - GC_SIMT_WIN_VIDMEM_GUARD, NULL};
     *out = dev;
     return GC_OK;
 }
@@ -252,7 +255,7 @@ gc_status_t gc_device_run(gc_device_t *dev, uint64_t cycles) {
     if (!dev) return GC_ERR_INVALID_ARG;
     uint64_t before = dev->ops->cycles(dev->state);
     gc_status_t st = dev->ops->run(dev->state, cycles);
-    if (st != GC_OK) return gc_fail_backend(dev, st, "running the device");
+    if (st != GC_OK) return gc_fail_backend(dev, st, "the run stopped");
     uint64_t every = dev->cfg.progress_cycles, now = dev->ops->cycles(dev->state);
     if (every && dev->cfg.progress && before / every != now / every) dev->cfg.progress(dev->cfg.progress_arg, now);
     return GC_OK;

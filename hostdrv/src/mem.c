@@ -1,7 +1,11 @@
-/* mem.c: sysmem / vidmem allocators (first fit over each window, blocks sorted by address). */
+/* mem.c: sysmem / vidmem allocators (first fit over each window past its NULL guard, blocks sorted
+ * by address). */
 #include <stdlib.h>
 
 #include "internal.h"
+
+_Static_assert(GC_SIMT_WIN_SYSMEM_DEVICE == GC_SYSMEM_BASE && GC_SIMT_WIN_VIDMEM_DEVICE == GC_VIDMEM_BASE,
+               "each heap's NULL guard is at the base of the thread window mapping it");
 
 gc_status_t gc_heap_alloc(gc_heap_t *h, uint64_t size, uint64_t align, uint64_t *addr) {
     if (size == 0 || (align & (align - 1))) return GC_ERR_INVALID_ARG;
@@ -91,6 +95,14 @@ gc_status_t gc_mem_reserve(gc_device_t *dev, gc_mem_kind_t kind, uint64_t addr, 
     gc_status_t ck = check_kind_out(dev, "gc_mem_reserve", kind, out);
     if (ck != GC_OK) return ck;
     gc_status_t st = gc_heap_reserve(&dev->heap[kind], addr, size);
+    const gc_heap_t *h = &dev->heap[kind];
+    uint64_t win = kind == GC_MEM_SYSMEM ? GC_SYSMEM_BASE : GC_VIDMEM_BASE;
+    bool guard = st == GC_ERR_INVALID_ARG && addr < h->base && addr + size > win;
+    if (guard)
+        return gc_fail(dev, st, "cannot reserve [0x%010llx, +%llu) of %s: it overlaps the NULL guard [0x%010llx, +%llu) "
+                       "that no SIMT thread reaches", (unsigned long long)addr, (unsigned long long)size,
+                       kind == GC_MEM_SYSMEM ? "sysmem" : "vidmem", (unsigned long long)win,
+                       (unsigned long long)(h->base - win));
     if (st != GC_OK)
         return gc_fail(dev, st, "cannot reserve [0x%010llx, +%llu) of %s: %s", (unsigned long long)addr,
                        (unsigned long long)size, kind == GC_MEM_SYSMEM ? "sysmem" : "vidmem",

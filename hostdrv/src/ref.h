@@ -192,7 +192,9 @@ typedef struct ref_task {
 /* One CTA in flight on an SM. */
 typedef struct ref_cta {
     bool valid, fault;
+    bool running;            /* still being interpreted (a long CTA: up to the model's horizon) */
     uint32_t ent, sm, w0, nw; /* task entry, SM, first warp slot, warp slots held */
+    uint64_t t_resume;       /* running: the cycle its interpretation reached; it goes on then */
     uint64_t t_done;
     uint32_t f_cause, f_pc, f_addr, f_loc; /* fault, reported when it ends */
 } ref_cta_t;
@@ -227,7 +229,7 @@ typedef struct ref_cmp {
     uint32_t lf_word, lf_task;
     uint32_t tasks, ctas, warp_instrs, thread_instrs, active_cycles, icache_misses, lsu_beats;
     uint32_t evictions, dev_launches, launch_fails;
-    void *scratch;           /* the interpreter's thread, shared and local memory of one CTA */
+    void *run[REF_NWSLOTS];  /* per cta[i]: its interpretation (threads, shared and local memory) */
 } ref_cmp_t;
 
 typedef struct ref {
@@ -236,6 +238,7 @@ typedef struct ref {
     ref_inject_t inject;
     bool quiet, watchdog_fired;
     uint64_t now;
+    uint64_t horizon;    /* the cycle the current run (advance) goes to: long CTAs are interpreted up to it */
     uint64_t rng;
     uint8_t **mem[2];    /* sysmem, vidmem: REF_CHUNK_BYTES chunks, NULL until written */
     ref_chan_t ch[GC_NUM_CHANNELS];
@@ -280,6 +283,8 @@ void ref_cmp_accumulate(ref_t *r, uint64_t dt);
 bool ref_cmp_reg_read(const ref_t *r, uint32_t addr, uint32_t *v);
 bool ref_cmp_reg_write(ref_t *r, uint32_t addr, uint32_t v);
 void ref_cmp_dump(const ref_t *r, FILE *out);
+/* One line naming the first CTA still running (task, CTA, SM, warp, PC), for the watchdog. */
+int ref_cmp_stuck(const ref_t *r, char *buf, size_t len);
 /* ref_pbdma.c */
 void ref_pbdma_init(ref_t *r, uint32_t rl);
 bool ref_pbdma_step(ref_t *r, uint32_t rl);

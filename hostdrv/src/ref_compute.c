@@ -21,7 +21,12 @@
  * first to take its slot) that may dispatch offers its next CTA (x fastest) to the SMs, round
  * robin among those with enough contiguous free warp slots (threads / LANES, or more for its
  * shared memory); if none can take it nothing is dispatched (strict priority).  The CTA is
- * interpreted at once, whole: its memory effects happen at its dispatch; each warp accumulates
+ * interpreted at once, whole: its memory effects happen at its dispatch; but never further than
+ * the model runs: once its least advanced live warp passed the horizon (the end of the current
+ * run, at least CTA_AHEAD cycles ahead, never past the watchdog's limit) the interpretation stops
+ * and goes on when the clock reaches that point, so a kernel that never ends costs only the cycle
+ * budget the host gave, as on the RTL (the watchdog and the dump name its CTA, warp and PC); a CTA
+ * of a task that faulted meanwhile is killed then.  Each warp accumulates
  * its own latency (3 cycles per instruction, the memory latency for a global access, 34 for a
  * DIV/REM, instruction-cache fills, an atomic round trip per lane of a global AMO) and the CTA
  * holds its warp slots until one cycle per warp + its slowest warp, and no earlier than its SM's
@@ -48,7 +53,7 @@
 #include "ref.h"
 
 #define DIV_CYCLES 34u
-#define STEP_GUARD 2000000000ull /* warp instructions per CTA before the model gives up (a hang) */
+#define CTA_AHEAD (1ull << 20)  /* cycles a CTA's interpretation may run ahead of the model's clock */
 #define TMD_READ_EXTRA 4u        /* a TMD read: the memory's latency + its 8 beats, about */
 #define REF_LOG_BACKLOG 2u       /* log records not yet written that hold back the next logged step */
 #define MAX_THREADS (GC_SIMT_WARPS * GC_SIMT_LANES)
@@ -87,11 +92,16 @@ typedef struct run {
     uint64_t issues;        /* warp instructions issued */
     uint64_t au_time;       /* global atomics: the one atomic unit serves them one lane at a time */
     uint64_t wlat[GC_SIMT_WARPS]; /* per warp: its latency */
-    uint64_t steps;
     bool faulted;
     uint32_t f_cause, f_pc, f_addr, f_loc;
     uint32_t fill;          /* the last fetch's instruction-cache fill latency (0: a hit) */
 } run_t;
+
+/* A CTA in flight being interpreted (ref_cmp_t.run[i] for ref_cta_t cta[i]; kept between CTAs) */
+typedef struct cta_run {
+    run_t k;
+    scratch_t sc;
+} cta_run_t;
 
 static uint32_t tmu_device_launch(run_t *k, uint32_t thread_addr);
 
@@ -120,6 +130,13 @@ static bool global_dev(uint32_t a, uint64_t *dev) {
         return true;
     }
     return false;
+}
+
+/* The NULL guard (spec simt.windows guard): the first bytes of each global window, which no
+ * access, fetch or LAUNCH of a thread reaches (NULL_ACCESS, checked before alignment; BAD_ADDR). */
+static bool null_guard(uint32_t a) {
+    return in_win(a, GC_SIMT_WIN_SYSMEM_BASE, GC_SIMT_WIN_SYSMEM_GUARD) ||
+           in_win(a, GC_SIMT_WIN_VIDMEM_BASE, GC_SIMT_WIN_VIDMEM_GUARD);
 }
 
 typedef enum { W_GLOBAL, W_SHARED, W_LOCAL, W_NONE } win_t;
@@ -242,6 +259,7 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
         uint32_t n = (f3 & 3u) == 0 ? 1u : (f3 & 3u) == 1 ? 2u : 4u;
         if (f3 == 3 || f3 > 5) FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
         uint32_t ad = a + (uint32_t)immi;
+        if (null_guard(ad)) FAULT(GC_SIMT_FAULT_NULL_ACCESS, ad);
         if (ad % n) FAULT(GC_SIMT_FAULT_MISALIGNED_LOAD, ad);
         uint8_t *p = NULL, buf[4];
         uint64_t dev = 0;
@@ -261,6 +279,7 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
     case 0x23: { /* stores */
         if (f3 > 2) FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
         uint32_t n = 1u << f3, ad = a + (uint32_t)imms;
+        if (null_guard(ad)) FAULT(GC_SIMT_FAULT_NULL_ACCESS, ad);
         if (ad % n) FAULT(GC_SIMT_FAULT_MISALIGNED_STORE, ad);
         uint8_t *p = NULL, buf[4];
         uint64_t dev = 0;
@@ -366,6 +385,7 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
         if (!lr && !sc && f5 != 0x00 && f5 != 0x01 && f5 != 0x04 && f5 != 0x08 && f5 != 0x0C && f5 != 0x10 &&
             f5 != 0x14 && f5 != 0x18 && f5 != 0x1C)
             FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
+        if (null_guard(a)) FAULT(GC_SIMT_FAULT_NULL_ACCESS, a);
         if (a % 4u) FAULT(lr ? GC_SIMT_FAULT_MISALIGNED_LOAD : GC_SIMT_FAULT_MISALIGNED_STORE, a);
         uint8_t *p = NULL, buf[4];
         uint64_t dev = 0;
@@ -432,6 +452,10 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
  * false with a fault cause. */
 static bool fetch(run_t *k, uint32_t pc, uint32_t *w, uint32_t *cause) {
     uint64_t dev;
+    if (null_guard(pc)) {
+        *cause = GC_SIMT_FAULT_NULL_ACCESS;
+        return false;
+    }
     if (!global_dev(pc, &dev)) {
         *cause = GC_SIMT_FAULT_FETCH_ACCESS;
         return false;
@@ -500,8 +524,8 @@ static bool warp_step(run_t *k, uint32_t wi) {
     return true;
 }
 
-/* Interpret the CTA to its end (or its first fault). */
-static void run_cta(run_t *k) {
+/* Start the CTA: every thread at ENTRY_PC, shared and local memory zero. */
+static void cta_init(run_t *k) {
     for (uint32_t i = 0; i < k->nthr; i++) {
         thr_t *t = &k->t[i];
         memset(t, 0, sizeof *t);
@@ -513,23 +537,41 @@ static void run_cta(run_t *k) {
     }
     memset(k->smem, 0, k->smem_bytes);
     memset(k->lmem, 0, (size_t)k->nthr * GC_SIMT_LMEM_BYTES);
+}
+
+/* The time the CTA's interpretation reached: that of its least advanced warp with a live thread
+ * (every warp at or past it has been interpreted up to there). */
+static uint64_t cta_progress(const run_t *k) {
+    uint64_t p = UINT64_MAX;
+    for (uint32_t wi = 0; wi < k->nwarps; wi++) {
+        uint32_t lo = wi * k->lanes, hi = lo + k->lanes < k->nthr ? lo + k->lanes : k->nthr;
+        for (uint32_t i = lo; i < hi; i++)
+            if (k->t[i].st == T_LIVE) {
+                if (k->wlat[wi] < p) p = k->wlat[wi];
+                break;
+            }
+    }
+    return p == UINT64_MAX ? p : k->t0 + k->nwarps + p;
+}
+
+/* Interpret the CTA on from where it stopped: true at its end (or its first fault); false when
+ * its least advanced live warp passed `horizon` (at least one round of warps runs per call), so a
+ * CTA that never ends is interpreted only as far as the model runs (the cycle budget). */
+static bool run_cta(run_t *k, uint64_t horizon) {
     for (;;) {
         bool any = false;
-        for (uint32_t wi = 0; wi < k->nwarps && !k->faulted; wi++) {
-            any |= warp_step(k, wi);
-            if (++k->steps > STEP_GUARD) {
-                fprintf(stderr, "ref: compute task 0x%x: more than %llu warp instructions in a CTA, stopped (a hang?)\n",
-                        k->task, (unsigned long long)STEP_GUARD);
-                cta_fault(k, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, k->t[wi * k->lanes].pc, 0, 0, wi);
-            }
+        for (uint32_t wi = 0; wi < k->nwarps && !k->faulted; wi++) any |= warp_step(k, wi);
+        if (k->faulted) return true;
+        if (any) {
+            uint64_t p = cta_progress(k);
+            if (p != UINT64_MAX && p > horizon) return false; /* (UINT64_MAX: nobody live any more) */
+            continue;
         }
-        if (k->faulted) return;
-        if (any) continue;
         /* nobody live: a barrier opens when some thread waits at it, else every thread exited */
         bool bar = false;
         for (uint32_t i = 0; i < k->nthr; i++)
             if (k->t[i].st == T_BAR) k->t[i].st = T_LIVE, bar = true;
-        if (!bar) break;
+        if (!bar) return true;
     }
 }
 
@@ -739,7 +781,8 @@ static uint32_t tmu_device_launch(run_t *k, uint32_t thread_addr) {
     uint64_t dev = 0;
     uint32_t st;
     int32_t e = -1;
-    if (thread_addr % GC_TMD_ALIGN || !global_dev(thread_addr, &dev)) st = GC_LAUNCH_STATUS_BAD_ADDR;
+    if (thread_addr % GC_TMD_ALIGN || null_guard(thread_addr) || !global_dev(thread_addr, &dev))
+        st = GC_LAUNCH_STATUS_BAD_ADDR;
     else if (p->depth >= p->max_depth) st = GC_LAUNCH_STATUS_DEPTH;
     else if (p->level + 1u >= GC_TMU_PRIO_LEVELS) st = GC_LAUNCH_STATUS_PRIORITY;
     else if ((e = free_entry(c)) < 0) st = GC_LAUNCH_STATUS_FULL;
@@ -899,6 +942,8 @@ static int32_t warp_fit(uint32_t busy, uint32_t need) {
     return -1;
 }
 
+static void cta_interpret(ref_t *r, uint32_t xi);
+
 static bool dispatch_step(ref_t *r) {
     ref_cmp_t *c = &r->cmp;
     if (r->now < c->disp_t) return false;
@@ -914,27 +959,12 @@ static bool dispatch_step(ref_t *r) {
     uint32_t e = (uint32_t)best;
     ref_task_t *t = &c->ent[e];
     const uint32_t *w = t->w;
-    run_t k;
-    memset(&k, 0, sizeof k);
-    k.r = r;
-    k.c = c;
-    k.ent = e;
-    k.task = t->id;
-    k.entry = w[GC_TMD_ENTRY_PC / 4u];
-    k.param = w[GC_TMD_PARAM / 4u];
-    k.grid[0] = w[GC_TMD_GRID_X / 4u];
-    k.grid[1] = w[GC_TMD_GRID_Y / 4u];
-    k.grid[2] = w[GC_TMD_GRID_Z / 4u];
-    k.cta[0] = GC_TMD_CTA_DIM_XY_X_GET(w[GC_TMD_CTA_DIM_XY / 4u]);
-    k.cta[1] = GC_TMD_CTA_DIM_XY_Y_GET(w[GC_TMD_CTA_DIM_XY / 4u]);
-    k.cta[2] = GC_TMD_CTA_DIM_Z_Z_GET(w[GC_TMD_CTA_DIM_Z / 4u]);
-    k.smem_bytes = w[GC_TMD_SMEM_BYTES / 4u];
-    k.lanes = GC_SIMT_LANES;
-    k.nthr = k.cta[0] * k.cta[1] * k.cta[2];
-    k.nwarps = (k.nthr + k.lanes - 1u) / k.lanes;
+    uint32_t xy = w[GC_TMD_CTA_DIM_XY / 4u];
+    uint32_t nthr = GC_TMD_CTA_DIM_XY_X_GET(xy) * GC_TMD_CTA_DIM_XY_Y_GET(xy) * GC_TMD_CTA_DIM_Z_Z_GET(w[GC_TMD_CTA_DIM_Z / 4u]);
+    uint32_t nwarps = (nthr + GC_SIMT_LANES - 1u) / GC_SIMT_LANES, smem_bytes = w[GC_TMD_SMEM_BYTES / 4u];
     /* warp slots: one per warp, or more for its shared memory (SMEM_BYTES in WARPS segments) */
-    uint32_t seg = GC_SIMT_SMEM_BYTES / GC_SIMT_WARPS, need = k.nwarps;
-    if ((k.smem_bytes + seg - 1u) / seg > need) need = (k.smem_bytes + seg - 1u) / seg;
+    uint32_t seg = GC_SIMT_SMEM_BYTES / GC_SIMT_WARPS, need = nwarps;
+    if ((smem_bytes + seg - 1u) / seg > need) need = (smem_bytes + seg - 1u) / seg;
     if (need > GC_SIMT_WARPS) need = GC_SIMT_WARPS;
     int32_t w0 = -1;
     uint32_t sm = 0;
@@ -943,48 +973,112 @@ static bool dispatch_step(ref_t *r) {
         w0 = warp_fit(c->warp_busy[sm], need);
     }
     if (w0 < 0) return false; /* strictly by priority: nobody else's CTA instead */
-    if (!c->scratch && !(c->scratch = calloc(1, sizeof(scratch_t)))) {
+    int32_t xi = -1;
+    for (uint32_t i = 0; i < REF_NWSLOTS && xi < 0; i++)
+        if (!c->cta[i].valid) xi = (int32_t)i;
+    if (xi < 0) {
+        fprintf(stderr, "ref: internal error: more CTAs in flight than warp slots\n");
+        abort();
+    }
+    if (!c->run[xi] && !(c->run[xi] = malloc(sizeof(cta_run_t)))) {
         fprintf(stderr, "ref: compute: host out of memory\n");
         abort();
     }
-    scratch_t *sc = c->scratch;
-    k.t = sc->t;
-    k.smem = sc->smem;
-    k.lmem = sc->lmem;
-    k.sm = sm;
-    k.w0 = (uint32_t)w0;
-    k.t0 = r->now;
-    uint64_t n = t->next_cta, gxy = (uint64_t)k.grid[0] * k.grid[1];
-    k.ctaid[0] = (uint32_t)(n % k.grid[0]);
-    k.ctaid[1] = (uint32_t)(n / k.grid[0] % k.grid[1]);
-    k.ctaid[2] = (uint32_t)(n / gxy);
+    cta_run_t *cr = c->run[xi];
+    run_t *k = &cr->k;
+    memset(k, 0, sizeof *k);
+    k->r = r;
+    k->c = c;
+    k->ent = e;
+    k->task = t->id;
+    k->entry = w[GC_TMD_ENTRY_PC / 4u];
+    k->param = w[GC_TMD_PARAM / 4u];
+    k->grid[0] = w[GC_TMD_GRID_X / 4u];
+    k->grid[1] = w[GC_TMD_GRID_Y / 4u];
+    k->grid[2] = w[GC_TMD_GRID_Z / 4u];
+    k->cta[0] = GC_TMD_CTA_DIM_XY_X_GET(xy);
+    k->cta[1] = GC_TMD_CTA_DIM_XY_Y_GET(xy);
+    k->cta[2] = GC_TMD_CTA_DIM_Z_Z_GET(w[GC_TMD_CTA_DIM_Z / 4u]);
+    k->smem_bytes = smem_bytes;
+    k->lanes = GC_SIMT_LANES;
+    k->nthr = nthr;
+    k->nwarps = nwarps;
+    k->t = cr->sc.t;
+    k->smem = cr->sc.smem;
+    k->lmem = cr->sc.lmem;
+    k->sm = sm;
+    k->w0 = (uint32_t)w0;
+    k->t0 = r->now;
+    uint64_t n = t->next_cta, gxy = (uint64_t)k->grid[0] * k->grid[1];
+    k->ctaid[0] = (uint32_t)(n % k->grid[0]);
+    k->ctaid[1] = (uint32_t)(n / k->grid[0] % k->grid[1]);
+    k->ctaid[2] = (uint32_t)(n / gxy);
     t->next_cta++;
     t->inflight++;
     c->sm_rr = sm;
     c->disp_t = r->now + 1u;
     c->warp_busy[sm] |= (need >= 32u ? UINT32_MAX : (1u << need) - 1u) << w0;
-    run_cta(&k); /* may launch children: the table changes, `t` stays valid */
-    uint64_t slowest = 0;
-    for (uint32_t i = 0; i < k.nwarps; i++) slowest = k.wlat[i] > slowest ? k.wlat[i] : slowest;
-    uint64_t done = r->now + k.nwarps + slowest;
-    c->issue_t[sm] = (c->issue_t[sm] > r->now ? c->issue_t[sm] : r->now) + k.issues;
-    if (c->issue_t[sm] > done) done = c->issue_t[sm];
-    if (k.au_time) {
-        c->au_t = (c->au_t > r->now ? c->au_t : r->now) + k.au_time;
+    c->cta[xi] = (ref_cta_t){.valid = true, .running = true, .ent = e, .sm = sm, .w0 = (uint32_t)w0, .nw = need};
+    cta_init(k);
+    cta_interpret(r, (uint32_t)xi);
+    return true;
+}
+
+/* The cycle a CTA's interpretation may run to now: the end of the model's current run, at least
+ * CTA_AHEAD cycles ahead of the clock, never past the watchdog's limit. */
+static uint64_t cta_horizon(const ref_t *r) {
+    uint64_t h = r->horizon > r->now + CTA_AHEAD ? r->horizon : r->now + CTA_AHEAD;
+    return r->max_cycles && h > r->max_cycles ? r->max_cycles : h;
+}
+
+/* Interpret CTA xi on, up to the horizon.  At its end its completion time is set (from its
+ * dispatch cycle: its warps' latencies, its SM's issue port, the atomic unit); else it waits for
+ * the model's clock to reach the point its interpretation reached (cta_resume_step). */
+static void cta_interpret(ref_t *r, uint32_t xi) {
+    ref_cmp_t *c = &r->cmp;
+    ref_cta_t *x = &c->cta[xi];
+    run_t *k = &((cta_run_t *)c->run[xi])->k;
+    if (!run_cta(k, cta_horizon(r))) { /* may launch children: the table changes */
+        x->t_resume = cta_progress(k);
+        return;
+    }
+    uint64_t t0 = k->t0, slowest = 0;
+    for (uint32_t i = 0; i < k->nwarps; i++) slowest = k->wlat[i] > slowest ? k->wlat[i] : slowest;
+    uint64_t done = t0 + k->nwarps + slowest;
+    c->issue_t[k->sm] = (c->issue_t[k->sm] > t0 ? c->issue_t[k->sm] : t0) + k->issues;
+    if (c->issue_t[k->sm] > done) done = c->issue_t[k->sm];
+    if (k->au_time) {
+        c->au_t = (c->au_t > t0 ? c->au_t : t0) + k->au_time;
         if (c->au_t > done) done = c->au_t;
     }
-    done = r->now + ref_stretch(r, done - r->now);
-    if (k.faulted) t->doomed = true;
+    done = t0 + ref_stretch(r, done - t0);
+    if (k->faulted) c->ent[k->ent].doomed = true;
+    x->running = false;
+    x->fault = k->faulted;
+    x->t_done = done > r->now ? done : r->now + 1u;
+    x->f_cause = k->f_cause;
+    x->f_pc = k->f_pc;
+    x->f_addr = k->f_addr;
+    x->f_loc = k->f_loc;
+}
+
+/* CTAs whose interpretation stopped at an earlier horizon go on once the clock reached that point;
+ * a CTA of a task that faulted meanwhile is killed (it ends now, as the RTL's kill). */
+static bool cta_resume_step(ref_t *r) {
+    ref_cmp_t *c = &r->cmp;
+    bool any = false;
     for (uint32_t i = 0; i < REF_NWSLOTS; i++) {
         ref_cta_t *x = &c->cta[i];
-        if (x->valid) continue;
-        *x = (ref_cta_t){.valid = true, .fault = k.faulted, .ent = e, .sm = sm, .w0 = (uint32_t)w0, .nw = need,
-                         .t_done = done > r->now ? done : r->now + 1u, .f_cause = k.f_cause, .f_pc = k.f_pc,
-                         .f_addr = k.f_addr, .f_loc = k.f_loc};
-        return true;
+        if (!x->valid || !x->running || x->t_resume > r->now) continue;
+        any = true;
+        if (c->ent[x->ent].fault) {
+            x->running = false;
+            x->t_done = r->now;
+            continue;
+        }
+        cta_interpret(r, i);
     }
-    fprintf(stderr, "ref: internal error: more CTAs in flight than warp slots\n");
-    abort();
+    return any;
 }
 
 /* CTAs whose time is up end, in time order; a faulting one reports its fault then. */
@@ -994,7 +1088,9 @@ static bool cta_step(ref_t *r) {
     for (;;) {
         ref_cta_t *x = NULL;
         for (uint32_t i = 0; i < REF_NWSLOTS; i++)
-            if (c->cta[i].valid && c->cta[i].t_done <= r->now && (!x || c->cta[i].t_done < x->t_done)) x = &c->cta[i];
+            if (c->cta[i].valid && !c->cta[i].running && c->cta[i].t_done <= r->now &&
+                (!x || c->cta[i].t_done < x->t_done))
+                x = &c->cta[i];
         if (!x) return any;
         x->valid = false;
         if (x->fault) task_fault(r, x->ent, x->f_cause, x->f_pc, x->f_addr, x->f_loc);
@@ -1013,14 +1109,17 @@ void ref_cmp_init(ref_t *r) {
 }
 
 void ref_cmp_free(ref_t *r) {
-    free(r->cmp.scratch);
+    for (uint32_t i = 0; i < REF_NWSLOTS; i++) {
+        free(r->cmp.run[i]);
+        r->cmp.run[i] = NULL;
+    }
     free(r->cmp.logq);
-    r->cmp.scratch = NULL;
     r->cmp.logq = NULL;
 }
 
 bool ref_cmp_step(ref_t *r) {
     bool any = log_step(r);
+    any |= cta_resume_step(r);
     any |= cta_step(r);
     any |= release_step(r);
     any |= fetch_step(r);
@@ -1041,7 +1140,7 @@ void ref_cmp_timers(const ref_t *r, uint64_t *next) {
         disp |= may_dispatch(&c->ent[e]);
     }
     for (uint32_t i = 0; i < REF_NWSLOTS; i++)
-        if (c->cta[i].valid) add_timer(r, c->cta[i].t_done, next);
+        if (c->cta[i].valid) add_timer(r, c->cta[i].running ? c->cta[i].t_resume : c->cta[i].t_done, next);
     if (disp) add_timer(r, c->disp_t, next);
 }
 
@@ -1131,8 +1230,39 @@ bool ref_cmp_reg_write(ref_t *r, uint32_t a, uint32_t v) {
     return true;
 }
 
+/* Where CTA xi is (running: still being interpreted): its first warp with a live thread and that
+ * warp's PC (the lowest of its live threads). */
+static int cta_where(const ref_cmp_t *c, uint32_t xi, char *buf, size_t len) {
+    const ref_cta_t *x = &c->cta[xi];
+    const run_t *k = &((const cta_run_t *)c->run[xi])->k;
+    for (uint32_t wi = 0; wi < k->nwarps; wi++) {
+        uint32_t lo = wi * k->lanes, hi = lo + k->lanes < k->nthr ? lo + k->lanes : k->nthr, pc = UINT32_MAX;
+        for (uint32_t i = lo; i < hi; i++)
+            if (k->t[i].st == T_LIVE && k->t[i].pc < pc) pc = k->t[i].pc;
+        if (pc != UINT32_MAX)
+            return snprintf(buf, len, "compute task 0x%x CTA (%u,%u,%u) on SM %u: warp %u at PC 0x%08x, %llu warp "
+                            "instructions", k->task, k->ctaid[0], k->ctaid[1], k->ctaid[2], x->sm, x->w0 + wi, pc,
+                            (unsigned long long)k->issues);
+    }
+    return snprintf(buf, len, "compute task 0x%x CTA (%u,%u,%u) on SM %u: at a barrier", k->task, k->ctaid[0],
+                    k->ctaid[1], k->ctaid[2], x->sm);
+}
+
+int ref_cmp_stuck(const ref_t *r, char *buf, size_t len) {
+    const ref_cmp_t *c = &r->cmp;
+    for (uint32_t i = 0; i < REF_NWSLOTS; i++)
+        if (c->cta[i].valid && c->cta[i].running) return cta_where(c, i, buf, len);
+    return snprintf(buf, len, "no CTA running");
+}
+
 void ref_cmp_dump(const ref_t *r, FILE *out) {
     const ref_cmp_t *c = &r->cmp;
+    for (uint32_t i = 0; i < REF_NWSLOTS; i++) {
+        if (!c->cta[i].valid || !c->cta[i].running) continue;
+        char buf[200];
+        cta_where(c, i, buf, sizeof buf);
+        fprintf(out, "%s (interpreted to cycle %llu)\n", buf, (unsigned long long)c->cta[i].t_resume);
+    }
     for (uint32_t e = 0; e < GC_TMU_ENTRIES; e++) {
         const ref_task_t *t = &c->ent[e];
         if (t->state == GC_TASK_STATE_FREE) continue;

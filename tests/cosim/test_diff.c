@@ -15,7 +15,9 @@
  * leave the same results on both (but the CYCLE test), and the fault entries leave the same fault
  * record (cause, PC, address, lane).  diff_fault_wild: a store that gets DECERR while its thread
  * runs on (posted) is named in the record on both (FAULT_PC = the ELF symbol fault_store_late_pc),
- * and an LR's bus error is LOAD_BUS_ERROR on both.  diff_lrsc_store / diff_lrsc_amo: plain stores
+ * and an LR's bus error is LOAD_BUS_ERROR on both.  diff_fault_null: accesses and a jump in the
+ * NULL guards fault NULL_ACCESS with the same record on both.  diff_hang_budget: a kernel that
+ * never ends stops at the watchdog's limit or the synchronize's budget on both.  diff_lrsc_store / diff_lrsc_amo: plain stores
  * and atomic-unit writes break LR reservations on exactly their 4-byte word on both;
  * diff_lrsc_pairs: lanes LR one word together.  Skipped when the other backend has no compute
  * engine.
@@ -593,6 +595,40 @@ static void t_faults(void) {
     }
 }
 
+/* One fault entry of tests/rtl/simt_isa.S (lane 3 faults, the address from PARAM word 0) on the
+ * other backend and on rtl: the same record on both, with this cause and address, and FAULT_PC =
+ * the ELF symbol <entry>_pc (a jump: the address it jumps to).  False when the other backend has
+ * no compute engine. */
+static bool fault_both(const char *other, const char *entry, uint32_t word0, uint32_t cause, uint32_t want_addr,
+                       bool jump) {
+    frec_t ra, rb;
+    uint32_t pa = 0, pb = 0;
+    int ob = fault_run(other, entry, word0, &rb, &pb);
+    if (ob < 0) return false;
+    if (fault_run("rtl", entry, word0, &ra, &pa) != 1 || ob != 1) {
+        TCASE_FAIL_("%s: a run failed", entry);
+        return true;
+    }
+    char ma[256], mb[256];
+    gc_compute_fault_format(&ra.f, ma, sizeof ma);
+    gc_compute_fault_format(&rb.f, mb, sizeof mb);
+    fprintf(stderr, "%s(0x%08x) (instruction at 0x%08x):\n  rtl: %s\n  %s: %s\n", entry, word0, pa, ma, other, mb);
+    uint32_t want_pc = jump ? want_addr : pa;
+    CHECK(pa != 0 && pa == pb);
+    CHECK_EQ(ra.sync, GCRT_ERROR_CHANNEL_FAULT);
+    CHECK_EQ(rb.sync, GCRT_ERROR_CHANNEL_FAULT);
+    CHECK_EQ(ra.f.cause, cause);
+    CHECK_EQ(rb.f.cause, cause);
+    CHECK_EQ(ra.f.pc, want_pc);
+    CHECK_EQ(rb.f.pc, want_pc);
+    CHECK_EQ(ra.f.addr, want_addr);
+    CHECK_EQ(rb.f.addr, want_addr);
+    CHECK_EQ(ra.f.lane, 3);
+    CHECK_EQ(rb.f.lane, 3);
+    CHECK_EQ(ra.f.task, rb.f.task);
+    return true;
+}
+
 /* Bus errors on an address taken from the parameter block (lane 3, tests/rtl/simt_isa.S): a posted
  * store that gets DECERR while its thread runs on (fault_store_late), and an LR (fault_wild_lr, a
  * load's bus error as in RISC-V): both backends name the instruction (its PC from the ELF symbol
@@ -601,32 +637,117 @@ static void t_fault_wild(void) {
     const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
     if (!other || !*other) other = "ref";
     const uint32_t wild = 0x70000000u; /* SYSMEM window, past SYSMEM: a hole of the device map */
+    if (!fault_both(other, "fault_store_late", wild, GC_SIMT_FAULT_STORE_BUS_ERROR, wild, false) ||
+        !fault_both(other, "fault_wild_lr", wild, GC_SIMT_FAULT_LOAD_BUS_ERROR, wild, false))
+        TCASE_SKIP("backend %s has no compute engine", other);
+}
+
+/* The NULL guard (spec simt.windows guard): loads, stores, AMOs, LR / SC and a jump at NULL, at
+ * small offsets, at the last guarded byte / half / word of both global windows and at a misaligned
+ * guarded address fault NULL_ACCESS with the same record (PC, address, lane) on both backends. */
+static void t_fault_null(void) {
+    const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
+    if (!other || !*other) other = "ref";
+    const uint32_t gs = GC_SIMT_WIN_SYSMEM_GUARD, vb = GC_SIMT_WIN_VIDMEM_BASE, gv = GC_SIMT_WIN_VIDMEM_GUARD;
     static const struct {
         const char *entry;
-        uint32_t cause;
-    } cases[] = {{"fault_store_late", GC_SIMT_FAULT_STORE_BUS_ERROR}, {"fault_wild_lr", GC_SIMT_FAULT_LOAD_BUS_ERROR}};
+        uint32_t addr;
+        bool jump;
+    } cases[] = {{"fault_null_lw", 0, false},          {"fault_null_lw", 2, false},
+                 {"fault_null_lb", gs - 1, false},     {"fault_null_sw", 8, false},
+                 {"fault_null_sh", gs - 2, false},     {"fault_null_amo", vb + gv - 4, false},
+                 {"fault_null_lr", vb, false},         {"fault_null_sc", 0x10, false},
+                 {"fault_null_jump", 0, true},         {"fault_null_jump", vb + gv - 4, true}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        frec_t ra, rb;
-        uint32_t pa = 0, pb = 0;
-        int ob = fault_run(other, cases[i].entry, wild, &rb, &pb);
-        if (ob < 0) TCASE_SKIP("backend %s has no compute engine", other);
-        REQUIRE(fault_run("rtl", cases[i].entry, wild, &ra, &pa) == 1 && ob == 1);
-        char ma[256], mb[256];
-        gc_compute_fault_format(&ra.f, ma, sizeof ma);
-        gc_compute_fault_format(&rb.f, mb, sizeof mb);
-        fprintf(stderr, "%s (instruction at 0x%08x):\n  rtl: %s\n  %s: %s\n", cases[i].entry, pa, ma, other, mb);
-        REQUIRE(pa != 0 && pa == pb);
-        CHECK_EQ(ra.sync, GCRT_ERROR_CHANNEL_FAULT);
-        CHECK_EQ(rb.sync, GCRT_ERROR_CHANNEL_FAULT);
-        CHECK_EQ(ra.f.cause, cases[i].cause);
-        CHECK_EQ(rb.f.cause, cases[i].cause);
-        CHECK_EQ(ra.f.pc, pa);
-        CHECK_EQ(rb.f.pc, pa);
-        CHECK_EQ(ra.f.addr, wild);
-        CHECK_EQ(rb.f.addr, wild);
-        CHECK_EQ(ra.f.lane, 3);
-        CHECK_EQ(rb.f.lane, 3);
-        CHECK_EQ(ra.f.task, rb.f.task);
+        uint32_t a = cases[i].addr;
+        if (!fault_both(other, cases[i].entry, a, GC_SIMT_FAULT_NULL_ACCESS, a, cases[i].jump))
+            TCASE_SKIP("backend %s has no compute engine", other);
+    }
+}
+
+/* A kernel that never ends (simt_isa.S hang) under a cycle budget: the watchdog's (max_cycles:
+ * the run stops at the limit, GCRT_ERROR_TIMEOUT naming the watchdog and the limit) or the
+ * synchronize's own (sync_cycles).  On rtl and on the other backend alike the model stops at the
+ * budget (the ref interprets a CTA only as far as the model runs), the stuck-state dump names the
+ * CTA, its warp and the PC (ref), and the runtime closes cleanly (ASan). */
+static void hang_run(const char *backend, bool watchdog, bool *skip) {
+    enum { LIMIT = 300000 };
+    gcrt_config_t c;
+    gcrt_config_init(&c);
+    c.device.backend = backend;
+    c.device.quiet = true;
+    c.device.max_cycles = watchdog ? LIMIT : 0;
+    c.sync_cycles = watchdog ? 50000000 : LIMIT;
+    gcrt_t *rt = NULL;
+    gc_elf_t *img = NULL;
+    *skip = false;
+    REQUIRE(gcrt_open(&c, &rt) == GCRT_SUCCESS);
+    uint32_t hw;
+    gcrt_error_t e = gcrt_compute_channel(rt, &hw);
+    if (e == GCRT_ERROR_NOT_SUPPORTED) {
+        *skip = true;
+        gcrt_close(rt);
+        return;
+    }
+    if (!e) e = gcrt_load_image(rt, GC_FIRMWARE_DIR "/simt_isa.elf", &img);
+    uint32_t hang_pc = 0;
+    if (!e && gc_elf_symbol(img, "hang_pc", &hang_pc) != GC_OK) e = GCRT_ERROR_BACKEND;
+    uint32_t grid[3] = {2, 1, 1}, block[3] = {GC_SIMT_LANES * 2, 1, 1};
+    if (!e) e = gcrt_launch(rt, NULL, img, "hang", grid, block, NULL, 0, 0);
+    if (e) {
+        TCASE_FAIL_("%s: %s", backend, gcrt_last_message(rt));
+        gcrt_close(rt);
+        return;
+    }
+    uint64_t c0 = gc_device_cycles(gcrt_device(rt));
+    e = gcrt_stream_synchronize(rt, NULL);
+    uint64_t cyc = gc_device_cycles(gcrt_device(rt));
+    const char *m = gcrt_last_message(rt);
+    fprintf(stderr, "%s, %s: %s after %llu cycles: %s\n", backend, watchdog ? "watchdog" : "sync budget",
+            gcrt_error_name(e), (unsigned long long)cyc, m);
+    CHECK_EQ(e, GCRT_ERROR_TIMEOUT);
+    if (watchdog) {
+        /* the run stops at the limit (rtl's stuck-state dump reads registers over MMIO afterwards,
+         * which ticks its clock a little further) */
+        bool ref = !strcmp(backend, "ref");
+        CHECK(ref ? cyc == LIMIT : cyc >= LIMIT && cyc < LIMIT + 1000);
+        char want[64];
+        snprintf(want, sizeof want, "cycles (limit %u): ", LIMIT);
+        CHECK(strstr(m, "watchdog: the run stopped after ") != NULL);
+        CHECK(strstr(m, want) != NULL);
+    } else {
+        /* the synchronize's budget counts its run steps; its polls between them (MMIO and memory
+         * reads) take cycles of their own, about half as many again */
+        fprintf(stderr, "  %llu cycles in the synchronize\n", (unsigned long long)(cyc - c0));
+        CHECK(cyc - c0 >= LIMIT && cyc - c0 <= 2 * LIMIT);
+        CHECK(strstr(m, "not done after") != NULL);
+    }
+    if (!strcmp(backend, "ref")) {
+        FILE *f = tmpfile();
+        REQUIRE(f);
+        gc_device_dump_state(gcrt_device(rt), f);
+        rewind(f);
+        static char dump[65536];
+        size_t n = fread(dump, 1, sizeof dump - 1, f);
+        dump[n] = 0;
+        fclose(f);
+        char want[64];
+        snprintf(want, sizeof want, "warp 0 at PC 0x%08x", hang_pc);
+        CHECK(strstr(dump, "CTA (0,0,0) on SM 0") != NULL);
+        CHECK(strstr(dump, want) != NULL);
+    }
+    gcrt_unload_image(rt, img);
+    gcrt_close(rt);
+}
+
+static void t_hang(void) {
+    const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
+    if (!other || !*other) other = "ref";
+    for (int wd = 0; wd < 2; wd++) {
+        bool skip;
+        hang_run(other, wd, &skip);
+        if (skip) TCASE_SKIP("backend %s has no compute engine", other);
+        hang_run("rtl", wd, &skip);
     }
 }
 
@@ -727,5 +848,7 @@ static const tcase_t cases[] = {
     {"diff_lrsc_amo", t_lrsc_amo},
     {"diff_lrsc_pairs", t_lrsc_pairs},
     {"diff_fault_wild", t_fault_wild},
+    {"diff_fault_null", t_fault_null},
+    {"diff_hang_budget", t_hang},
 };
 TCASE_MAIN(cases)

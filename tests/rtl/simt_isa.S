@@ -7,7 +7,8 @@
  *   its shared scratch SHARED_BASE + (thread index in the CTA) * 16 (SMEM_BYTES >= 16 * CTA
  *   threads), its local scratch LOCAL_BASE + 512.
  * fault_*: one faulting instruction each, in lane 3 only (or every lane where noted); the
- *   instruction sits at the symbol fault_*_pc.
+ *   instruction sits at the symbol fault_*_pc.  fault_null_*: the same at the address in PARAM
+ *   word 0 (the NULL guard cases); null_edge: the first bytes past a NULL guard work.
  * tmu_task: the TMU cases' kernel (device LAUNCH, spin, per-CTA counters), see below.
  */
 #include "gpucosim_spec.h"
@@ -231,6 +232,56 @@ LANE3_ONLY(fault_fetch_bus)
     csrr t2, GC_SIMT_CSR_PARAM
     .globl fault_fetch_bus_pc; fault_fetch_bus_pc: jr t2
 FAULT_END(fault_fetch_bus)
+
+/* NULL guard (spec simt.windows guard): PARAM points to { address } (0 allowed); lane 3 accesses
+ * it, or jumps there.  In the guard: NULL_ACCESS with FAULT_ADDR = the address. */
+#define NULL_CASE(name, ...) \
+    LANE3_ONLY(name) csrr t5, GC_SIMT_CSR_PARAM; lw t2, 0(t5); li t3, 0x5EED; \
+    .globl name##_pc; name##_pc: __VA_ARGS__; \
+    FAULT_END(name)
+NULL_CASE(fault_null_lw, lw t3, 0(t2))
+NULL_CASE(fault_null_lb, lb t3, 0(t2))
+NULL_CASE(fault_null_sw, sw t3, 0(t2))
+NULL_CASE(fault_null_sh, sh t3, 0(t2))
+NULL_CASE(fault_null_amo, amoadd.w t3, t3, (t2))
+NULL_CASE(fault_null_lr, lr.w t3, (t2))
+NULL_CASE(fault_null_sc, sc.w t4, t3, (t2))
+NULL_CASE(fault_null_jump, jr t2)
+
+/* null_edge: PARAM points to { address, out }; thread 0 reads the word at the address (the first byte past a NULL guard), stores word + 1, AMO-adds 0x100, does an
+ * LR / SC of word + 0x1000, reads its first byte and half, and writes out[0..4] =
+ * { first word, AMO's old value, SC status, lbu, lhu }; the word ends as first + 0x1101. */
+    .globl null_edge; .type null_edge, @function; .p2align 2
+null_edge:
+    csrr t0, GC_SIMT_CSR_TID_X
+    bnez t0, 1f
+    csrr t5, GC_SIMT_CSR_PARAM
+    lw t2, 0(t5)
+    lw t6, 4(t5)
+    lw t3, 0(t2)
+    sw t3, 0(t6)
+    addi t3, t3, 1
+    sw t3, 0(t2)
+    li t4, 0x100
+    amoadd.w t3, t4, (t2)
+    sw t3, 4(t6)
+    lr.w t3, (t2)
+    li t4, 0x1000
+    add t3, t3, t4
+    sc.w t4, t3, (t2)
+    sw t4, 8(t6)
+    lbu t3, 0(t2)
+    sw t3, 12(t6)
+    lhu t3, 0(t2)
+    sw t3, 16(t6)
+1:  .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* hang: every thread loops forever at hang_pc (the watchdog and wait-budget cases) */
+    .globl hang; .type hang, @function; .p2align 2
+hang:
+    .globl hang_pc
+hang_pc:
+    j hang_pc
 
 /* ---------------------------------------------------------------- throughput loops */
 /* alu_loop: PARAM = { iterations, out }: 8 dependent-free ALU ops per iteration, no memory */

@@ -1022,6 +1022,85 @@ void t_fault_store_late() { fault_run({"fault_store_late", GC_SIMT_FAULT_STORE_B
 // an LR's bus error is a load's (RISC-V), on rtl as on ref
 void t_fault_wild_lr() { fault_run({"fault_wild_lr", GC_SIMT_FAULT_LOAD_BUS_ERROR, 0, 0, A_ABS, WILD, 0, WILD}); }
 
+// NULL guard (spec simt.windows guard): loads, stores, AMOs, LR / SC and jumps at NULL, at small
+// offsets, at the last guarded byte / half / word of both global windows, and a misaligned address
+// in the guard (the guard is checked first): NULL_ACCESS naming the lane, PC and address
+#define NULLF(name, entry, addr, pc_abs) \
+    void t_##name() { fault_run({#entry, GC_SIMT_FAULT_NULL_ACCESS, pc_abs, 0, A_ABS, addr, 0, addr}); }
+NULLF(null_lw_0, fault_null_lw, 0u, 0)
+NULLF(null_lw_small, fault_null_lw, 8u, 0)
+NULLF(null_lw_misaligned, fault_null_lw, 2u, 0)
+NULLF(null_lw_last, fault_null_lw, GC_SIMT_WIN_SYSMEM_GUARD - 4u, 0)
+NULLF(null_lb_last, fault_null_lb, GC_SIMT_WIN_SYSMEM_GUARD - 1u, 0)
+NULLF(null_sw_0, fault_null_sw, 0u, 0)
+NULLF(null_sw_small, fault_null_sw, 0x40u, 0)
+NULLF(null_sh_last, fault_null_sh, GC_SIMT_WIN_SYSMEM_GUARD - 2u, 0)
+NULLF(null_amo_0, fault_null_amo, 0u, 0)
+NULLF(null_amo_vid_last, fault_null_amo, GC_SIMT_WIN_VIDMEM_BASE + GC_SIMT_WIN_VIDMEM_GUARD - 4u, 0)
+NULLF(null_lr_vid_0, fault_null_lr, GC_SIMT_WIN_VIDMEM_BASE, 0)
+NULLF(null_sc_small, fault_null_sc, 0x10u, 0)
+NULLF(null_jump_small, fault_null_jump, 0x100u, 0x100u)
+NULLF(null_jump_vid_last, fault_null_jump, GC_SIMT_WIN_VIDMEM_BASE + GC_SIMT_WIN_VIDMEM_GUARD - 4u,
+      GC_SIMT_WIN_VIDMEM_BASE + GC_SIMT_WIN_VIDMEM_GUARD - 4u)
+#undef NULLF
+
+// ENTRY_PC 0: the first fetch of every warp faults NULL_ACCESS (PC 0, address 0, lane 0); the
+// core is usable right after
+void t_null_entry_pc() {
+    Kern k;
+    REQUIRE(k.e);
+    Sim &s = k.s;
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = 0;
+    t.cta[0] = s.nl * 2;
+    t.grid[0] = 2;
+    Sim::Result r = s.run(t, 200000);
+    REQUIRE(r.done);
+    CHECK(r.err);
+    CHECK_EQ(s.task_faults, 1);
+    CHECK_EQ(GC_COMPUTE_FAULT_CAUSE_CAUSE_GET(s.reg(GC_REG_COMPUTE_FAULT_CAUSE)), GC_SIMT_FAULT_NULL_ACCESS);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_FAULT_PC), 0);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_FAULT_ADDR), 0);
+    CHECK_EQ(GC_COMPUTE_FAULT_LOC_LANE_GET(s.reg(GC_REG_COMPUTE_FAULT_LOC)), 0);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_FAULT_TASK), (uint32_t)(r.tmd >> 8));
+    CHECK_EQ(GC_COMPUTE_DBG_WARPS_ACTIVE_GET(s.reg(GC_REG_COMPUTE_DBG)), 0);
+    vecadd_case(k, 40, {1, 1, 1}, {s.nl, 1, 1}, 77);
+}
+
+// The first byte past each NULL guard is ordinary memory: load, store, AMO, LR / SC, byte and half
+void t_null_edge() {
+    Sim s;
+    gc_elf_t *isa = s.load("simt_isa.elf");
+    REQUIRE(isa);
+    const uint32_t edges[2] = {GC_SIMT_WIN_SYSMEM_BASE + GC_SIMT_WIN_SYSMEM_GUARD,
+                               GC_SIMT_WIN_VIDMEM_BASE + GC_SIMT_WIN_VIDMEM_GUARD};
+    for (uint32_t ta : edges) {
+        uint64_t dev = 0;
+        REQUIRE(gc_simt_to_device(ta, &dev));
+        s.w32(dev, 0x11223344u);
+        s.w32(dev - 4, 0xA5A5A5A5u);   // the last guarded word (written by the host: untouched)
+        uint64_t out = s.put(std::vector<uint32_t>(5, 0));
+        gc_tmd_t t;
+        gc_tmd_init(&t);
+        t.entry_pc = sym(isa, "null_edge");
+        t.param = tp(s.put({ta, tp(out)}));
+        t.cta[0] = s.nl;
+        Sim::Result r = s.run(t, 200000);
+        REQUIRE(r.done);
+        CHECK(!r.err);
+        CHECK_EQ(s.r32(out), 0x11223344u);
+        CHECK_EQ(s.r32(out + 4), 0x11223345u);
+        CHECK_EQ(s.r32(out + 8), 0u);   // SC succeeded
+        CHECK_EQ(s.r32(out + 12), 0x45u);     // the byte, then the half of 0x11224445
+        CHECK_EQ(s.r32(out + 16), 0x4445u);
+        CHECK_EQ(s.r32(dev), 0x11223344u + 0x1101u);
+        CHECK_EQ(s.r32(dev - 4), 0xA5A5A5A5u);
+    }
+    CHECK_EQ(s.task_faults, 0);
+    gc_elf_free(isa);
+}
+
 // ------------------------------------------------------------------------------------------ TMD
 void t_tmd_checks() {
     Kern k;
@@ -1660,6 +1739,17 @@ void t_tmu_nested() {
     CHECK_EQ(s.r32(p4 + 4), GC_LAUNCH_STATUS_BAD_ADDR);
     CHECK_EQ(s.reg(GC_REG_COMPUTE_DEV_LAUNCHES), 4);
     CHECK_EQ(s.reg(GC_REG_COMPUTE_LAUNCH_FAILS), 5);
+    // BAD_ADDR for TMD addresses in a NULL guard: the first and the last 256-aligned ones of the
+    // SYSMEM guard after NULL (0x100, guard - 0x100) and of the VIDMEM guard
+    uint64_t p5 = m.zeros(4);
+    const uint32_t g_sys = GC_SIMT_WIN_SYSMEM_GUARD, g_vid = GC_SIMT_WIN_VIDMEM_GUARD;
+    uint64_t root6 = m.tmd({10, 0, 0x100u, 2, g_sys - 0x200u, p5}, r1);
+    uint64_t root7 = m.tmd({10, 0, GC_SIMT_WIN_VIDMEM_BASE, 2, g_vid - 0x100u, p5 + 8}, r1);
+    w = {{7, root6}, {8, root7}};
+    REQUIRE(s.run_host(w));
+    for (unsigned i = 0; i < 4; i++) CHECK_EQ(s.r32(p5 + 4 * i), GC_LAUNCH_STATUS_BAD_ADDR);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_DEV_LAUNCHES), 4);
+    CHECK_EQ(s.reg(GC_REG_COMPUTE_LAUNCH_FAILS), 9);
     CHECK_EQ(GC_COMPUTE_DBG_ENTRIES_GET(s.reg(GC_REG_COMPUTE_DBG)), 0);
 }
 
@@ -1789,6 +1879,22 @@ const tcase_t cases[] = {
     {"fault_fetch_bus", t_fault_fetch_bus},
     {"fault_store_late", t_fault_store_late},
     {"fault_wild_lr", t_fault_wild_lr},
+    {"null_lw_0", t_null_lw_0},
+    {"null_lw_small", t_null_lw_small},
+    {"null_lw_misaligned", t_null_lw_misaligned},
+    {"null_lw_last", t_null_lw_last},
+    {"null_lb_last", t_null_lb_last},
+    {"null_sw_0", t_null_sw_0},
+    {"null_sw_small", t_null_sw_small},
+    {"null_sh_last", t_null_sh_last},
+    {"null_amo_0", t_null_amo_0},
+    {"null_amo_vid_last", t_null_amo_vid_last},
+    {"null_lr_vid_0", t_null_lr_vid_0},
+    {"null_sc_small", t_null_sc_small},
+    {"null_jump_small", t_null_jump_small},
+    {"null_jump_vid_last", t_null_jump_vid_last},
+    {"null_entry_pc", t_null_entry_pc},
+    {"null_edge", t_null_edge},
     {"tmd_checks", t_tmd_checks},
     {"tmd_release", t_tmd_release},
     {"perf_alu_ipc", t_perf_alu_ipc},

@@ -254,7 +254,7 @@ def t_watchdog_message():
     assert p.returncode == 1
     err = [l for l in p.stderr.splitlines() if l.startswith("gpucosim:")]
     assert len(err) == 1 and re.fullmatch(r"gpucosim: synchronize: GCRT_ERROR_TIMEOUT: gcrt_device_synchronize: watchdog: "
-                                          r"running the device after 3000 cycles \(limit 3000\): .*channel 0 at GP_GET \d+ "
+                                          r"the run stopped after 3000 cycles \(limit 3000\): .*channel 0 at GP_GET \d+ "
                                           r"of GP_PUT \d+.*", err[0]), err
     # at open: the watchdog, not a wrong ID
     p = run("run", "copy", "--max-cycles", "5")

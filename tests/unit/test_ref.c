@@ -438,7 +438,40 @@ static void t_inject(void) {
     CHECK_EQ(gc_device_open(&cfg, &dev), GC_ERR_BACKEND);
 }
 
+/* The allocators never hand out (or reserve) a window's NULL guard, the first bytes of sysmem and
+ * vidmem that no SIMT thread reaches: the first allocation is the first byte past it, the whole
+ * rest of the window can be allocated and one byte more cannot, and a reservation touching the
+ * guard (at 0, or ending at its first byte) is refused naming it. */
+static void t_null_guard_alloc(void) {
+    gc_device_t *dev = ref_open(0, NULL);
+    REQUIRE(dev);
+    static const struct {
+        gc_mem_kind_t kind;
+        uint64_t base, size, guard;
+    } w[2] = {{GC_MEM_SYSMEM, GC_SYSMEM_BASE, GC_SYSMEM_SIZE, GC_SIMT_WIN_SYSMEM_GUARD},
+              {GC_MEM_VIDMEM, GC_VIDMEM_BASE, GC_VIDMEM_SIZE, GC_SIMT_WIN_VIDMEM_GUARD}};
+    for (int i = 0; i < 2; i++) {
+        gc_buf_t b, all, r;
+        CHECK(w[i].guard > 0);
+        CHECK_EQ(gc_mem_alloc(dev, w[i].kind, 64, 64, &b), GC_OK);
+        CHECK_EQ(b.addr, w[i].base + w[i].guard);
+        CHECK_EQ(gc_mem_free(dev, &b), GC_OK);
+        CHECK_EQ(gc_mem_alloc(dev, w[i].kind, w[i].size - w[i].guard + 1, 64, &all), GC_ERR_NO_MEMORY);
+        CHECK_EQ(gc_mem_alloc(dev, w[i].kind, w[i].size - w[i].guard, 64, &all), GC_OK);
+        CHECK_EQ(all.addr, w[i].base + w[i].guard);
+        CHECK_EQ(gc_mem_free(dev, &all), GC_OK);
+        CHECK_EQ(gc_mem_reserve(dev, w[i].kind, w[i].base, 4, &r), GC_ERR_INVALID_ARG);
+        CHECK(strstr(gc_device_last_error(dev), "NULL guard") != NULL);
+        CHECK_EQ(gc_mem_reserve(dev, w[i].kind, w[i].base + w[i].guard - 4, 8, &r), GC_ERR_INVALID_ARG);
+        CHECK(strstr(gc_device_last_error(dev), "NULL guard") != NULL);
+        CHECK_EQ(gc_mem_reserve(dev, w[i].kind, w[i].base + w[i].guard, 8, &r), GC_OK);
+        CHECK_EQ(gc_mem_free(dev, &r), GC_OK);
+    }
+    gc_device_close(dev);
+}
+
 static const tcase_t cases[] = {
+    {"ref_null_guard_alloc", t_null_guard_alloc},
     {"ref_interleave_shares", t_interleave_shares},
     {"ref_round_robin_and_renewal", t_round_robin_and_renewal},
     {"ref_guest_during_copy", t_guest_during_copy},

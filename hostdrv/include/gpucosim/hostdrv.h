@@ -103,7 +103,9 @@ typedef struct gc_buf {
     gc_mem_kind_t kind;
 } gc_buf_t;
 
-/* align must be a power of two (0 means 64). */
+/* align must be a power of two (0 means 64).  Neither allocator ever hands out (or reserves) the
+ * first GC_SIMT_WIN_*_GUARD bytes of its window: the NULL guard no SIMT thread reaches (spec
+ * simt.windows), so a kernel's NULL pointer cannot hit the driver's rings or any buffer. */
 gc_status_t gc_mem_alloc(gc_device_t *dev, gc_mem_kind_t kind, uint64_t size, uint64_t align, gc_buf_t *out);
 gc_status_t gc_mem_free(gc_device_t *dev, const gc_buf_t *buf);
 /* Take [addr, addr + size) out of the allocator (for images linked at fixed addresses, e.g. SIMT
