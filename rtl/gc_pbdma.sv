@@ -40,11 +40,19 @@
 //   pushbuffer  fetched in bursts of <= AXI_MAX_BURST beats (never across 4 KiB) into a dword
 //               FIFO; a burst is issued only when the FIFO has room for all of it. A beat with a
 //               bus error is queued as poisoned dwords and faults when the decoder reaches it.
+//               The word 0 where a header may stand is NVIDIA's DMA_NOP (PB_DMA_NOP): popped, not
+//               a method; the other GRP0 / GRP2 / RESERVED6 headers fault INVALID_METHOD_HEADER.
 //   semaphores  SEM_EXECUTE goes to the atomic unit (aq_* / as_*): acquires are READs compared
-//               with gc_sem_pkg::sem_acquire_pass, RELEASE a WRITE (4, 8, or 16 bytes with
-//               RELEASE_TIMESTAMP), REDUCTION an RMW. The method is consumed only when the
-//               operation succeeded, so a failed acquire that switches out re-executes the same
-//               SEM_EXECUTE on resume. A failed acquire is retried every ACQ_RETRY_INTERVAL
+//               with gc_sem_pkg::sem_acquire_pass, RELEASE a WRITE, REDUCTION an RMW (4 or 8
+//               bytes, or 16 with RELEASE_TIMESTAMP: SEM_ASIZE_16 / _16W, address 16-aligned).
+//               A reduction form NVIDIA rejects (gc_sem_pkg::sem_red_form_ok) faults
+//               INVALID_REDUCTION, a misaligned address MISALIGNED_SEMAPHORE, before any access.
+//               LAUNCH_DMA: every field is decoded at dispatch (spec COPY.LAUNCH_DMA); a value not
+//               implemented faults UNSUPPORTED, a rejected reduction form INVALID_REDUCTION;
+//               DATA_TRANSFER_TYPE NONE only releases / interrupts (its layout fields are not
+//               looked at); the reduction goes to the copy engine (cmd_sem_reduce/red/signed_o).
+//               SEM_EXECUTE is consumed only when the operation succeeded, so a failed acquire
+//               that switches out re-executes the same SEM_EXECUTE on resume. A failed acquire is retried every ACQ_RETRY_INTERVAL
 //               cycles (0 counts as 1) or at once when the atomic unit's snoop reports a write
 //               to the awaited 8-byte word. ACQ_TIMEOUT != 0: blocked more than that many
 //               cycles (resident or not) faults the channel with ACQUIRE_TIMEOUT.

@@ -52,6 +52,24 @@ static void expect_fault(gc_device_t *dev, gc_channel_t *ch, const gc_pushbuf_t 
         fprintf(stderr, "%s: %s\n", what, gc_device_last_error(dev));
 }
 
+/* A device with one channel (copy class on CE_SUBCH) and a sysmem scratch buffer. */
+typedef struct fx {
+    gc_device_t *dev;
+    gc_channel_t *ch;
+    gc_buf_t s;
+} fx_t;
+
+static bool fx_open(fx_t *f, uint64_t bytes) {
+    memset(f, 0, sizeof *f);
+    f->dev = util_open(NULL);
+    if (!f->dev) return false;
+    if (gc_channel_open(f->dev, NULL, &f->ch) == GC_OK && gc_mem_alloc(f->dev, GC_MEM_SYSMEM, bytes, 64, &f->s) == GC_OK)
+        return true;
+    fprintf(stderr, "setup: %s\n", gc_device_last_error(f->dev));
+    gc_device_close(f->dev);
+    return false;
+}
+
 static uint64_t rd64(gc_device_t *dev, uint64_t a) {
     uint64_t v = 0;
     gc_mem_read(dev, a, &v, 8);
@@ -68,12 +86,11 @@ static uint32_t rd32(gc_device_t *dev, uint64_t a) {
  * LAUNCH_DMA; the fields with no effect here (SRC/DST_TYPE, FLUSH_TYPE, BYPASS_L2, DISABLE_PLC,
  * FORCE_RMWDISABLE) at both values. */
 static void t_release_only(void) {
-    gc_device_t *dev = util_open(NULL);
-    REQUIRE(dev);
-    gc_channel_t *ch;
-    REQUIRE_OK(dev, gc_channel_open(dev, NULL, &ch));
-    gc_buf_t s;
-    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 256, 64, &s));
+    fx_t f;
+    REQUIRE(fx_open(&f, 256));
+    gc_device_t *dev = f.dev;
+    gc_channel_t *ch = f.ch;
+    gc_buf_t s = f.s;
     uint8_t junk[256];
     memset(junk, 0xA5, sizeof junk);
     REQUIRE_OK(dev, gc_mem_write(dev, s.addr, junk, sizeof junk));
@@ -341,12 +358,11 @@ static uint32_t host_red(uint32_t red, bool is_signed, bool is64, bool stamp) {
 /* Host REDUCTION with RELEASE_TIMESTAMP: 16 bytes at a 16-aligned address, {result, stamp} (a
  * 32-bit result zero-extended); one that is not 16-aligned faults MISALIGNED_SEMAPHORE. */
 static void t_host_reduce_timestamp(void) {
-    gc_device_t *dev = util_open(NULL);
-    REQUIRE(dev);
-    gc_channel_t *ch;
-    REQUIRE_OK(dev, gc_channel_open(dev, NULL, &ch));
-    gc_buf_t s;
-    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 256, 64, &s));
+    fx_t f;
+    REQUIRE(fx_open(&f, 256));
+    gc_device_t *dev = f.dev;
+    gc_channel_t *ch = f.ch;
+    gc_buf_t s = f.s;
     uint64_t init[8] = {0xDEADBEEF0000FFFEull, 0xDEADBEEFDEADBEEFull, 0xFFFFFFFFFFFFFFFFull, 0xDEADBEEFDEADBEEFull,
                         0x8000000000000000ull, 0xDEADBEEFDEADBEEFull, 0x00000000FFFFFFF0ull, 0xDEADBEEFDEADBEEFull};
     REQUIRE_OK(dev, gc_mem_write(dev, s.addr, init, sizeof init));
@@ -392,12 +408,11 @@ static void t_host_reduce_timestamp(void) {
 /* The reduction forms NVIDIA's hardware rejects fault INVALID_REDUCTION, memory untouched; the
  * neighbouring accepted forms (signed 32-bit IADD, unsigned 64-bit IADD) run. */
 static void t_host_rejected_forms(void) {
-    gc_device_t *dev = util_open(NULL);
-    REQUIRE(dev);
-    gc_channel_t *ch;
-    REQUIRE_OK(dev, gc_channel_open(dev, NULL, &ch));
-    gc_buf_t s;
-    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &s));
+    fx_t f;
+    REQUIRE(fx_open(&f, 64));
+    gc_device_t *dev = f.dev;
+    gc_channel_t *ch = f.ch;
+    gc_buf_t s = f.s;
     const uint64_t init = 0x00000001FFFFFFFFull;
     const struct {
         uint32_t red;
@@ -440,12 +455,11 @@ static void t_host_rejected_forms(void) {
  * segment, between methods, in a row, as a segment's last word, between GPFIFO entries; it is not
  * a method (METHODS does not count it).  A 0 inside a method's data is data. */
 static void t_dma_nop(void) {
-    gc_device_t *dev = util_open(NULL);
-    REQUIRE(dev);
-    gc_channel_t *ch;
-    REQUIRE_OK(dev, gc_channel_open(dev, NULL, &ch));
-    gc_buf_t s;
-    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &s));
+    fx_t f;
+    REQUIRE(fx_open(&f, 64));
+    gc_device_t *dev = f.dev;
+    gc_channel_t *ch = f.ch;
+    gc_buf_t s = f.s;
     uint32_t ones[8] = {1, 1, 1, 1, 1, 1, 1, 1};
     REQUIRE_OK(dev, gc_mem_write(dev, s.addr, ones, sizeof ones));
     uint32_t id = gc_channel_id(ch), m0 = 0, m1 = 0;
