@@ -8,15 +8,18 @@
  * effect happens when its read data returns or its write lands (the W beat; an RMW reads, computes
  * and writes at once: atomic with respect to every other semaphore access); its response comes
  * when the B response would (a latency after the write landed), and then a WRITE or RMW wakes the
- * acquires waiting on its 8-byte word.  A timestamped release (16 bytes) stores the cycle its
- * write was issued (AW accepted).
+ * acquires waiting on its 8-byte word.  A timestamped release or reduction (16 bytes: the value,
+ * zero-extended from 4 bytes for REF_AU_16W, then the stamp) stores the cycle its write was issued
+ * (AW accepted).
  *
  * Copy engine (rtl/gc_copy_engine.sv): a command takes
  *   1 + latency(src) + bytes / min(bytes per cycle of src, dst) + latency(dst) + 2 cycles
  * (a memset: no source term), then the completion release goes through the atomic unit, then
- * one DONE cycle.  The data moves at the end of the copy phase, burst by burst in the engine's
- * write bursts (never across REF_CE_BURST_BYTES); the first burst that would touch memory outside
- * the windows stops the copy (bus error: no release, the launching channel faults).
+ * one DONE cycle (the release is a WRITE, or the RMW LAUNCH_DMA's SEMAPHORE_REDUCTION asks for;
+ * a LAUNCH_DMA with DATA_TRANSFER_TYPE NONE goes straight to it).  The data moves at the end of the
+ * copy phase, burst by burst in the engine's write bursts (never across REF_CE_BURST_BYTES); the
+ * first burst that would touch memory outside the windows stops the copy (bus error: no release,
+ * the launching channel faults).
  */
 #include <stdlib.h>
 #include <string.h>
