@@ -195,12 +195,13 @@ module gc_copy_engine
   localparam int unsigned EXT       = 32;                     // memset pattern table entries
   localparam int unsigned PHW       = $clog2(EXT);            // pattern phase / table index (5)
   // atomic-unit request encodings (rtl/README.md, "Atomic unit"; not in the spec; the same values
-  // as gc_sem_pkg::SEM_AOP_WRITE / SEM_AOP_RMW / SEM_ASIZE_4 / SEM_ASIZE_16W, kept local so this module builds
+  // as gc_sem_pkg::SEM_AOP_WRITE / SEM_AOP_RMW / SEM_ASIZE_4 / SEM_ASIZE_16W, kept local so this
+  // module builds
   // with gpucosim_pkg alone)
   localparam logic [1:0]  AQ_OP_WRITE = 2'd1;
   localparam logic [1:0]  AQ_OP_RMW   = 2'd2;                 // read, reduce, write
   localparam logic [1:0]  AQ_SIZE_4   = 2'd0;                 // 4 bytes
-  localparam logic [1:0]  AQ_SIZE_16W = 2'd3;                 // 16 bytes: 4-byte value, 0, timestamp
+  localparam logic [1:0]  AQ_SIZE_16W = 2'd3;                 // 16 bytes: 4-byte value, 0, stamp
 
   if (RING_BYTES < 2 * BB || (RING_BYTES & (RING_BYTES - 1)) != 0) begin : g_bad_ring
     $error("gc_copy_engine: RING_BYTES must be a power of two >= 2 bursts");

@@ -52,10 +52,11 @@
 //               DATA_TRANSFER_TYPE NONE only releases / interrupts (its layout fields are not
 //               looked at); the reduction goes to the copy engine (cmd_sem_reduce/red/signed_o).
 //               SEM_EXECUTE is consumed only when the operation succeeded, so a failed acquire
-//               that switches out re-executes the same SEM_EXECUTE on resume. A failed acquire is retried every ACQ_RETRY_INTERVAL
-//               cycles (0 counts as 1) or at once when the atomic unit's snoop reports a write
-//               to the awaited 8-byte word. ACQ_TIMEOUT != 0: blocked more than that many
-//               cycles (resident or not) faults the channel with ACQUIRE_TIMEOUT.
+//               that switches out re-executes the same SEM_EXECUTE on resume. A failed acquire
+//               is retried every ACQ_RETRY_INTERVAL cycles (0 counts as 1) or at once when the
+//               atomic unit's snoop reports a write to the awaited 8-byte word. ACQ_TIMEOUT != 0:
+//               blocked more than that many cycles (resident or not) faults the channel with
+//               ACQUIRE_TIMEOUT.
 //   faults      recorded through the fault port: copy-engine errors (the channel that launched
 //               the copy) first, then the resident channel's record, then acquire timeouts of
 //               switched-out channels. GP_GET is not advanced past a faulting entry. A channel
@@ -631,7 +632,7 @@ module gc_pbdma
     logic [GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_W-1:0] dtt;
     logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_W-1:0]     semt;
     logic [GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_W-1:0]     intt;
-    logic         ce_unsup;
+    logic         ce_unsup, sem_sgn, ce_sgn;
     logic         pass;
 
     state_d       = state_q;
@@ -694,6 +695,8 @@ module gc_pbdma
     semt          = '0;
     intt          = '0;
     ce_unsup      = 1'b0;
+    sem_sgn       = 1'b0;
+    ce_sgn        = 1'b0;
     ce_reduce     = 1'b0;
     ce_red        = '0;
     pass          = 1'b0;
@@ -941,6 +944,9 @@ module gc_pbdma
                             GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_EN);
                 sem_red  = mthd_data[GC_HOST_SEM_EXECUTE_REDUCTION_LSB +:
                                      GC_HOST_SEM_EXECUTE_REDUCTION_W];
+                sem_sgn  = (mthd_data[GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_LSB +:
+                                      GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_W] ==
+                            GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_SIGNED);
                 aq_wdata_d = sem_is64 ? {cur_mr[MR_SEM_PAY_HI], cur_mr[MR_SEM_PAY_LO]}
                                       : {32'h0, cur_mr[MR_SEM_PAY_LO]};
                 aq_size_d  = sem_is64 ? SEM_ASIZE_8 : SEM_ASIZE_4;
@@ -957,11 +963,7 @@ module gc_pbdma
                       flt_set     = 1'b1;
                       flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
                     end else if (sem_op == GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION &&
-                                 !sem_red_form_ok(sem_red,
-                                                  mthd_data[GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_LSB +:
-                                                            GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_W] ==
-                                                  GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_SIGNED,
-                                                  sem_is64)) begin
+                                 !sem_red_form_ok(sem_red, sem_sgn, sem_is64)) begin
                       flt_set     = 1'b1;
                       flt_cause_d = ERROR_CAUSE_INVALID_REDUCTION;
                     end else if ((sem_ts && sem_addr[3:0] != 4'h0) ||
@@ -1062,6 +1064,9 @@ module gc_pbdma
                              GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE_TRUE);
                 ce_red    = mthd_data[GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_LSB +:
                                       GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W];
+                ce_sgn    = (mthd_data[GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_LSB +:
+                                       GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_W] ==
+                             GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_SIGNED);
                 // Every field decoded (spec COPY.LAUNCH_DMA): what is not implemented is
                 // UNSUPPORTED; FLUSH_*, FORCE_RMWDISABLE, *_TYPE, *_BYPASS_L2 and DISABLE_PLC have
                 // no effect here, whatever their value.
@@ -1101,12 +1106,7 @@ module gc_pbdma
                 if (ce_unsup) begin
                   flt_set     = 1'b1;
                   flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
-                end else if (ce_reduce &&
-                             !sem_red_form_ok(ce_red,
-                                              mthd_data[GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_LSB +:
-                                                        GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_W] ==
-                                              GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_SIGNED,
-                                              1'b0)) begin
+                end else if (ce_reduce && !sem_red_form_ok(ce_red, ce_sgn, 1'b0)) begin
                   flt_set     = 1'b1;
                   flt_cause_d = ERROR_CAUSE_INVALID_REDUCTION;
                 end else if ((semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE &&
