@@ -34,10 +34,10 @@ DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff test_launch test_tmu
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff test_launch test_tmu test_nvclass
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
-DRIVER_SUITE   := test_copy test_faults test_seed000 test_frontend test_runtime test_launch test_tmu
+DRIVER_SUITE   := test_copy test_faults test_seed000 test_frontend test_runtime test_launch test_tmu test_nvclass
 # run on the ref backend as well (its compute engine, hostdrv/src/ref_compute.c)
 REF_SUITE      := test_compute
 OTHER_BACKENDS := ref sc

@@ -6,14 +6,17 @@
 //
 // Requests (packed arrays indexed by requester, encodings in gc_sem_pkg):
 //   aq_op_i    SEM_AOP_READ   read 4 or 8 bytes; as_rdata_o = the value (4 bytes zero-extended)
-//              SEM_AOP_WRITE  write 4 or 8 bytes of aq_wdata_i, or 16 bytes: aq_wdata_i at +0 and
+//              SEM_AOP_WRITE  write 4 or 8 bytes of aq_wdata_i, or 16 bytes: the value at +0 and
 //                             timestamp_i at +8 (sampled when the write is issued, i.e. in the
 //                             cycle the AW is accepted)
-//              SEM_AOP_RMW    read, new = sem_reduce(aq_red_i, aq_signed_i, size == 8, old,
-//                             aq_wdata_i), write new; as_rdata_o = old (4 bytes zero-extended)
-//   aq_size_i  SEM_ASIZE_4 / _8 / _16; the address is aligned to the size (the requester checks).
-//              16 bytes is meant for WRITE; a READ or RMW with size 16 acts as size 8; the
-//              unused size code 3 acts as 4 bytes.
+//              SEM_AOP_RMW    read, new = sem_reduce(aq_red_i, aq_signed_i, 8-byte value, old,
+//                             aq_wdata_i), write new (16 bytes: new, then the stamp, as a WRITE);
+//                             as_rdata_o = old (a 4-byte value zero-extended)
+//   aq_size_i  SEM_ASIZE_4 / _8: a 4- or 8-byte value.  SEM_ASIZE_16 / _16W: 16 bytes (NVIDIA's
+//              semaphore with timestamp): an 8-byte value (16), or a 4-byte value followed by 4
+//              zero bytes (16W), at +0, the 64-bit stamp at +8; a READ of size 16 reads the 8-byte
+//              value, of 16W the 4-byte one.  The address is aligned to the size (the requester
+//              checks).
 //   An op code outside the three above is answered at once with as_err_o and no memory access.
 //   aq_xop_i   extended operations for the SIMT core's "A" extension (SEM_XOP_NONE for everyone
 //              else): SEM_XOP_LR is a READ that also sets reservation aq_rtag_i on the 4-byte
@@ -222,14 +225,14 @@ module gc_atomic_unit
   end
 
   // ------------------------------------------------------------------ data path
-  logic              half, is4, is16, is64;
+  logic              half, is4, is16, is64;   // 4-byte value / 16-byte write / 8-byte value
   logic [63:0]       rd_val, old_val, new_val, w_val;
 
   always_comb begin
     half    = addr_q[2];                         // which half of the beat a 4-byte access uses
     is64    = (size_q == SEM_ASIZE_8) || (size_q == SEM_ASIZE_16);
-    is4     = !is64;                             // SEM_ASIZE_4 (and the unused code 3)
-    is16    = (size_q == SEM_ASIZE_16) && (op_q == SEM_AOP_WRITE);
+    is4     = !is64;                             // SEM_ASIZE_4 or SEM_ASIZE_16W
+    is16    = ((size_q == SEM_ASIZE_16) || (size_q == SEM_ASIZE_16W)) && (op_q != SEM_AOP_READ);
     // the value of the read beat as the request sees it (4 bytes zero-extended)
     rd_val  = is4 ? {32'h0, (half ? m_rdata_i[63:32] : m_rdata_i[31:0])} : m_rdata_i;
     old_val = is4 ? {32'h0, (half ? old_q[63:32] : old_q[31:0])} : old_q;
@@ -253,6 +256,9 @@ module gc_atomic_unit
     m_wlast_o  = !is16 || beat_q;
     if (beat_q) begin
       m_wdata_o = ts_q;                          // second beat of the 16-byte write
+      m_wstrb_o = '1;
+    end else if (is16) begin                     // first beat: the value (16W: zero-extended)
+      m_wdata_o = is4 ? {32'h0, w_val[31:0]} : w_val;
       m_wstrb_o = '1;
     end else if (is4) begin
       m_wdata_o = half ? {w_val[31:0], 32'h0} : {32'h0, w_val[31:0]};

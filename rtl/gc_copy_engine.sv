@@ -80,10 +80,12 @@
 // -----------------------------
 // COPY ends when every burst is issued, every R beat and every B response has come back and
 // the W queue is empty.  Then, if the command asked for it and no error happened, SEM sends the
-// release to the atomic unit as one WRITE request on the aq_* port (held until aq_ready_i):
-// size 0 (4 bytes, payload in wdata[31:0]) or, with cmd_sem_four_i, size 2 (16 bytes: wdata =
-// {32'h0, payload} at +0, the atomic unit appends its timestamp at +8), and waits for the
-// response pulse as_valid_i (as_err_i: the release hit a bus error).  The release therefore
+// release to the atomic unit as one request on the aq_* port (held until aq_ready_i): a WRITE of
+// the payload, or with cmd_sem_reduce_i an RMW (the atomic unit reduces the memory value with the
+// payload: cmd_sem_red_i, cmd_sem_signed_i; the PBDMA let only NVIDIA's integer forms through),
+// of size 4 bytes, or with cmd_sem_four_i 16 bytes (the 4-byte value, 4 zero bytes, the atomic
+// unit's timestamp at +8), and waits for the response pulse as_valid_i (as_err_i: the release
+// hit a bus error).  The release therefore
 // never overtakes the copy's data: every data write got its B before the request goes out.
 // DONE lasts one cycle: done_o, plus intr_o if requested, plus done_err_o after a bus error.
 // An RRESP/BRESP of SLVERR/DECERR sets err_q: no new AR/AW is issued (an AR/AW already
@@ -123,6 +125,9 @@ module gc_copy_engine
   input  logic                               cmd_sem_four_i,    // RELEASE_FOUR_WORD_SEMAPHORE
   input  logic [GC_AXI_ADDR_W-1:0]           cmd_sem_addr_i,
   input  logic [31:0]                        cmd_sem_payload_i,
+  input  logic                               cmd_sem_reduce_i,  // SEMAPHORE_REDUCTION_ENABLE
+  input  logic [3:0]                         cmd_sem_red_i,     // SEMAPHORE_REDUCTION
+  input  logic                               cmd_sem_signed_i,  // SEMAPHORE_REDUCTION_SIGN SIGNED
   input  logic                               cmd_intr_i,
   output logic                               done_o,
   output logic                               done_err_o,
@@ -190,11 +195,13 @@ module gc_copy_engine
   localparam int unsigned EXT       = 32;                     // memset pattern table entries
   localparam int unsigned PHW       = $clog2(EXT);            // pattern phase / table index (5)
   // atomic-unit request encodings (rtl/README.md, "Atomic unit"; not in the spec; the same values
-  // as gc_sem_pkg::SEM_AOP_WRITE / SEM_ASIZE_4 / SEM_ASIZE_16, kept local so this module builds
+  // as gc_sem_pkg::SEM_AOP_WRITE / SEM_AOP_RMW / SEM_ASIZE_4 / SEM_ASIZE_16W, kept local so this
+  // module builds
   // with gpucosim_pkg alone)
   localparam logic [1:0]  AQ_OP_WRITE = 2'd1;
+  localparam logic [1:0]  AQ_OP_RMW   = 2'd2;                 // read, reduce, write
   localparam logic [1:0]  AQ_SIZE_4   = 2'd0;                 // 4 bytes
-  localparam logic [1:0]  AQ_SIZE_16  = 2'd2;                 // 16 bytes: wdata at +0, timestamp at +8
+  localparam logic [1:0]  AQ_SIZE_16W = 2'd3;                 // 16 bytes: 4-byte value, 0, stamp
 
   if (RING_BYTES < 2 * BB || (RING_BYTES & (RING_BYTES - 1)) != 0) begin : g_bad_ring
     $error("gc_copy_engine: RING_BYTES must be a power of two >= 2 bursts");
@@ -209,6 +216,8 @@ module gc_copy_engine
   // command
   logic [31:0]       len_q, pitch_in_q, pitch_out_q;
   logic              sem_q, four_q, intr_q, err_q;
+  logic              red_en_q, red_signed_q;    // the release is a reduction (signed)
+  logic [3:0]        red_q;                     // ... this one (host-class REDUCTION encoding)
   logic              remap_q;                   // memset: no reads, data from the pattern
   logic [LLW-1:0]    wlen_q;                    // write-side line length in bytes
   logic [7:0]        ext_q [EXT];               // memset pattern: ext[i] = element byte i mod E
@@ -397,10 +406,10 @@ module gc_copy_engine
   logic aq_hs, sem_finished;
 
   assign aq_valid_o  = (state_q == CE_STATE_SEM) && !sem_req_done_q;   // held until accepted
-  assign aq_op_o     = AQ_OP_WRITE;
-  assign aq_red_o    = '0;
-  assign aq_signed_o = 1'b0;
-  assign aq_size_o   = four_q ? AQ_SIZE_16 : AQ_SIZE_4;
+  assign aq_op_o     = red_en_q ? AQ_OP_RMW : AQ_OP_WRITE;
+  assign aq_red_o    = red_q;
+  assign aq_signed_o = red_signed_q;
+  assign aq_size_o   = four_q ? AQ_SIZE_16W : AQ_SIZE_4;
   assign aq_addr_o   = {sem_addr_q, 2'b00};
   assign aq_wdata_o  = {32'h0, sem_data_q};
   assign aq_hs       = aq_valid_o && aq_ready_i;
@@ -498,6 +507,9 @@ module gc_copy_engine
       err_q         <= 1'b0;
       sem_addr_q    <= '0;
       sem_data_q    <= '0;
+      red_en_q      <= 1'b0;
+      red_q         <= '0;
+      red_signed_q  <= 1'b0;
       ch_q          <= '0;
       rd_busy_q     <= 1'b0;
       rd_line_q     <= '0;
@@ -551,6 +563,9 @@ module gc_copy_engine
         err_q         <= 1'b0;
         sem_addr_q    <= cmd_sem_addr_i[AW-1:2];
         sem_data_q    <= cmd_sem_payload_i;
+        red_en_q      <= cmd_sem_reduce_i;
+        red_q         <= cmd_sem_red_i;
+        red_signed_q  <= cmd_sem_signed_i;
         ch_q          <= cmd_ch_i;
         rd_busy_q     <= cmd_moves && !cmd_remap_i;
         rd_line_q     <= cmd_src_i;

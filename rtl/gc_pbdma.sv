@@ -40,14 +40,23 @@
 //   pushbuffer  fetched in bursts of <= AXI_MAX_BURST beats (never across 4 KiB) into a dword
 //               FIFO; a burst is issued only when the FIFO has room for all of it. A beat with a
 //               bus error is queued as poisoned dwords and faults when the decoder reaches it.
+//               The word 0 where a header may stand is NVIDIA's DMA_NOP (PB_DMA_NOP): popped, not
+//               a method; the other GRP0 / GRP2 / RESERVED6 headers fault INVALID_METHOD_HEADER.
 //   semaphores  SEM_EXECUTE goes to the atomic unit (aq_* / as_*): acquires are READs compared
-//               with gc_sem_pkg::sem_acquire_pass, RELEASE a WRITE (4, 8, or 16 bytes with
-//               RELEASE_TIMESTAMP), REDUCTION an RMW. The method is consumed only when the
-//               operation succeeded, so a failed acquire that switches out re-executes the same
-//               SEM_EXECUTE on resume. A failed acquire is retried every ACQ_RETRY_INTERVAL
-//               cycles (0 counts as 1) or at once when the atomic unit's snoop reports a write
-//               to the awaited 8-byte word. ACQ_TIMEOUT != 0: blocked more than that many
-//               cycles (resident or not) faults the channel with ACQUIRE_TIMEOUT.
+//               with gc_sem_pkg::sem_acquire_pass, RELEASE a WRITE, REDUCTION an RMW (4 or 8
+//               bytes, or 16 with RELEASE_TIMESTAMP: SEM_ASIZE_16 / _16W, address 16-aligned).
+//               A reduction form NVIDIA rejects (gc_sem_pkg::sem_red_form_ok) faults
+//               INVALID_REDUCTION, a misaligned address MISALIGNED_SEMAPHORE, before any access.
+//               LAUNCH_DMA: every field is decoded at dispatch (spec COPY.LAUNCH_DMA); a value not
+//               implemented faults UNSUPPORTED, a rejected reduction form INVALID_REDUCTION;
+//               DATA_TRANSFER_TYPE NONE only releases / interrupts (its layout fields are not
+//               looked at); the reduction goes to the copy engine (cmd_sem_reduce/red/signed_o).
+//               SEM_EXECUTE is consumed only when the operation succeeded, so a failed acquire
+//               that switches out re-executes the same SEM_EXECUTE on resume. A failed acquire
+//               is retried every ACQ_RETRY_INTERVAL cycles (0 counts as 1) or at once when the
+//               atomic unit's snoop reports a write to the awaited 8-byte word. ACQ_TIMEOUT != 0:
+//               blocked more than that many cycles (resident or not) faults the channel with
+//               ACQUIRE_TIMEOUT.
 //   faults      recorded through the fault port: copy-engine errors (the channel that launched
 //               the copy) first, then the resident channel's record, then acquire timeouts of
 //               switched-out channels. GP_GET is not advanced past a faulting entry. A channel
@@ -143,6 +152,9 @@ module gc_pbdma
   output logic                 cmd_sem_four_o,
   output logic [AW-1:0]        cmd_sem_addr_o,
   output logic [31:0]          cmd_sem_payload_o,
+  output logic                 cmd_sem_reduce_o,   // the release is a reduction ...
+  output logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] cmd_sem_red_o,   // ... this one
+  output logic                 cmd_sem_signed_o,   // ... signed (IMIN, IMAX, IADD)
   output logic                 cmd_intr_o,
   input  logic                 ce_done_i,
   input  logic                 ce_done_err_i,
@@ -358,6 +370,8 @@ module gc_pbdma
   logic [31:0]          cmd_line_len_q, cmd_line_count_q, cmd_pitch_in_q, cmd_pitch_out_q;
   logic [31:0]          cmd_sem_payload_q, cmd_const_a_q, cmd_const_b_q, cmd_components_q;
   logic                 cmd_copy_q, cmd_sem_q, cmd_sem_four_q, cmd_intr_q, cmd_remap_q;
+  logic                 cmd_sem_reduce_q, cmd_sem_signed_q;
+  logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] cmd_sem_red_q;
   logic                 ce_busy_q;           // a command was accepted and is not done
   logic [CH_W-1:0]      ce_ch_q;
   // Per channel, for the fault record of its command in flight (copy: only ce_ch_q's is used)
@@ -532,6 +546,8 @@ module gc_pbdma
   logic [AW-1:0]        aq_addr_d;
   logic [63:0]          aq_wdata_d;
   logic                 launch;
+  logic                 ce_reduce;          // LAUNCH_DMA: the release is a reduction ...
+  logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] ce_red;   // ... this one
   logic                 exe_load;
   logic                 cmd_hs;
   logic                 stop_seg;            // stop fetching, discard R data still in flight
@@ -616,6 +632,7 @@ module gc_pbdma
     logic [GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_W-1:0] dtt;
     logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_W-1:0]     semt;
     logic [GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_W-1:0]     intt;
+    logic         ce_unsup, sem_sgn, ce_sgn;
     logic         pass;
 
     state_d       = state_q;
@@ -677,6 +694,11 @@ module gc_pbdma
     dtt           = '0;
     semt          = '0;
     intt          = '0;
+    ce_unsup      = 1'b0;
+    sem_sgn       = 1'b0;
+    ce_sgn        = 1'b0;
+    ce_reduce     = 1'b0;
+    ce_red        = '0;
     pass          = 1'b0;
 
     ar_load_pb = fetch_go;
@@ -818,10 +840,14 @@ module gc_pbdma
                 state_d  = PBDMA_STATE_SEG_DONE;
               end
               default: begin  // GRP0_USE_TERT, GRP2_USE_TERT, RESERVED6
-                flt_set      = 1'b1;
-                flt_cause_d  = ERROR_CAUSE_INVALID_METHOD_HEADER;
-                flt_method_d = err_method(head_subch, head_addr);
-                flt_data_d   = d;
+                if (d == 32'(GC_PB_DMA_NOP)) begin
+                  fifo_pop = 1'b1;                // NVIDIA's universal NOP: skipped
+                end else begin
+                  flt_set      = 1'b1;
+                  flt_cause_d  = ERROR_CAUSE_INVALID_METHOD_HEADER;
+                  flt_method_d = err_method(head_subch, head_addr);
+                  flt_data_d   = d;
+                end
               end
             endcase
           end
@@ -918,29 +944,30 @@ module gc_pbdma
                             GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_EN);
                 sem_red  = mthd_data[GC_HOST_SEM_EXECUTE_REDUCTION_LSB +:
                                      GC_HOST_SEM_EXECUTE_REDUCTION_W];
+                sem_sgn  = (mthd_data[GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_LSB +:
+                                      GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_W] ==
+                            GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_SIGNED);
                 aq_wdata_d = sem_is64 ? {cur_mr[MR_SEM_PAY_HI], cur_mr[MR_SEM_PAY_LO]}
                                       : {32'h0, cur_mr[MR_SEM_PAY_LO]};
                 aq_size_d  = sem_is64 ? SEM_ASIZE_8 : SEM_ASIZE_4;
                 unique case (sem_op)
-                  GC_HOST_SEM_EXECUTE_OPERATION_RELEASE: begin
-                    aq_op_d = SEM_AOP_WRITE;
-                    if (sem_ts) begin
-                      aq_size_d = SEM_ASIZE_16;
-                      if (sem_addr[3:0] != 4'h0) begin
-                        flt_set     = 1'b1;
-                        flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
-                      end
-                    end else if (sem_is64 && sem_addr[2:0] != 3'b000) begin
-                      flt_set     = 1'b1;
-                      flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
-                    end
-                  end
+                  GC_HOST_SEM_EXECUTE_OPERATION_RELEASE,
                   GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION: begin
-                    aq_op_d = SEM_AOP_RMW;
-                    if (sem_red > GC_HOST_SEM_EXECUTE_REDUCTION_DEC) begin
+                    // A release writes the payload, a reduction combines it with the memory
+                    // value; with RELEASE_TIMESTAMP either writes 16 bytes {value, stamp}
+                    aq_op_d = (sem_op == GC_HOST_SEM_EXECUTE_OPERATION_RELEASE) ? SEM_AOP_WRITE
+                                                                                : SEM_AOP_RMW;
+                    if (sem_ts) aq_size_d = sem_is64 ? SEM_ASIZE_16 : SEM_ASIZE_16W;
+                    if (sem_op == GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION &&
+                        sem_red > GC_HOST_SEM_EXECUTE_REDUCTION_DEC) begin
                       flt_set     = 1'b1;
                       flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
-                    end else if (sem_is64 && sem_addr[2:0] != 3'b000) begin
+                    end else if (sem_op == GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION &&
+                                 !sem_red_form_ok(sem_red, sem_sgn, sem_is64)) begin
+                      flt_set     = 1'b1;
+                      flt_cause_d = ERROR_CAUSE_INVALID_REDUCTION;
+                    end else if ((sem_ts && sem_addr[3:0] != 4'h0) ||
+                                 (sem_is64 && sem_addr[2:0] != 3'b000)) begin
                       flt_set     = 1'b1;
                       flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
                     end
@@ -1032,16 +1059,18 @@ module gc_pbdma
                 intt = mthd_data[GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_LSB +:
                                  GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_W];
                 ce_sem_lo = cur_mr[MR_CE_SEM_B][3:0];   // SET_SEMAPHORE_B.LOWER bits 3:0
-                if ((mthd_data[GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_LSB +:
-                               GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_W] !=
-                     GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_PITCH) ||
-                    (mthd_data[GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_LSB +:
-                               GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_W] !=
-                     GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_PITCH) ||
-                    ((mthd_data[GC_COPY_LAUNCH_DMA_REMAP_ENABLE_LSB +:
-                                GC_COPY_LAUNCH_DMA_REMAP_ENABLE_W] ==
-                      GC_COPY_LAUNCH_DMA_REMAP_ENABLE_TRUE) &&
-                     !remap_comp_ok) ||
+                ce_reduce = (mthd_data[GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE_LSB +:
+                                       GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE_W] ==
+                             GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE_TRUE);
+                ce_red    = mthd_data[GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_LSB +:
+                                      GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W];
+                ce_sgn    = (mthd_data[GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_LSB +:
+                                       GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_W] ==
+                             GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_SIGNED);
+                // Every field decoded (spec COPY.LAUNCH_DMA): what is not implemented is
+                // UNSUPPORTED; FLUSH_*, FORCE_RMWDISABLE, *_TYPE, *_BYPASS_L2 and DISABLE_PLC have
+                // no effect here, whatever their value.
+                ce_unsup =
                     !(dtt inside {GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE,
                                   GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_PIPELINED,
                                   GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NON_PIPELINED}) ||
@@ -1049,9 +1078,37 @@ module gc_pbdma
                                    GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE,
                                    GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE}) ||
                     !(intt inside {GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NONE,
-                                   GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING})) begin
+                                   GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING}) ||
+                    (mthd_data[GC_COPY_LAUNCH_DMA_VPRMODE_LSB +: GC_COPY_LAUNCH_DMA_VPRMODE_W] !=
+                     GC_COPY_LAUNCH_DMA_VPRMODE_VPR_NONE) ||
+                    (mthd_data[GC_COPY_LAUNCH_DMA_RESERVED_START_OF_COPY_LSB +:
+                               GC_COPY_LAUNCH_DMA_RESERVED_START_OF_COPY_W] != '0) ||
+                    (mthd_data[GC_COPY_LAUNCH_DMA_RESERVED_27_LSB +:
+                               GC_COPY_LAUNCH_DMA_RESERVED_27_W] != '0) ||
+                    (mthd_data[GC_COPY_LAUNCH_DMA_RESERVED_ERR_CODE_LSB +:
+                               GC_COPY_LAUNCH_DMA_RESERVED_ERR_CODE_W] != '0) ||
+                    // a reduction needs a release, and one of the integer reductions
+                    (ce_reduce && (semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_NONE ||
+                                   ce_red > GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_DEC)) ||
+                    // data moves: pitch layouts (a memset reads nothing: its source layout
+                    // does not matter) and a constant-only remap
+                    ((dtt != GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE) &&
+                     ((mthd_data[GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_LSB +:
+                                 GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_W] !=
+                       GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_PITCH) ||
+                      ((mthd_data[GC_COPY_LAUNCH_DMA_REMAP_ENABLE_LSB +:
+                                  GC_COPY_LAUNCH_DMA_REMAP_ENABLE_W] ==
+                        GC_COPY_LAUNCH_DMA_REMAP_ENABLE_TRUE) ?
+                       !remap_comp_ok :
+                       (mthd_data[GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_LSB +:
+                                  GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_W] !=
+                        GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_PITCH))));
+                if (ce_unsup) begin
                   flt_set     = 1'b1;
                   flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
+                end else if (ce_reduce && !sem_red_form_ok(ce_red, ce_sgn, 1'b0)) begin
+                  flt_set     = 1'b1;
+                  flt_cause_d = ERROR_CAUSE_INVALID_REDUCTION;
                 end else if ((semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE &&
                               ce_sem_lo[1:0] != 2'b00) ||
                              (semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE &&
@@ -1305,6 +1362,9 @@ module gc_pbdma
   assign cmd_sem_four_o    = cmd_sem_four_q;
   assign cmd_sem_addr_o    = cmd_sem_addr_q;
   assign cmd_sem_payload_o = cmd_sem_payload_q;
+  assign cmd_sem_reduce_o  = cmd_sem_reduce_q;
+  assign cmd_sem_red_o     = cmd_sem_red_q;
+  assign cmd_sem_signed_o  = cmd_sem_signed_q;
   assign cmd_intr_o        = cmd_intr_q;
 
   // A holding owner whose slice expired while its copy ran loses the slice when the engine frees:
@@ -1403,6 +1463,9 @@ module gc_pbdma
       cmd_copy_q    <= 1'b0;
       cmd_sem_q     <= 1'b0;
       cmd_sem_four_q <= 1'b0;
+      cmd_sem_reduce_q <= 1'b0;
+      cmd_sem_red_q <= '0;
+      cmd_sem_signed_q <= 1'b0;
       cmd_intr_q    <= 1'b0;
       cmd_remap_q   <= 1'b0;
       ce_busy_q     <= 1'b0;
@@ -1578,6 +1641,11 @@ module gc_pbdma
         cmd_sem_addr_q    <= {cur_mr[MR_CE_SEM_A][GC_COPY_SET_SEMAPHORE_A_UPPER_LSB +: HI_W],
                               cur_mr[MR_CE_SEM_B]};
         cmd_sem_payload_q <= cur_mr[MR_CE_SEM_PAY];
+        cmd_sem_reduce_q  <= ce_reduce;
+        cmd_sem_red_q     <= ce_red;
+        cmd_sem_signed_q  <= (mthd_data[GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_LSB +:
+                                        GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_W] ==
+                              GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_SIGNED);
         cmd_intr_q        <= (mthd_data[GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_LSB +:
                                         GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_W] ==
                               GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING);
@@ -1593,6 +1661,7 @@ module gc_pbdma
         cmd_remap_q       <= 1'b0;
         cmd_sem_q         <= 1'b0;
         cmd_sem_four_q    <= 1'b0;
+        cmd_sem_reduce_q  <= 1'b0;
         cmd_intr_q        <= 1'b0;
       end
       if (cmd_hs || state_d == PBDMA_STATE_FAULT) cmd_valid_q <= 1'b0;

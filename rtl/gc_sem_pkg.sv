@@ -14,6 +14,7 @@
 //     ACQ_NOR          ~(mem | payload) != 0
 //     other (RELEASE, REDUCTION, unused)  0 (not an acquire)
 //
+//   sem_red_form_ok(red, is_signed, is64)            NVIDIA accepts this reduction form
 //   sem_reduce(red, is_signed, is64, mem, operand)    the value written back by a reduction
 //     IMIN / IMAX      min / max, signed if is_signed (REDUCTION_FORMAT SIGNED) else unsigned
 //     IXOR IAND IOR    bitwise
@@ -37,7 +38,9 @@ package gc_sem_pkg;
 
   localparam logic [1:0] SEM_ASIZE_4   = 2'd0;   // 4 bytes (4-aligned)
   localparam logic [1:0] SEM_ASIZE_8   = 2'd1;   // 8 bytes (8-aligned)
-  localparam logic [1:0] SEM_ASIZE_16  = 2'd2;   // 16 bytes (16-aligned, WRITE only)
+  localparam logic [1:0] SEM_ASIZE_16  = 2'd2;   // 16 bytes (16-aligned): 8-byte value, stamp
+  localparam logic [1:0] SEM_ASIZE_16W = 2'd3;   // 16 bytes (16-aligned): 4-byte value, 4 zero
+                                                 // bytes, stamp (a 32-bit payload with timestamp)
 
   // Extended operations (aq_xop_i, the SIMT core's "A" extension); with XOP_NONE the request is
   // the aq_op_i above, otherwise aq_op_i is ignored.
@@ -76,6 +79,24 @@ package gc_sem_pkg;
       default:                                      pass = 1'b0;
     endcase
     return pass;
+  endfunction
+
+  // Is this reduction form one NVIDIA's dev_pbdma.ref accepts?  (Its table: IMIN, IMAX signed or
+  // unsigned at 32 and 64 bits; IXOR, IAND, IOR ignore the signedness; IADD signed or unsigned at
+  // 32 bits, unsigned only at 64; INC and DEC unsigned 32-bit only.)  The host class and the copy
+  // class (whose reductions are the same memory-system operations) both refuse the others:
+  // ERROR_CAUSE INVALID_REDUCTION.  A REDUCTION value past DEC is not a form but an unknown
+  // operation (UNSUPPORTED, checked by the caller).
+  function automatic logic sem_red_form_ok(input sem_red_t red, input logic is_signed,
+                                           input logic is64);
+    logic ok;
+    unique case (red)
+      GC_HOST_SEM_EXECUTE_REDUCTION_IADD: ok = !(is64 && is_signed);
+      GC_HOST_SEM_EXECUTE_REDUCTION_INC,
+      GC_HOST_SEM_EXECUTE_REDUCTION_DEC:  ok = !is64 && !is_signed;
+      default:                            ok = 1'b1;
+    endcase
+    return ok;
   endfunction
 
   function automatic logic [63:0] sem_reduce(input sem_red_t    red,

@@ -132,7 +132,8 @@ module gpu_top
 
   // PBDMA n -> copy engine n-1 (index 0: runlist 0, no engine; its command outputs are unused)
   logic [NRL-1:0]           cmd_valid, cmd_ready, cmd_copy, cmd_remap, cmd_sem, cmd_sem_four;
-  logic [NRL-1:0]           cmd_intr, ce_done, ce_done_err;
+  logic [NRL-1:0]           cmd_intr, ce_done, ce_done_err, cmd_sem_reduce, cmd_sem_signed;
+  logic [NRL-1:0][GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] cmd_sem_red;
   logic [NRL-1:0][7:0]      cmd_ch;
   logic [NRL-1:0][AW-1:0]   cmd_src, cmd_dst, cmd_sem_addr;
   logic [NRL-1:0][31:0]     cmd_line_len, cmd_line_count, cmd_pitch_in, cmd_pitch_out;
@@ -328,6 +329,9 @@ module gpu_top
       .cmd_sem_four_o    (cmd_sem_four[n]),
       .cmd_sem_addr_o    (cmd_sem_addr[n]),
       .cmd_sem_payload_o (cmd_sem_payload[n]),
+      .cmd_sem_reduce_o  (cmd_sem_reduce[n]),
+      .cmd_sem_red_o     (cmd_sem_red[n]),
+      .cmd_sem_signed_o  (cmd_sem_signed[n]),
       .cmd_intr_o        (cmd_intr[n]),
       .ce_done_i         (ce_done[n]),
       .ce_done_err_i     (ce_done_err[n]),
@@ -464,6 +468,9 @@ module gpu_top
     .cmd_sem_four_i    (cmd_sem_four[1]),
     .cmd_sem_addr_i    (cmd_sem_addr[1]),
     .cmd_sem_payload_i (cmd_sem_payload[1]),
+    .cmd_sem_reduce_i  (cmd_sem_reduce[1]),
+    .cmd_sem_red_i     (cmd_sem_red[1]),
+    .cmd_sem_signed_i  (cmd_sem_signed[1]),
     .cmd_intr_i        (cmd_intr[1]),
     .done_o            (ce_done[1]),
     .done_err_o        (ce_done_err[1]),
@@ -528,6 +535,9 @@ module gpu_top
     .cmd_sem_four_i    (cmd_sem_four[2]),
     .cmd_sem_addr_i    (cmd_sem_addr[2]),
     .cmd_sem_payload_i (cmd_sem_payload[2]),
+    .cmd_sem_reduce_i  (cmd_sem_reduce[2]),
+    .cmd_sem_red_i     (cmd_sem_red[2]),
+    .cmd_sem_signed_i  (cmd_sem_signed[2]),
     .cmd_intr_i        (cmd_intr[2]),
     .done_o            (ce_done[2]),
     .done_err_o        (ce_done_err[2]),
@@ -687,6 +697,7 @@ module gpu_top
                         cmd_line_count[0], cmd_pitch_in[0], cmd_pitch_out[0], cmd_copy[0],
                         cmd_remap[0], cmd_const_a[0], cmd_const_b[0], cmd_components[0],
                         cmd_sem[0], cmd_sem_four[0], cmd_sem_addr[0], cmd_sem_payload[0],
+                        cmd_sem_reduce[0], cmd_sem_red[0], cmd_sem_signed[0],
                         cmd_intr[0], c_awready[NRL-1:0], c_wready[NRL-1:0], c_bvalid[NRL-1:0]};
 
 endmodule

@@ -126,25 +126,84 @@ void gc_pb_sem_acquire(gc_pushbuf_t *pb, uint64_t addr, uint64_t payload, uint32
                                                                                 : GC_HOST_SEM_EXECUTE_ACQUIRE_SWITCH_TSG_DIS));
 }
 
-void gc_pb_sem_reduce(gc_pushbuf_t *pb, uint64_t addr, uint64_t operand, uint32_t red, bool is_signed,
-                      bool payload64) {
-    if (red > GC_HOST_SEM_EXECUTE_REDUCTION_DEC) {
+/* The reduction forms NVIDIA's dev_pbdma.ref accepts: INC and DEC unsigned 32-bit only, IADD
+ * unsigned only at 64 bits (the device faults the others INVALID_REDUCTION). */
+static bool red_form_ok(uint32_t red, bool is_signed, bool payload64) {
+    if (red == GC_HOST_SEM_EXECUTE_REDUCTION_INC || red == GC_HOST_SEM_EXECUTE_REDUCTION_DEC)
+        return !is_signed && !payload64;
+    return red <= GC_HOST_SEM_EXECUTE_REDUCTION_DEC && !(red == GC_HOST_SEM_EXECUTE_REDUCTION_IADD && is_signed && payload64);
+}
+
+static void sem_reduce(gc_pushbuf_t *pb, uint64_t addr, uint64_t operand, uint32_t red, bool is_signed,
+                       bool payload64, bool stamp) {
+    if (!red_form_ok(red, is_signed, payload64)) {
         if (pb->status == GC_OK) pb->status = GC_ERR_INVALID_ARG;
         return;
     }
     gc_pb_sem_execute(pb, addr, operand,
                       GC_HOST_SEM_EXECUTE_OPERATION(GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION) |
                           GC_HOST_SEM_EXECUTE_REDUCTION(red) | sem_size(payload64) |
+                          GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP(stamp ? GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_EN
+                                                                      : GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_DIS) |
                           GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT(is_signed ? GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_SIGNED
                                                                          : GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_UNSIGNED));
 }
 
+void gc_pb_sem_reduce(gc_pushbuf_t *pb, uint64_t addr, uint64_t operand, uint32_t red, bool is_signed,
+                      bool payload64) {
+    sem_reduce(pb, addr, operand, red, is_signed, payload64, false);
+}
+
+void gc_pb_sem_reduce_ts(gc_pushbuf_t *pb, uint64_t addr, uint64_t operand, uint32_t red, bool is_signed,
+                         bool payload64) {
+    sem_reduce(pb, addr, operand, red, is_signed, payload64, true);
+}
+
+/* The semaphore methods and LAUNCH_DMA of a copy-class operation (after its geometry methods, if
+ * data moves).  A release-only LAUNCH_DMA leaves the transfer fields 0, as NVIDIA's driver does. */
+static void copy_release(gc_pushbuf_t *pb, uint32_t subch, const gc_copy_desc_t *d) {
+    bool fill = d->fill_bytes != 0, multi = d->line_count > 1;
+    if (d->sem != GC_COPY_SEM_NONE) {
+        uint32_t sem[3] = {GC_COPY_SET_SEMAPHORE_A_UPPER((uint32_t)(d->sem_addr >> 32)), (uint32_t)d->sem_addr,
+                           d->sem_payload};
+        gc_pb_incr(pb, subch, GC_COPY_SET_SEMAPHORE_A, sem, 3);
+    }
+    static const uint32_t sem_type[] = {GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_NONE,
+                                        GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE,
+                                        GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE};
+    uint32_t launch =
+        GC_COPY_LAUNCH_DMA_FLUSH_ENABLE(GC_COPY_LAUNCH_DMA_FLUSH_ENABLE_TRUE) |
+        GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE(sem_type[d->sem]) |
+        GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE(d->interrupt ? GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING
+                                                       : GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NONE);
+    if (d->sem_reduce)
+        launch |= GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION(d->sem_red) |
+                  GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN(d->sem_signed ? GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_SIGNED
+                                                                            : GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_UNSIGNED) |
+                  GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE(GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE_TRUE);
+    if (!d->no_data)
+        launch |= GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE(GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NON_PIPELINED) |
+                  GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT(GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_PITCH) |
+                  GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT(GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_PITCH) |
+                  GC_COPY_LAUNCH_DMA_MULTI_LINE_ENABLE(multi ? GC_COPY_LAUNCH_DMA_MULTI_LINE_ENABLE_TRUE
+                                                             : GC_COPY_LAUNCH_DMA_MULTI_LINE_ENABLE_FALSE) |
+                  GC_COPY_LAUNCH_DMA_REMAP_ENABLE(fill ? GC_COPY_LAUNCH_DMA_REMAP_ENABLE_TRUE
+                                                       : GC_COPY_LAUNCH_DMA_REMAP_ENABLE_FALSE);
+    gc_pb_method(pb, subch, GC_COPY_LAUNCH_DMA, launch);
+}
+
 void gc_pb_copy_desc(gc_pushbuf_t *pb, uint32_t subch, const gc_copy_desc_t *d) {
     if (pb->status != GC_OK) return;
-    bool fill = d->fill_bytes != 0;
-    bool multi = d->line_count > 1;
-    if (d->fill_bytes > 4 || (fill && d->line_bytes % d->fill_bytes) || d->sem > GC_COPY_SEM_FOUR_WORD) {
+    bool fill = d->fill_bytes != 0 && !d->no_data;
+    bool multi = d->line_count > 1 && !d->no_data;
+    /* the copy class's reductions are 32-bit, with the host class's encoding and forms */
+    bool red_bad = d->sem_reduce && (d->sem == GC_COPY_SEM_NONE || !red_form_ok(d->sem_red, d->sem_signed, false));
+    if (d->fill_bytes > 4 || (fill && d->line_bytes % d->fill_bytes) || d->sem > GC_COPY_SEM_FOUR_WORD || red_bad) {
         pb->status = GC_ERR_INVALID_ARG;
+        return;
+    }
+    if (d->no_data) { /* the release / interrupt only */
+        copy_release(pb, subch, d);
         return;
     }
     uint32_t off[4] = {
@@ -172,27 +231,7 @@ void gc_pb_copy_desc(gc_pushbuf_t *pb, uint32_t subch, const gc_copy_desc_t *d) 
         };
         gc_pb_incr(pb, subch, GC_COPY_SET_REMAP_CONST_A, remap, 3);
     }
-    if (d->sem != GC_COPY_SEM_NONE) {
-        uint32_t sem[3] = {GC_COPY_SET_SEMAPHORE_A_UPPER((uint32_t)(d->sem_addr >> 32)), (uint32_t)d->sem_addr,
-                           d->sem_payload};
-        gc_pb_incr(pb, subch, GC_COPY_SET_SEMAPHORE_A, sem, 3);
-    }
-    static const uint32_t sem_type[] = {GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_NONE,
-                                        GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE,
-                                        GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE};
-    uint32_t launch =
-        GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE(GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NON_PIPELINED) |
-        GC_COPY_LAUNCH_DMA_FLUSH_ENABLE(GC_COPY_LAUNCH_DMA_FLUSH_ENABLE_TRUE) |
-        GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE(sem_type[d->sem]) |
-        GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE(d->interrupt ? GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING
-                                                       : GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NONE) |
-        GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT(GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_PITCH) |
-        GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT(GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_PITCH) |
-        GC_COPY_LAUNCH_DMA_MULTI_LINE_ENABLE(multi ? GC_COPY_LAUNCH_DMA_MULTI_LINE_ENABLE_TRUE
-                                                   : GC_COPY_LAUNCH_DMA_MULTI_LINE_ENABLE_FALSE) |
-        GC_COPY_LAUNCH_DMA_REMAP_ENABLE(fill ? GC_COPY_LAUNCH_DMA_REMAP_ENABLE_TRUE
-                                             : GC_COPY_LAUNCH_DMA_REMAP_ENABLE_FALSE);
-    gc_pb_method(pb, subch, GC_COPY_LAUNCH_DMA, launch);
+    copy_release(pb, subch, d);
 }
 
 void gc_pb_copy(gc_pushbuf_t *pb, uint32_t subch, uint64_t dst, uint64_t src, uint32_t bytes, bool release,

@@ -70,6 +70,10 @@ typedef enum { SW_TIMESLICE, SW_ACQUIRE, SW_ENGINE, SW_EMPTY } ref_sw_t;
 typedef enum { INJ_NONE, INJ_FLIP_WRITE, INJ_DROP_SEM, INJ_STALL_READS } ref_inject_t;
 
 typedef enum { AU_READ, AU_WRITE, AU_RMW } ref_au_op_t;
+/* Atomic-unit request sizes (gc_sem_pkg SEM_ASIZE_*): 4 or 8 (a 4- or 8-byte value), 16 (an
+ * 8-byte value and the cycle stamp at +8) or REF_AU_16W (a 4-byte value, 4 zero bytes, the stamp).
+ * A READ of 16 / REF_AU_16W reads the 8- / 4-byte value. */
+#define REF_AU_16W 3u
 
 /* One atomic-unit request slot per requester (PBDMAs 0..NUM_RUNLISTS-1, then the CEs, then the
  * compute engine). */
@@ -78,7 +82,7 @@ typedef struct ref_au_req {
     uint64_t t_eff;      /* cycle the memory is read / the write lands */
     uint64_t t_done;     /* cycle of the response */
     ref_au_op_t op;
-    uint32_t size;       /* 4, 8 or 16 bytes */
+    uint32_t size;       /* 4, 8, 16 or REF_AU_16W */
     uint32_t red;
     bool is_signed;
     uint64_t addr, wdata, stamp;
@@ -160,6 +164,8 @@ typedef struct ref_ce {
     uint32_t line_len, line_count, pitch_in, pitch_out, sem_payload;
     uint32_t const_a, const_b, components;
     bool copy, remap, sem, sem_four, intr, err;
+    bool sem_reduce, sem_signed; /* the release is reduction sem_red (signed) */
+    uint32_t sem_red;
     uint64_t valid_bytes; /* stream bytes before the first bus error */
     uint32_t bytes, busy_cycles;
 } ref_ce_t;
@@ -270,6 +276,7 @@ void ref_au_request(ref_t *r, uint32_t who, ref_au_op_t op, uint32_t size, uint6
 bool ref_au_settle(ref_t *r);
 bool ref_sem_acquire_pass(uint32_t op, bool is64, uint64_t mem, uint64_t payload);
 uint64_t ref_sem_reduce(uint32_t red, bool is_signed, bool is64, uint64_t mem, uint64_t operand);
+bool ref_sem_red_form_ok(uint32_t red, bool is_signed, bool is64);
 void ref_ce_launch(ref_t *r, uint32_t e, const ref_chan_t *c, uint32_t ch, uint32_t launch);
 bool ref_ce_step(ref_t *r, uint32_t e);
 /* ref_compute.c: the compute engine (runlist 0) */

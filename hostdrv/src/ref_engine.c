@@ -8,15 +8,18 @@
  * effect happens when its read data returns or its write lands (the W beat; an RMW reads, computes
  * and writes at once: atomic with respect to every other semaphore access); its response comes
  * when the B response would (a latency after the write landed), and then a WRITE or RMW wakes the
- * acquires waiting on its 8-byte word.  A timestamped release (16 bytes) stores the cycle its
- * write was issued (AW accepted).
+ * acquires waiting on its 8-byte word.  A timestamped release or reduction (16 bytes: the value,
+ * zero-extended from 4 bytes for REF_AU_16W, then the stamp) stores the cycle its write was issued
+ * (AW accepted).
  *
  * Copy engine (rtl/gc_copy_engine.sv): a command takes
  *   1 + latency(src) + bytes / min(bytes per cycle of src, dst) + latency(dst) + 2 cycles
  * (a memset: no source term), then the completion release goes through the atomic unit, then
- * one DONE cycle.  The data moves at the end of the copy phase, burst by burst in the engine's
- * write bursts (never across REF_CE_BURST_BYTES); the first burst that would touch memory outside
- * the windows stops the copy (bus error: no release, the launching channel faults).
+ * one DONE cycle (the release is a WRITE, or the RMW LAUNCH_DMA's SEMAPHORE_REDUCTION asks for;
+ * a LAUNCH_DMA with DATA_TRANSFER_TYPE NONE goes straight to it).  The data moves at the end of the
+ * copy phase, burst by burst in the engine's write bursts (never across REF_CE_BURST_BYTES); the
+ * first burst that would touch memory outside the windows stops the copy (bus error: no release,
+ * the launching channel faults).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +182,17 @@ bool ref_sem_acquire_pass(uint32_t op, bool is64, uint64_t mem, uint64_t pay) {
     }
 }
 
+/* gc_sem_pkg::sem_red_form_ok: the reduction forms NVIDIA's dev_pbdma.ref accepts (INC and DEC
+ * unsigned 32-bit only, IADD unsigned only at 64 bits) */
+bool ref_sem_red_form_ok(uint32_t red, bool is_signed, bool is64) {
+    switch (red) {
+    case GC_HOST_SEM_EXECUTE_REDUCTION_IADD: return !(is64 && is_signed);
+    case GC_HOST_SEM_EXECUTE_REDUCTION_INC:
+    case GC_HOST_SEM_EXECUTE_REDUCTION_DEC: return !is64 && !is_signed;
+    default: return true;
+    }
+}
+
 /* gc_sem_pkg::sem_reduce (NVIDIA's definitions; 32-bit results leave bits 63:32 alone) */
 uint64_t ref_sem_reduce(uint32_t red, bool is_signed, bool is64, uint64_t mem, uint64_t operand) {
     bool minmax = red == GC_HOST_SEM_EXECUTE_REDUCTION_IMIN || red == GC_HOST_SEM_EXECUTE_REDUCTION_IMAX;
@@ -222,12 +236,10 @@ void ref_au_request(ref_t *r, uint32_t who, ref_au_op_t op, uint32_t size, uint6
         if (op == AU_READ) {
             eff = start + 1u + lat;
             t = eff + 2u;
-        } else if (op == AU_WRITE) {
-            eff = start + 2u + (size == 16u ? 1u : 0u);
-            t = eff + lat + 1u;
         } else {
-            eff = start + 1u + lat + 2u;
-            t = eff + ref_stretch(r, ref_latency(addr)) + 1u;
+            bool w16 = size == 16u || size == REF_AU_16W; /* a second W beat */
+            eff = (op == AU_WRITE ? start + 2u : start + 1u + lat + 2u) + (w16 ? 1u : 0u);
+            t = eff + (op == AU_WRITE ? lat : ref_stretch(r, ref_latency(addr))) + 1u;
         }
         if (op != AU_WRITE && ref_reads_issue(r, 1) >= 0) eff = t = REF_NEVER;
     }
@@ -238,8 +250,9 @@ void ref_au_request(ref_t *r, uint32_t who, ref_au_op_t op, uint32_t size, uint6
 }
 
 static void au_execute(ref_t *r, ref_au_req_t *q) {
-    /* 16 bytes is a WRITE; a READ or RMW of size 16 acts as 8 (gc_atomic_unit) */
-    uint32_t n = q->size == 16u && q->op != AU_WRITE ? 8u : q->size, vn = n > 8u ? 8u : n;
+    /* vn value bytes; a WRITE or RMW of 16 / 16W writes 16 bytes (the value, then the stamp) */
+    uint32_t vn = q->size == 8u || q->size == 16u ? 8u : 4u;
+    uint32_t n = (q->size == 16u || q->size == REF_AU_16W) && q->op != AU_READ ? 16u : vn;
     uint64_t beat = q->addr & ~(uint64_t)(REF_BEAT_BYTES - 1u);
     uint64_t span = n > REF_BEAT_BYTES ? n : REF_BEAT_BYTES;
     uint8_t buf[16];
@@ -250,7 +263,10 @@ static void au_execute(ref_t *r, ref_au_req_t *q) {
     if (q->op == AU_READ) return;
     if (!(r->inject == INJ_DROP_SEM && span == REF_BEAT_BYTES)) { /* drop-sem: single-beat writes vanish */
         wr_le(buf, q->op == AU_RMW ? ref_sem_reduce(q->red, q->is_signed, vn == 8u, q->rdata, q->wdata) : q->wdata, vn);
-        if (n == 16u) wr_le(buf + 8, q->stamp, 8);
+        if (n == 16u) {
+            if (vn == 4u) wr_le(buf + 4, 0, 4);
+            wr_le(buf + 8, q->stamp, 8);
+        }
         ref_mem_write(r, q->addr, buf, n);
     }
     write_beats(r, q->addr, n, NULL, 1, 0);
@@ -407,6 +423,14 @@ static uint64_t ce_walk(ref_t *r, ref_ce_t *e, bool apply, bool *err) {
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1u) / b; }
 
+/* The completion release: a WRITE of the payload, or the reduction (RMW) LAUNCH_DMA asked for; 4
+ * bytes, or 16 (FOUR_WORD: the 4-byte value, 0, the stamp). */
+static void ce_release(ref_t *r, uint32_t idx) {
+    const ref_ce_t *e = &r->ce[idx];
+    ref_au_request(r, GC_NUM_RUNLISTS + idx, e->sem_reduce ? AU_RMW : AU_WRITE, e->sem_four ? REF_AU_16W : 4u,
+                   e->sem_addr, e->sem_payload, e->sem_red, e->sem_signed);
+}
+
 void ref_ce_launch(ref_t *r, uint32_t idx, const ref_chan_t *c, uint32_t ch, uint32_t launch) {
     ref_ce_t *e = &r->ce[idx];
     const uint32_t *m = c->mreg;
@@ -429,6 +453,11 @@ void ref_ce_launch(ref_t *r, uint32_t idx, const ref_chan_t *c, uint32_t ch, uin
     e->sem_four = semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE;
     e->sem_addr = ((GC_COPY_SET_SEMAPHORE_A_UPPER_GET(m[MR_CE_SEM_A]) & hi_mask) << 32) | m[MR_CE_SEM_B];
     e->sem_payload = m[MR_CE_SEM_PAY];
+    e->sem_reduce = GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE_GET(launch) ==
+                    GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE_TRUE;
+    e->sem_red = GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_GET(launch);
+    e->sem_signed = GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_GET(launch) ==
+                    GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_SIGNED;
     e->intr = GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_GET(launch) == GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING;
     e->err = false;
     e->valid_bytes = 0;
@@ -453,8 +482,7 @@ void ref_ce_launch(ref_t *r, uint32_t idx, const ref_chan_t *c, uint32_t ch, uin
         }
     } else if (e->sem) {
         e->state = GC_CE_STATE_SEM;
-        ref_au_request(r, GC_NUM_RUNLISTS + idx, AU_WRITE, e->sem_four ? 16u : 4u, e->sem_addr, e->sem_payload, 0,
-                       false);
+        ce_release(r, idx);
     } else {
         e->state = GC_CE_STATE_DONE;
         e->t_next = t0 + 1u;
@@ -470,8 +498,7 @@ bool ref_ce_step(ref_t *r, uint32_t idx) {
         ce_walk(r, e, true, &e->err);
         if (e->sem && !e->err) {
             e->state = GC_CE_STATE_SEM;
-            ref_au_request(r, GC_NUM_RUNLISTS + idx, AU_WRITE, e->sem_four ? 16u : 4u, e->sem_addr, e->sem_payload,
-                           0, false);
+            ce_release(r, idx);
         } else {
             e->state = GC_CE_STATE_DONE;
             e->t_next = r->now + 1u;

@@ -382,20 +382,17 @@ static bool sem_execute(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
     uint32_t size = is64 ? SEM_64BIT_BYTES : SEM_ONE_WORD_BYTES, cause = GC_ERROR_CAUSE_NONE;
     bool misaligned64 = is64 && addr % SEM_64BIT_BYTES != 0, acq = false;
     ref_au_op_t aop = AU_READ;
+    bool is_signed = GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_GET(d) == GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_SIGNED;
     switch (op) {
     case GC_HOST_SEM_EXECUTE_OPERATION_RELEASE:
-        aop = AU_WRITE;
-        if (ts) {
-            size = SEM_FOUR_WORD_BYTES;
-            if (addr % SEM_FOUR_WORD_BYTES) cause = GC_ERROR_CAUSE_MISALIGNED_SEMAPHORE;
-        } else if (misaligned64) {
-            cause = GC_ERROR_CAUSE_MISALIGNED_SEMAPHORE;
-        }
-        break;
     case GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION:
-        aop = AU_RMW;
-        if (red > GC_HOST_SEM_EXECUTE_REDUCTION_DEC) cause = GC_ERROR_CAUSE_UNSUPPORTED;
-        else if (misaligned64) cause = GC_ERROR_CAUSE_MISALIGNED_SEMAPHORE;
+        /* a release writes the payload, a reduction combines it with the memory value; with
+         * RELEASE_TIMESTAMP either writes 16 bytes {value, stamp} */
+        aop = op == GC_HOST_SEM_EXECUTE_OPERATION_RELEASE ? AU_WRITE : AU_RMW;
+        if (ts) size = is64 ? SEM_FOUR_WORD_BYTES : REF_AU_16W;
+        if (aop == AU_RMW && red > GC_HOST_SEM_EXECUTE_REDUCTION_DEC) cause = GC_ERROR_CAUSE_UNSUPPORTED;
+        else if (aop == AU_RMW && !ref_sem_red_form_ok(red, is_signed, is64)) cause = GC_ERROR_CAUSE_INVALID_REDUCTION;
+        else if ((ts && addr % SEM_FOUR_WORD_BYTES) || misaligned64) cause = GC_ERROR_CAUSE_MISALIGNED_SEMAPHORE;
         break;
     case GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE:
     case GC_HOST_SEM_EXECUTE_OPERATION_ACQ_STRICT_GEQ:
@@ -408,8 +405,7 @@ static bool sem_execute(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
     default: cause = GC_ERROR_CAUSE_UNSUPPORTED; break;
     }
     if (cause != GC_ERROR_CAUSE_NONE) return fault(r, p, cause, ref_err_method(m->subch, m->addr), d);
-    ref_au_request(r, p->rl, aop, size, addr, is64 ? pay : (uint32_t)pay, red,
-                   GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_GET(d) == GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_SIGNED);
+    ref_au_request(r, p->rl, aop, size, addr, is64 ? pay : (uint32_t)pay, red, is_signed);
     p->sem_acq = acq;
     p->sem_is64 = size == SEM_64BIT_BYTES;
     p->sem_op = op;
@@ -434,25 +430,47 @@ static bool sem_execute(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
     return true;
 }
 
-static bool launch_dma(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
-    ref_chan_t *c = &r->ch[p->cur];
-    uint32_t d = m->data;
+/* LAUNCH_DMA: every field decoded (spec COPY.LAUNCH_DMA); what is not implemented faults
+ * UNSUPPORTED.  FLUSH_*, FORCE_RMWDISABLE, SRC/DST_TYPE, *_BYPASS_L2 and DISABLE_PLC have no effect
+ * here, whatever their value.  With DATA_TRANSFER_TYPE NONE the layouts, MULTI_LINE and REMAP do not
+ * matter (nothing moves); a memset (REMAP) reads nothing, so its source layout does not either. */
+static uint32_t launch_dma_cause(const ref_chan_t *c, uint32_t d) {
     uint32_t dtt = GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_GET(d), semt = GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_GET(d);
     uint32_t intt = GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_GET(d), sem_lo = c->mreg[MR_CE_SEM_B];
+    uint32_t red = GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_GET(d);
     bool remap = GC_COPY_LAUNCH_DMA_REMAP_ENABLE_GET(d) == GC_COPY_LAUNCH_DMA_REMAP_ENABLE_TRUE;
-    if (GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_GET(d) != GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_PITCH ||
-        GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_GET(d) != GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_PITCH ||
-        (remap && !remap_comp_ok(c->mreg[MR_REMAP_COMP])) ||
+    bool reduce = GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE_GET(d) == GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE_TRUE;
+    bool moves = dtt != GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE;
+    bool bad_layout =
+        moves && (GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_GET(d) != GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_PITCH ||
+                  (remap ? !remap_comp_ok(c->mreg[MR_REMAP_COMP])
+                         : GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_GET(d) != GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_PITCH));
+    if (bad_layout ||
         (dtt != GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE && dtt != GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_PIPELINED &&
          dtt != GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NON_PIPELINED) ||
         (semt != GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_NONE &&
          semt != GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE &&
          semt != GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE) ||
-        (intt != GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NONE && intt != GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING))
-        return fault(r, p, GC_ERROR_CAUSE_UNSUPPORTED, ref_err_method(m->subch, m->addr), d);
+        (intt != GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NONE && intt != GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING) ||
+        GC_COPY_LAUNCH_DMA_VPRMODE_GET(d) != GC_COPY_LAUNCH_DMA_VPRMODE_VPR_NONE ||
+        GC_COPY_LAUNCH_DMA_RESERVED_START_OF_COPY_GET(d) != 0 || GC_COPY_LAUNCH_DMA_RESERVED_27_GET(d) != 0 ||
+        GC_COPY_LAUNCH_DMA_RESERVED_ERR_CODE_GET(d) != 0 ||
+        (reduce && (semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_NONE || red > GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_DEC)))
+        return GC_ERROR_CAUSE_UNSUPPORTED;
+    if (reduce && !ref_sem_red_form_ok(red, GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_GET(d) ==
+                                                GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_SIGNED,
+                                       false))
+        return GC_ERROR_CAUSE_INVALID_REDUCTION;
     if ((semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE && sem_lo % SEM_ONE_WORD_BYTES) ||
         (semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE && sem_lo % SEM_FOUR_WORD_BYTES))
-        return fault(r, p, GC_ERROR_CAUSE_MISALIGNED_SEMAPHORE, ref_err_method(m->subch, m->addr), d);
+        return GC_ERROR_CAUSE_MISALIGNED_SEMAPHORE;
+    return GC_ERROR_CAUSE_NONE;
+}
+
+static bool launch_dma(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
+    ref_chan_t *c = &r->ch[p->cur];
+    uint32_t d = m->data, cause = launch_dma_cause(c, d);
+    if (cause != GC_ERROR_CAUSE_NONE) return fault(r, p, cause, ref_err_method(m->subch, m->addr), d);
     /* the engine is idle (checked before dispatch): it takes the command; counted then */
     p->ce_busy = true;
     p->ce_cancel = false;
@@ -609,6 +627,10 @@ static bool pb_fetch(ref_t *r, ref_pbdma_t *p) {
             p->state = GC_PBDMA_STATE_SEG_DONE; /* the rest of the segment is dropped */
             return true;
         default: /* GRP0_USE_TERT, GRP2_USE_TERT, RESERVED6 */
+            if (d == GC_PB_DMA_NOP) { /* NVIDIA's universal NOP: skipped, not a method */
+                consume(r, p, DECODE_CYCLES);
+                return true;
+            }
             return fault(r, p, GC_ERROR_CAUSE_INVALID_METHOD_HEADER,
                          ref_err_method(GC_METHOD_HEADER_SUBCHANNEL_GET(d), GC_METHOD_HEADER_ADDRESS_GET(d)), d);
         }

@@ -193,7 +193,9 @@ static void t_isolation(void) {
             gc_pushbuf_t pb;
             gc_pb_init(&pb, w, 4);
             gc_pb_method(&pb, 0, GC_HOST_NOP, 0);
-            gc_pb_raw(&pb, 0x00000000u); /* SEC_OP GRP0_USE_TERT */
+            /* SEC_OP GRP0_USE_TERT with TERT_OP SET_SUBDEVICE_MASK: not implemented (the word 0,
+             * NVIDIA's DMA_NOP, would be skipped) */
+            gc_pb_raw(&pb, GC_METHOD_HEADER_SEC_OP(GC_METHOD_HEADER_SEC_OP_GRP0_USE_TERT) | GC_METHOD_HEADER_COUNT(1));
             REQUIRE_OK(dev, gc_channel_submit(ch[0], &pb));
         }
     }

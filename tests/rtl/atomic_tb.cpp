@@ -84,6 +84,11 @@ static_assert(BEAT == 8, "bench written for a 64-bit bus");
 // gc_atomic_unit request encodings (rtl/README.md "Atomic unit"; not part of the spec)
 constexpr unsigned OP_READ = 0, OP_WRITE = 1, OP_RMW = 2, OP_BAD = 3;
 constexpr unsigned SZ4 = 0, SZ8 = 1, SZ16 = 2;
+constexpr unsigned SZ16W = 3;  // 16 bytes: a 4-byte value, 4 zero bytes, the stamp
+// a 16-byte write (WRITE or RMW of size 16 / 16W): two beats, the stamp in the second
+bool is16(unsigned op, unsigned size) { return (size == SZ16 || size == SZ16W) && op != OP_READ; }
+// the request's value is 4 bytes (SZ4, SZ16W) rather than 8
+bool val4(unsigned size) { return size == SZ4 || size == SZ16W; }
 constexpr unsigned XOP_NONE = 0, XOP_LR = 1, XOP_SC = 2, XOP_SWAP = 3;   // gc_sem_pkg SEM_XOP_*
 constexpr unsigned NRES = 8;
 const char* op_name(unsigned op) {
@@ -431,7 +436,9 @@ struct Bench {
     for (unsigned r = 0; r < NRES; r++)
       if (res_v[r] && res_a[r] >= a && res_a[r] < a + bytes) res_v[r] = false;
   }
-  static unsigned req_bytes(const Req& q) { return q.size == SZ16 ? (q.op == OP_WRITE ? 16 : 8) : q.size == SZ8 ? 8 : 4; }
+  static unsigned req_bytes(const Req& q) {
+    return is16(eff_op(q), q.size) ? 16 : val4(q.size) ? 4 : 8;
+  }
   bool sc_fail = false;   // the request in service is an SC without its reservation
   bool sc_abort = false;  // ... or an SC overtaken by a plain store before its AW was accepted
 
@@ -478,7 +485,7 @@ struct Bench {
         check("port", svc_aw == 1, "more than one AW for one request");
         if (q.op == OP_RMW)
           check("rmw", svc_read_done && !svc_read_err, "RMW write issued %s", svc_read_err ? "after a failed read" : "before its read returned");
-        unsigned len = (q.op == OP_WRITE && q.size == SZ16) ? 1 : 0;
+        unsigned len = is16(q.op, q.size) ? 1 : 0;
         check("port", mem.s_awaddr == (q.addr & ~7ull) && mem.s_awlen == len,
               "AW addr 0x%" PRIx64 " len %u for %s", mem.s_awaddr, mem.s_awlen, req_str(q).c_str());
       }
@@ -504,6 +511,15 @@ struct Bench {
     }
   }
 
+  // a 16-byte write landed: the value beat, then the stamp (sampled between grant and B)
+  void put16(uint64_t wa, uint64_t v, const std::string& rs) {
+    ref_put(wa, v);
+    uint64_t ts = mem.get(wa + 8);
+    check("timestamp", ts >= svc_grant && ts <= svc_b_cycle,
+          "%s: timestamp %" PRIu64 " not within [request %" PRIu64 ", B %" PRIu64 "]", rs.c_str(), ts, svc_grant, svc_b_cycle);
+    ref_put(wa + 8, ts);
+  }
+
   void on_response(unsigned vbits) {
     int who = -1;
     for (int i = 0; i < N; i++)
@@ -515,7 +531,7 @@ struct Bench {
     uint64_t rdata = t->as_rdata_o;
     uint64_t wa = q.addr & ~7ull;
     bool hi = q.addr & 4;
-    bool is4 = q.size == SZ4;
+    bool is4 = val4(q.size), w16 = is16(eff_op(q), q.size);
     uint64_t before = ref_get(wa);
     uint64_t oldv = is4 ? (hi ? before >> 32 : before & 0xFFFFFFFFull) : before;
     std::string rs = req_str(q);
@@ -543,23 +559,19 @@ struct Bench {
             res_a[(q.rtag + k) % NRES] = q.addr & ~3ull;
           }
     } else if (q.op == OP_WRITE) {
-      bool eerr = wr_resp_for(wa) != RESP_OKAY || (q.size == SZ16 && wr_resp_for(wa + 8) != RESP_OKAY);
+      bool eerr = wr_resp_for(wa) != RESP_OKAY || (w16 && wr_resp_for(wa + 8) != RESP_OKAY);
       check("write", err == eerr, "%s: as_err_o %d, expected %d", rs.c_str(), err, eerr);
       check("write", svc_ar == 0, "%s issued a read", rs.c_str());
       if (q.xop == XOP_SC) check("sc", rdata == 0, "%s with its reservation: rdata %" PRIu64 " (want 0)", rs.c_str(), rdata);
       if (!eerr) {
         res_break(q.addr, req_bytes(q));
-        if (is4) ref_put(wa, hi ? (before & 0xFFFFFFFFull) | (q.wdata << 32) : (before & ~0xFFFFFFFFull) | (q.wdata & 0xFFFFFFFFull));
+        if (w16) put16(wa, is4 ? q.wdata & 0xFFFFFFFFull : q.wdata, rs);
+        else if (is4) ref_put(wa, hi ? (before & 0xFFFFFFFFull) | (q.wdata << 32) : (before & ~0xFFFFFFFFull) | (q.wdata & 0xFFFFFFFFull));
         else ref_put(wa, q.wdata);
-        if (q.size == SZ16) {
-          uint64_t ts = mem.get(wa + 8);
-          check("timestamp", ts >= svc_grant && ts <= svc_b_cycle,
-                "%s: timestamp %" PRIu64 " not within [request %" PRIu64 ", B %" PRIu64 "]", rs.c_str(), ts, svc_grant, svc_b_cycle);
-          ref_put(wa + 8, ts);
-        }
       }
     } else {  // RMW
-      bool rerr = rd_resp_for(wa) != RESP_OKAY, werr = wr_resp_for(wa) != RESP_OKAY;
+      bool rerr = rd_resp_for(wa) != RESP_OKAY;
+      bool werr = wr_resp_for(wa) != RESP_OKAY || (w16 && wr_resp_for(wa + 8) != RESP_OKAY);
       bool eerr = rerr || werr;
       check("rmw", err == eerr, "%s: as_err_o %d, expected %d", rs.c_str(), err, eerr);
       if (rerr) check("rmw", svc_aw == 0, "%s: wrote after its read failed", rs.c_str());
@@ -567,13 +579,14 @@ struct Bench {
         check("rmw", rdata == oldv, "%s: old value 0x%016" PRIx64 ", expected 0x%016" PRIx64, rs.c_str(), rdata, oldv);
         uint64_t nv = q.xop == XOP_SWAP ? q.wdata : ref_reduce(q.red, q.sgn, !is4, oldv, q.wdata);
         res_break(q.addr, req_bytes(q));
-        if (is4) ref_put(wa, hi ? (before & 0xFFFFFFFFull) | (nv << 32) : (before & ~0xFFFFFFFFull) | (nv & 0xFFFFFFFFull));
+        if (w16) put16(wa, is4 ? nv & 0xFFFFFFFFull : nv, rs);
+        else if (is4) ref_put(wa, hi ? (before & 0xFFFFFFFFull) | (nv << 32) : (before & ~0xFFFFFFFFull) | (nv & 0xFFFFFFFFull));
         else ref_put(wa, nv);
       }
     }
     // memory words of this request, now
     for (uint64_t a : {wa, wa + 8}) {
-      if (a == wa + 8 && q.size != SZ16) break;
+      if (a == wa + 8 && !w16) break;
       check("memory", mem.get(a) == ref_get(a), "after %s: word 0x%010" PRIx64 " = 0x%016" PRIx64 ", expected 0x%016" PRIx64,
             rs.c_str(), a, mem.get(a), ref_get(a));
     }
@@ -995,14 +1008,14 @@ Req random_req(uint64_t pool) {
   unsigned r = (unsigned)rnd(100);
   q.op = r < 60 ? OP_RMW : r < 80 ? OP_READ : OP_WRITE;
   q.size = rnd(2) ? SZ4 : SZ8;
-  if (q.op == OP_WRITE && rnd(4) == 0) q.size = SZ16;
+  if (rnd(4) == 0) q.size = rnd(2) ? SZ16 : SZ16W;   // a READ of 16 / 16W reads 8 / 4 bytes
   uint64_t a;
   unsigned where = (unsigned)rnd(100);
   if (where < 4) a = RDERR_BASE + 16 * rnd(4);
   else if (where < 8) a = WRERR_BASE + 16 * rnd(4);
   else if (where < 10) a = BOTHERR_BASE + 16 * rnd(4);
   else a = pool + 8 * rnd(6);          // 6 shared words
-  if (q.size == SZ16) a &= ~15ull;
+  if (q.size == SZ16 || q.size == SZ16W) a &= ~15ull;
   else if (q.size == SZ4) a += 4 * rnd(2);
   q.addr = a;
   q.red = (unsigned)rnd(8);

@@ -36,7 +36,9 @@
 //     NO_WRITE mix and constants, random dst alignment, 1D and 2D; NO_WRITE bytes and guard
 //     bytes must stay untouched, bytes_o counts the bytes written.
 //   * (r) releases: one- and four-word releases after a copy, a memset and no data, with
-//     atomic-unit stalls and latencies.
+//     atomic-unit stalls and latencies; then reduction releases (cmd_sem_reduce_i): every
+//     SEMAPHORE_REDUCTION op, signed and unsigned, one- and four-word: the request is an RMW
+//     with the command's op and signedness, and the bench's atomic model reduces with it.
 //   * (b) a 64 KiB copy and a 64 KiB memset with no stalls: efficiency = bytes/cycle / 8,
 //     asserted >= 0.9 (aligned and misaligned); a few more shapes are printed.
 //   * (c) bus errors (SLVERR on a read, on a write, as_err_i on the release; DECERR outside
@@ -87,8 +89,26 @@ struct MemCfg {
 };
 
 // atomic-unit request encodings (rtl/README.md, "Atomic unit")
-constexpr unsigned AQ_OP_WRITE = 1;                              // (0 READ, 2 RMW)
+constexpr unsigned AQ_OP_WRITE = 1, AQ_OP_RMW = 2;                 // (0 READ)
 constexpr unsigned AQ_SIZE_4 = 0, AQ_SIZE_8 = 1, AQ_SIZE_16 = 2;  // 4, 8, 16 bytes
+constexpr unsigned AQ_SIZE_16W = 3;                                // 16 bytes: 4-byte value, 0, stamp
+
+// NVIDIA's reduction of a 32-bit semaphore value (dev_pbdma.ref table; same op encoding in the
+// host and copy classes)
+uint32_t reduce32(unsigned red, bool sgn, uint32_t v, uint32_t p) {
+  bool lt = sgn ? (int32_t)v < (int32_t)p : v < p;
+  switch (red) {
+  case GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_IMIN: return lt ? v : p;
+  case GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_IMAX: return lt ? p : v;
+  case GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_IXOR: return v ^ p;
+  case GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_IAND: return v & p;
+  case GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_IOR: return v | p;
+  case GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_IADD: return v + p;
+  case GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_INC: return v >= p ? 0 : v + 1;
+  case GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_DEC: return (v == 0 || v > p) ? p : v - 1;
+  default: return v;
+  }
+}
 
 class AxiMem {
  public:
@@ -109,10 +129,13 @@ class AxiMem {
   uint64_t sem_addr = 0;
   unsigned sem_size = AQ_SIZE_4;
   uint32_t sem_payload = 0;
+  bool sem_reduce = false, sem_signed = false;   // the release is a reduction ...
+  unsigned sem_red = 0;                          // ... this one
   uint64_t n_aq = 0, n_as = 0;       // requests accepted, responses pulsed (per command)
   bool au_busy = false, as_pulse = false, as_err = false;
   uint64_t au_due = 0, au_addr = 0, au_wdata = 0;
-  unsigned au_size = 0;
+  unsigned au_size = 0, au_op = 0, au_red = 0;
+  bool au_signed = false;
   uint64_t au_ts = 0;                // timestamp the model wrote (size 2)
   bool aq_pend = false;
   uint64_t p_aqaddr = 0, p_aqwdata = 0;
@@ -197,11 +220,18 @@ class AxiMem {
     t->aq_ready_i = !au_busy && !chance(cfg.p_aq);
     as_pulse = false;
     if (au_busy && au_due <= g_cycle) {
-      unsigned n = au_size == AQ_SIZE_16 ? 16 : (au_size == AQ_SIZE_8 ? 8 : 4);
+      unsigned n = (au_size == AQ_SIZE_16 || au_size == AQ_SIZE_16W) ? 16 : (au_size == AQ_SIZE_8 ? 8 : 4);
       as_err = in_err(au_addr, n) || !in_mem(au_addr, n);
       if (!as_err) {
         uint64_t o = au_addr - MEM_BASE;
-        for (unsigned b = 0; b < (n == 4 ? 4u : 8u); b++) m[o + b] = (uint8_t)(au_wdata >> (8 * b));
+        uint64_t v = au_wdata;
+        if (au_op == AQ_OP_RMW) {  // the copy engine's reductions are 32-bit
+          uint32_t old = 0;
+          for (unsigned b = 0; b < 4; b++) old |= (uint32_t)m[o + b] << (8 * b);
+          v = reduce32(au_red, au_signed, old, (uint32_t)au_wdata);
+        }
+        if (au_size == AQ_SIZE_16W) v &= 0xFFFFFFFFull;
+        for (unsigned b = 0; b < (n == 4 ? 4u : 8u); b++) m[o + b] = (uint8_t)(v >> (8 * b));
         if (n == 16) {
           au_ts = g_cycle;
           for (unsigned b = 0; b < 8; b++) m[o + 8 + b] = (uint8_t)(au_ts >> (8 * b));
@@ -258,11 +288,14 @@ class AxiMem {
     if (aq_hs) {
       if (!sem_expected) violation("release request to the atomic unit, but the command asked for none");
       if (n_aq) violation("second release request for one command");
-      if (t->aq_op_o != AQ_OP_WRITE) violation("release op %u, expected WRITE (%u)", t->aq_op_o, AQ_OP_WRITE);
+      unsigned eop = sem_reduce ? AQ_OP_RMW : AQ_OP_WRITE;
+      if (t->aq_op_o != eop) violation("release op %u, expected %u", t->aq_op_o, eop);
+      if (sem_reduce && (t->aq_red_o != sem_red || (bool)t->aq_signed_o != sem_signed))
+        violation("reduction %u signed %u, expected %u signed %u", t->aq_red_o, t->aq_signed_o, sem_red, sem_signed);
       if (t->aq_size_o != sem_size) violation("release size %u, expected %u", t->aq_size_o, sem_size);
       if (t->aq_addr_o != sem_addr) violation("release address 0x%010" PRIx64 ", expected 0x%010" PRIx64, (uint64_t)t->aq_addr_o, sem_addr);
       if ((uint32_t)t->aq_wdata_o != sem_payload) violation("release payload 0x%08x, expected 0x%08x", (uint32_t)t->aq_wdata_o, sem_payload);
-      if (t->aq_size_o == AQ_SIZE_16 && (t->aq_wdata_o >> 32) != 0)
+      if (t->aq_size_o != AQ_SIZE_4 && (t->aq_wdata_o >> 32) != 0)
         violation("four-word release wdata[63:32] 0x%08x, expected 0", (uint32_t)(t->aq_wdata_o >> 32));
       if (!rq.empty() || !wq.empty() || !bq.empty() || rvalid || bvalid)
         violation("release request while data transactions are outstanding (R %zu, W %zu, B %zu%s)", rq.size(),
@@ -299,6 +332,9 @@ class AxiMem {
       au_addr = top_->aq_addr_o;
       au_wdata = top_->aq_wdata_o;
       au_size = top_->aq_size_o;
+      au_op = top_->aq_op_o;
+      au_red = top_->aq_red_o;
+      au_signed = top_->aq_signed_o;
     }
     if (w_hs && !wq.empty()) {
       Wr& w = wq.front();
@@ -358,6 +394,9 @@ struct Cmd {
   bool remap = false;      // memset: len counts elements
   uint32_t ca = 0, cb = 0, comps = 0;  // SET_REMAP_CONST_A / _B / SET_REMAP_COMPONENTS
   bool four = false;       // RELEASE_FOUR_WORD_SEMAPHORE (16-byte aligned sem_addr)
+  bool reduce = false;     // SEMAPHORE_REDUCTION_ENABLE: the release reduces with the payload
+  unsigned red = 0;        // SEMAPHORE_REDUCTION
+  bool sgn = false;        // SEMAPHORE_REDUCTION_SIGN SIGNED
   uint64_t sem_addr = 0;
   uint32_t payload = 0;
   uint8_t ch = 0;
@@ -420,6 +459,9 @@ void junk_cmd_inputs() {
   t->cmd_sem_four_i = rnd(2);
   t->cmd_sem_addr_i = g_rng() & 0xFFFFFFFFFFull;
   t->cmd_sem_payload_i = g_rng();
+  t->cmd_sem_reduce_i = rnd(2);
+  t->cmd_sem_red_i = rnd(16);
+  t->cmd_sem_signed_i = rnd(2);
   t->cmd_intr_i = rnd(2);
 }
 
@@ -431,8 +473,11 @@ Result run_cmd(const Cmd& c, uint64_t timeout = 400000) {
   g_mem->last_b_cycle = 0;
   g_mem->sem_expected = c.sem;
   g_mem->sem_addr = c.sem_addr;
-  g_mem->sem_size = c.four ? AQ_SIZE_16 : AQ_SIZE_4;
+  g_mem->sem_size = c.four ? AQ_SIZE_16W : AQ_SIZE_4;
   g_mem->sem_payload = c.payload;
+  g_mem->sem_reduce = c.reduce;
+  g_mem->sem_red = c.red;
+  g_mem->sem_signed = c.sgn;
   uint32_t bytes0 = t->bytes_o, busy0 = t->busy_cycles_o;
   // a few idle cycles with junk on the command bus (cmd_valid low)
   unsigned gap = (unsigned)rnd(4);
@@ -458,6 +503,9 @@ Result run_cmd(const Cmd& c, uint64_t timeout = 400000) {
   t->cmd_sem_four_i = c.four;
   t->cmd_sem_addr_i = c.sem_addr;
   t->cmd_sem_payload_i = c.payload;
+  t->cmd_sem_reduce_i = c.reduce;
+  t->cmd_sem_red_i = c.red;
+  t->cmd_sem_signed_i = c.sgn;
   t->cmd_intr_i = c.intr;
   uint64_t n = 0;
   for (;;) {
@@ -627,6 +675,8 @@ std::string describe(const Cmd& c) {
            "src 0x%010" PRIx64 " dst 0x%010" PRIx64 " len %u count %u pitch_in %u pitch_out %u copy %d sem %d%s "
            "(0x%010" PRIx64 ") intr %d ch %u",
            c.src, c.dst, c.len, c.count, c.pin, c.pout, c.copy, c.sem, c.sem && c.four ? " four-word" : "", c.sem_addr, c.intr, c.ch);
+  if (c.sem && c.reduce)
+    n += snprintf(b + n, sizeof b - n, " reduction %u %s payload 0x%08x", c.red, c.sgn ? "signed" : "unsigned", c.payload);
   if (c.remap)
     snprintf(b + n, sizeof b - n, " REMAP components 0x%08x (%u x %u bytes, X %u Y %u Z %u W %u) A 0x%08x B 0x%08x",
              c.comps, num_comps(c), comp_size(c), comp_sel(c, 0), comp_sel(c, 1), comp_sel(c, 2), comp_sel(c, 3), c.ca, c.cb);
@@ -674,7 +724,10 @@ bool do_copy(const Cmd& c, int copy_no, const char* tag, bool expect_err = false
   // the release: payload, (four words) a zero word and the atomic unit's timestamp
   if (c.sem && !expect_err && r.done && g_mem->n_as == 1) {
     uint64_t o = c.sem_addr - MEM_BASE;
-    for (int i = 0; i < 4; i++) g_shadow[o + i] = (uint8_t)(c.payload >> (8 * i));
+    uint32_t v = c.payload, old = 0;
+    for (int i = 0; i < 4; i++) old |= (uint32_t)g_shadow[o + i] << (8 * i);
+    if (c.reduce) v = reduce32(c.red, c.sgn, old, c.payload);
+    for (int i = 0; i < 4; i++) g_shadow[o + i] = (uint8_t)(v >> (8 * i));
     if (c.four) {
       for (int i = 4; i < 8; i++) g_shadow[o + i] = 0;
       uint64_t ts = 0;
@@ -993,6 +1046,33 @@ int main(int argc, char** argv) {
             do_copy(c, n++, four ? "four-word release" : "one-word release");
           }
     printf("release: %d one- and four-word releases checked\n", n);
+
+    // reduction releases: every op, signed and unsigned, one- and four-word, after a copy or
+    // with no data; operands at both ends (the bench's atomic model reduces what it is asked)
+    static const uint32_t edge[] = {0u, 1u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0xFFFFFFFEu};
+    int nr = 0;
+    for (unsigned red = GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_IMIN; red <= GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_DEC; red++)
+      for (int sgn = 0; sgn < 2; sgn++)
+        for (int four = 0; four < 2; four++) {
+          g_mem->cfg = random_cfg();
+          Cmd c = random_cmd();
+          c.copy = rnd(2);
+          c.len = c.copy ? 1 + (uint32_t)rnd(300) : 0;
+          c.count = 1;
+          c.pin = c.pout = c.len;
+          c.src = place(SRC_OFF, SRC_SPAN, c.len + 1);
+          c.dst = place(DST_OFF, DST_SPAN, c.len + 1);
+          c.remap = false;
+          c.sem = true;
+          c.four = four;
+          c.reduce = true;
+          c.red = red;
+          c.sgn = sgn;
+          c.payload = rnd(2) ? edge[rnd(6)] : (uint32_t)g_rng();
+          c.sem_addr = MEM_BASE + SEM_OFF + 0x2000 + (four ? 16 : 4) * rnd(256);
+          do_copy(c, nr++, "reduction release");
+        }
+    printf("release: %d reduction releases checked\n", nr);
   }
 
   // ---------------------------------------------------------------- (b) throughput

@@ -22,7 +22,9 @@
 //       channel_switch_cycles measured from the method probes;
 //   (c) semaphores end to end: every acquire op pass / fail (32 and 64 bit, circular GEQ across
 //       the 2^32 wrap), reductions (INC wrap at the payload, DEC at 0, IMIN signed/unsigned,
-//       IADD 64), 64-bit and timestamped releases, misaligned timestamp release, acquires woken
+//       IADD 64), 64-bit and timestamped releases, misaligned timestamp release, a stamped
+//       reduction, a rejected reduction form, DMA_NOP words, a release-only copy-class
+//       LAUNCH_DMA with a reduction, acquires woken
 //       by another channel's release (acquire_wake_cycles), ACQUIRE_TIMEOUT with the record
 //       while other channels finish;
 //   (d) the copy-priority walk-through (Clow / Chigh with Shigh) and its baseline;
@@ -790,6 +792,48 @@ void test_sem() {
     submit(c, r.w);
     wait_done({c}, 5000);
     check(err_of(c) == GC_ERROR_CAUSE_MISALIGNED_SEMAPHORE, "timestamped release at 8 mod 16 -> MISALIGNED_SEMAPHORE");
+  }
+  // NVIDIA's forms: a stamped 32-bit reduction writes {result, 0, stamp}; a reduction form NVIDIA
+  // rejects faults INVALID_REDUCTION; DMA_NOP words are skipped and not counted; a release-only
+  // copy-class LAUNCH_DMA (transfer NONE, layouts 0) with a reduction reduces through the CE
+  {
+    ch_init(c, 0);
+    uint64_t t = sem_alloc(16);
+    wr32(t, 0xFFFFFFF0u); wr32(t + 4, 0xDEADBEEFu); wr64(t + 8, 0);
+    uint64_t t0 = g_cycle;
+    PB p; p.sem(t, 0x20, ex(GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION, false, GC_HOST_SEM_EXECUTE_REDUCTION_IADD,
+                           false, true));
+    submit(c, p.w);
+    wait_done({c}, 5000);
+    uint64_t ts = rd64(t + 8);
+    check(err_of(c) == 0 && rd64(t) == 0x10u && ts > t0 && ts < g_cycle,
+          "stamped 32-bit IADD: 0x%016" PRIx64 " (want 0x10, high word 0), stamp %" PRIu64, rd64(t), ts);
+    wr64(t, 5);
+    PB q; q.sem(t, 1, ex(GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION, true, GC_HOST_SEM_EXECUTE_REDUCTION_INC));
+    submit(c, q.w);
+    wait_done({c}, 5000);
+    check(err_of(c) == GC_ERROR_CAUSE_INVALID_REDUCTION && rd64(t) == 5, "64-bit INC -> INVALID_REDUCTION, not run");
+    ch_init(c, 0);
+    uint32_t m0 = rd_reg(GC_REG_CHANNEL_METHODS(c));
+    uint64_t n = sem_alloc();
+    wr32(n, 0);
+    PB r; r.raw(GC_PB_DMA_NOP).sem(n, 0x77, ex(REL32)).raw(GC_PB_DMA_NOP).raw(GC_PB_DMA_NOP);
+    submit(c, r.w);
+    wait_done({c}, 5000);
+    check(err_of(c) == 0 && rd32(n) == 0x77 && rd_reg(GC_REG_CHANNEL_METHODS(c)) - m0 == 5,
+          "DMA_NOP skipped: release 0x%x, %u methods (want 5)", rd32(n), rd_reg(GC_REG_CHANNEL_METHODS(c)) - m0);
+    ch_init(c, 1);
+    wr32(n, 0xFFFFFFFFu);   // -1: signed IMAX with 1 gives 1 (unsigned would keep 0xFFFFFFFF)
+    PB e; e.set_obj(0).inc(0, GC_COPY_SET_SEMAPHORE_A, {(uint32_t)(n >> 32), (uint32_t)n, 1})
+        .inc(0, GC_COPY_LAUNCH_DMA,
+             {GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE(GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE) |
+              GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION(GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_IMAX) |
+              GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN(GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_SIGNED) |
+              GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE(GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE_TRUE)});
+    submit(c, e.w);
+    wait_done({c}, 5000);
+    check(err_of(c) == 0 && rd32(n) == 1u, "release-only LAUNCH_DMA, signed IMAX(-1, 1): 0x%08x (%s)",
+          rd32(n), gc_error_cause_name(err_of(c)));
   }
 
   // Acquire (SWITCH DIS, resident in ACQ_RETRY on runlist 1) woken by a release from runlist 0

@@ -146,7 +146,56 @@ static void t_copy_desc_forms(void) {
     CHECK_EQ(pb.status, GC_ERR_INVALID_ARG); /* 10 bytes are not whole 4-byte elements */
 }
 
+/* NVIDIA's forms: a stamped host reduction, the reduction forms NVIDIA rejects refused, a
+ * release-only copy-class LAUNCH_DMA with a reduction (transfer and layout fields 0). */
+static void t_nv_forms(void) {
+    uint32_t w[32];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 32);
+    gc_pb_sem_reduce_ts(&pb, 0x2000, 1, GC_HOST_SEM_EXECUTE_REDUCTION_IADD, false, false);
+    gc_pb_sem_reduce(&pb, 0x2000, 1, GC_HOST_SEM_EXECUTE_REDUCTION_IADD, true, false); /* signed 32-bit: fine */
+    gc_pb_sem_reduce(&pb, 0x2000, 1, GC_HOST_SEM_EXECUTE_REDUCTION_IMIN, true, true);  /* signed 64-bit: fine */
+    REQUIRE_EQ(pb.status, GC_OK);
+    REQUIRE_EQ(pb.len, 18);
+    CHECK_EQ(w[5], 0xAA000006u);  /* REDUCTION IADD (5 << 27), UNSIGNED, TIMESTAMP (bit 25) */
+    CHECK_EQ(w[11], 0x28000006u); /* IADD, SIGNED */
+    CHECK_EQ(w[17], 0x01000006u); /* IMIN, SIGNED, 64BIT */
+    const struct { uint32_t red; bool sgn, is64; } bad[] = {
+        {GC_HOST_SEM_EXECUTE_REDUCTION_INC, false, true}, {GC_HOST_SEM_EXECUTE_REDUCTION_DEC, false, true},
+        {GC_HOST_SEM_EXECUTE_REDUCTION_INC, true, false}, {GC_HOST_SEM_EXECUTE_REDUCTION_DEC, true, false},
+        {GC_HOST_SEM_EXECUTE_REDUCTION_IADD, true, true}, {GC_HOST_SEM_EXECUTE_REDUCTION_DEC + 1, false, false},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        gc_pb_reset(&pb);
+        gc_pb_sem_reduce_ts(&pb, 0x2000, 1, bad[k].red, bad[k].sgn, bad[k].is64);
+        CHECK_EQ(pb.status, GC_ERR_INVALID_ARG);
+        CHECK_EQ(pb.len, 0);
+    }
+    gc_pb_reset(&pb);
+    gc_copy_desc_t rel = {.no_data = true, .dst = 0x1000, .line_bytes = 64, .sem = GC_COPY_SEM_ONE_WORD,
+                          .sem_addr = 0x123456789Cull, .sem_payload = 3, .sem_reduce = true,
+                          .sem_red = GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_INC};
+    gc_pb_copy_desc(&pb, 4, &rel);
+    REQUIRE_EQ(pb.status, GC_OK);
+    REQUIRE_EQ(pb.len, 4 + 2);    /* no geometry methods */
+    CHECK_EQ(w[1], 0x12u);        /* SET_SEMAPHORE_A.UPPER */
+    CHECK_EQ(w[2], 0x3456789Cu);
+    CHECK_EQ(w[3], 3u);
+    CHECK_EQ(GC_METHOD_HEADER_ADDRESS_GET(w[4]), GC_COPY_LAUNCH_DMA / 4);
+    CHECK_EQ(w[5], 0xD800Cu);     /* FLUSH, ONE_WORD, INC (6 << 14), UNSIGNED (18), ENABLE (19); NONE, BLOCKLINEAR */
+    rel.sem_signed = true;        /* signed INC: NVIDIA rejects it */
+    gc_pb_reset(&pb);
+    gc_pb_copy_desc(&pb, 4, &rel);
+    CHECK_EQ(pb.status, GC_ERR_INVALID_ARG);
+    rel.sem_signed = false;
+    rel.sem = GC_COPY_SEM_NONE;   /* a reduction needs a release */
+    gc_pb_reset(&pb);
+    gc_pb_copy_desc(&pb, 4, &rel);
+    CHECK_EQ(pb.status, GC_ERR_INVALID_ARG);
+}
+
 static const tcase_t cases[] = {
+    {"pushbuf_nv_forms", t_nv_forms},
     {"pushbuf_sem_forms", t_sem_forms}, {"pushbuf_copy_desc_forms", t_copy_desc_forms},
     {"pushbuf_copy_words", t_copy_words}, {"pushbuf_sem_release_words", t_sem_release_words},
     {"pushbuf_overflow_sticky", t_overflow_sticky}, {"pushbuf_bad_args", t_bad_args},

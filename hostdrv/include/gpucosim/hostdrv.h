@@ -155,9 +155,15 @@ void gc_pb_sem_release_ts(gc_pushbuf_t *pb, uint64_t addr, uint64_t payload, boo
  * ACQ_NOR}; switch_on_fail sets ACQUIRE_SWITCH_TSG (the scheduler switches away at once). */
 void gc_pb_sem_acquire(gc_pushbuf_t *pb, uint64_t addr, uint64_t payload, uint32_t op, bool payload64,
                        bool switch_on_fail);
-/* Reduction: red is GC_HOST_SEM_EXECUTE_REDUCTION_{IMIN, IMAX, IXOR, IAND, IOR, IADD, INC, DEC}. */
+/* Reduction: red is GC_HOST_SEM_EXECUTE_REDUCTION_{IMIN, IMAX, IXOR, IAND, IOR, IADD, INC, DEC}.
+ * The forms NVIDIA's hardware rejects (INC / DEC 64-bit or signed, IADD 64-bit signed) are refused
+ * (GC_ERR_INVALID_ARG); build them with gc_pb_sem_execute to see the device fault. */
 void gc_pb_sem_reduce(gc_pushbuf_t *pb, uint64_t addr, uint64_t operand, uint32_t red, bool is_signed,
                       bool payload64);
+/* Reduction with RELEASE_TIMESTAMP: 16 bytes at a 16-aligned addr: the result (a 32-bit one
+ * zero-extended), then the 64-bit cycle stamp. */
+void gc_pb_sem_reduce_ts(gc_pushbuf_t *pb, uint64_t addr, uint64_t operand, uint32_t red, bool is_signed,
+                         bool payload64);
 
 typedef enum gc_copy_sem {
     GC_COPY_SEM_NONE = 0,
@@ -176,7 +182,12 @@ typedef struct gc_copy_desc {
     gc_copy_sem_t sem;
     uint64_t sem_addr;
     uint32_t sem_payload;
+    bool sem_reduce;       /* the release reduces the semaphore with sem_payload: */
+    uint32_t sem_red;      /* GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_{IMIN .. DEC} (INC / DEC unsigned) */
+    bool sem_signed;       /* SEMAPHORE_REDUCTION_SIGN SIGNED (IMIN, IMAX, IADD) */
     bool interrupt;        /* non-blocking interrupt (INTR_STATUS.NON_STALL) at completion */
+    bool no_data;          /* DATA_TRANSFER_TYPE NONE: only the release / interrupt (the geometry,
+                              fill and layout are not sent: NVIDIA's semaphore-only LAUNCH_DMA) */
 } gc_copy_desc_t;
 
 void gc_pb_copy_desc(gc_pushbuf_t *pb, uint32_t subch, const gc_copy_desc_t *d);
