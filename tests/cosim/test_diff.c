@@ -673,7 +673,7 @@ static void t_fault_null(void) {
 static void hang_run(const char *backend, bool watchdog, bool *skip) {
     /* POLL_ROUND: the reads of one round of the runtime's polls (a few MMIO reads, a few cycles
      * each); DUMP_CYCLES: rtl's / sc's stuck-state dump reads (~60 registers) */
-    enum { LIMIT = 300000, POLL_ROUND = 200, DUMP_CYCLES = 600 };
+    enum { LIMIT = 300000, POLL_ROUND = 64, DUMP_CYCLES = 400 };
     gcrt_config_t c;
     gcrt_config_init(&c);
     c.device.backend = backend;
