@@ -63,9 +63,10 @@ typedef struct scenario {
 
 /* The bytes of one copy of the copy scenario: its two sysmem buffers (source and destination),
  * its semaphore words and the channel's ring, pushbuffer area and fence all fit in the 64 MiB
- * sysmem window (the vidmem buffer and the copy engine's 32-bit LINE_LENGTH_IN take more). */
+ * sysmem window past its NULL guard, where the sysmem heap starts (the vidmem buffer and the copy
+ * engine's 32-bit LINE_LENGTH_IN take more). */
 static uint32_t copy_max_bytes(void) {
-    uint64_t room = GC_SYSMEM_SIZE - gc_channel_sysmem_bytes(NULL) - 64;
+    uint64_t room = GC_SYSMEM_SIZE - GC_SIMT_WIN_SYSMEM_GUARD - gc_channel_sysmem_bytes(NULL) - 64;
     return (uint32_t)((room / 2) & ~63ull);
 }
 

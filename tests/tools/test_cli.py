@@ -16,11 +16,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
 CLI = os.environ.get("GPUCOSIM_CLI", os.path.join(BUILD, "bin", "gpucosim"))
 
-# --bytes of the copy scenario: its source and destination buffers share the 64 MiB sysmem window
-# with the channel (a 64-entry ring of 512 bytes, a 64 KiB pushbuffer area, a 64-byte fence) and a
-# 64-byte semaphore block: (2^26 - 512 - 65536 - 64 - 64) / 2 bytes each.
+# --bytes of the copy scenario: its source and destination buffers share the 64 MiB sysmem window,
+# past its 64 KiB NULL guard, with the channel (a 64-entry ring of 512 bytes, a 64 KiB pushbuffer
+# area, a 64-byte fence) and a 64-byte semaphore block: (2^26 - 65536 - 512 - 65536 - 64 - 64) / 2
+# bytes each (rounded down to 64).
 SYSMEM = 64 << 20
-BYTES_MAX = (SYSMEM - 512 - 65536 - 64 - 64) // 2
+BYTES_MAX = (SYSMEM - 65536 - 512 - 65536 - 64 - 64) // 2 // 64 * 64
 U64_MAX = (1 << 64) - 1
 # variables that would change what the cases see
 CLEAN = ("GPUCOSIM_BACKEND", "GPUCOSIM_SEED", "GPUCOSIM_WAVES", "GPUCOSIM_STALL_PCT", "GPUCOSIM_MAX_CYCLES",
