@@ -29,7 +29,8 @@ struct cosim {
     std::string waves, inject;
     uint64_t cycle = 0;
     bool watchdog_fired = false;
-    uint64_t watchdog_at = 0; // the cycle it fired at (the dump's reads run past it)
+    uint64_t watchdog_at = 0; // the cycle it fired at: the device's time stops there
+    bool frozen = false;      // a diagnostic read after the watchdog: its edges are not dumped
     std::chrono::steady_clock::time_point t0;
 };
 
@@ -107,7 +108,7 @@ static void pins_to_top(const AxiMemPins &p, Vgpu_top &t) {
 // (GTKWave's ruler, which reads ns, shows cycle numbers).  cosim/gpucosim.gtkw and README's
 // Waveforms section say the same; tests/tools/test_gtkw.py checks the grid.
 static void dump(cosim_t *s, uint64_t t_ps) {
-    if (s->fst) s->fst->dump(t_ps);
+    if (s->fst && !s->frozen) s->fst->dump(t_ps);
 }
 
 // One clock cycle; the MMIO master's pins are whatever the caller set on the top.
@@ -288,21 +289,26 @@ extern "C" int cosim_watchdog(cosim_t *s, uint64_t *fired_at) {
     return s->watchdog_fired ? 1 : 0;
 }
 
+// After the watchdog fired the device is stopped at watchdog_at: a diagnostic read still clocks
+// the register bus (an AXI4-Lite read needs edges), but those cycles are outside simulated time:
+// not counted (cosim_cycles stays at watchdog_at) and not in the waveform.
 extern "C" int cosim_debug_read(cosim_t *s, uint32_t offset, uint32_t *value) {
     uint64_t saved = s->cfg.max_cycles;
     bool fired = s->watchdog_fired;
+    s->frozen = fired;
     s->cfg.max_cycles = 0;
     s->watchdog_fired = false;
     int rc = cosim_mmio_read(s, offset, value);
     s->cfg.max_cycles = saved;
     s->watchdog_fired = fired;
+    s->frozen = false;
     return rc;
 }
 
 extern "C" const char *cosim_verilator_version(void) { return VERILATOR_PRODUCT " " VERILATOR_VERSION; }
 
 extern "C" int cosim_irq(cosim_t *s) { return s->top->irq_o ? 1 : 0; }
-extern "C" uint64_t cosim_cycles(cosim_t *s) { return s->cycle; }
+extern "C" uint64_t cosim_cycles(cosim_t *s) { return s->watchdog_fired ? s->watchdog_at : s->cycle; }
 extern "C" uint64_t cosim_seed(cosim_t *s) { return s->cfg.seed; }
 
 extern "C" void cosim_dump_state(cosim_t *s, FILE *out) {

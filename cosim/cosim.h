@@ -66,11 +66,14 @@ int cosim_step(cosim_t *s, uint64_t cycles);
 /* 1 once the watchdog has fired (nothing runs after it), with the cycle it fired at; else 0. */
 int cosim_watchdog(cosim_t *s, uint64_t *fired_at);
 /* A register read for diagnostics: works after the watchdog fired (the limit is lifted while it
- * runs, as for the stuck-state dump); the cycles it takes are real. */
+ * runs, as for the stuck-state dump).  Before the watchdog the cycles it takes are real; after it
+ * the device is stopped at the cycle it fired: the read clocks the register bus, but those cycles
+ * are not counted (cosim_cycles stays at that cycle) and not written to the waveform. */
 int cosim_debug_read(cosim_t *s, uint32_t offset, uint32_t *value);
 /* "Verilator 5.006 2023-01-22": the Verilator this model was built with. */
 const char *cosim_verilator_version(void);
 int cosim_irq(cosim_t *s);
+/* cycles run since open; once the watchdog fired, the cycle it fired at */
 uint64_t cosim_cycles(cosim_t *s);
 uint64_t cosim_seed(cosim_t *s);
 /* Stuck-state dump: cycle, PBDMA and CE state, every enabled channel's ring and error,

@@ -13,8 +13,9 @@
 //                             aq_wdata_i), write new (16 bytes: new, then the stamp, as a WRITE);
 //                             as_rdata_o = old (a 4-byte value zero-extended)
 //   aq_size_i  SEM_ASIZE_4 / _8: a 4- or 8-byte value.  SEM_ASIZE_16 / _16W: 16 bytes (NVIDIA's
-//              semaphore with timestamp): an 8-byte value (16), or a 4-byte value followed by 4
-//              zero bytes (16W), at +0, the 64-bit stamp at +8; a READ of size 16 reads the 8-byte
+//              semaphore with timestamp): an 8-byte value (16), or a 4-byte value followed by
+//              aq_wdata_i[63:32] (16W; the PBDMA sends 0 there, a copy engine the copy's start
+//              stamp), at +0, the 64-bit stamp at +8; a READ of size 16 reads the 8-byte
 //              value, of 16W the 4-byte one.  The address is aligned to the size (the requester
 //              checks).
 //   An op code outside the three above is answered at once with as_err_o and no memory access.
@@ -257,8 +258,8 @@ module gc_atomic_unit
     if (beat_q) begin
       m_wdata_o = ts_q;                          // second beat of the 16-byte write
       m_wstrb_o = '1;
-    end else if (is16) begin                     // first beat: the value (16W: zero-extended)
-      m_wdata_o = is4 ? {32'h0, w_val[31:0]} : w_val;
+    end else if (is16) begin                     // first beat: the value (16W: then wdata[63:32])
+      m_wdata_o = is4 ? {wdata_q[63:32], w_val[31:0]} : w_val;
       m_wstrb_o = '1;
     end else if (is4) begin
       m_wdata_o = half ? {w_val[31:0], 32'h0} : {32'h0, w_val[31:0]};

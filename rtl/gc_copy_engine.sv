@@ -83,8 +83,8 @@
 // release to the atomic unit as one request on the aq_* port (held until aq_ready_i): a WRITE of
 // the payload, or with cmd_sem_reduce_i an RMW (the atomic unit reduces the memory value with the
 // payload: cmd_sem_red_i, cmd_sem_signed_i; the PBDMA let only NVIDIA's integer forms through),
-// of size 4 bytes, or with cmd_sem_four_i 16 bytes (the 4-byte value, 4 zero bytes, the atomic
-// unit's timestamp at +8), and waits for the response pulse as_valid_i (as_err_i: the release
+// of size 4 bytes, or with cmd_sem_four_i 16 bytes (the 4-byte value, then the copy's start
+// stamp, then the atomic unit's timestamp at +8), and waits for the response pulse as_valid_i (as_err_i: the release
 // hit a bus error).  The release therefore
 // never overtakes the copy's data: every data write got its B before the request goes out.
 // DONE lasts one cycle: done_o, plus intr_o if requested, plus done_err_o after a bus error.
@@ -93,6 +93,13 @@
 // sent (it is already in the ring, or comes from the pattern), all R and B responses in flight
 // are drained, the release is skipped and done_o comes with done_err_o.  as_err_i on the
 // release also gives done_err_o.
+//
+// Start and end stamps: when the command is accepted (cmd_hs, the cycle the engine leaves IDLE
+// for this copy) start_q latches cycle_i (GLOBAL.CYCLE_LO).  A FOUR_WORD
+// release writes it as the record's second word, so the record holds the engine's own start
+// (+4, low 32 bits) and end (+8: the atomic unit's stamp, taken when the release write is issued,
+// after the last data B response) of the copy.  docs/nvidia-deviations.md row 17: NVIDIA leaves
+// that word reserved.
 //
 // Counters: bytes_o counts data bytes written (W beat bytes with wstrb set: copy bytes and
 // memset bytes, NO_WRITE bytes and the release not included; wraps); busy_cycles_o counts
@@ -129,6 +136,7 @@ module gc_copy_engine
   input  logic [3:0]                         cmd_sem_red_i,     // SEMAPHORE_REDUCTION
   input  logic                               cmd_sem_signed_i,  // SEMAPHORE_REDUCTION_SIGN SIGNED
   input  logic                               cmd_intr_i,
+  input  logic [31:0]                        cycle_i,           // GLOBAL.CYCLE_LO (start stamp)
   output logic                               done_o,
   output logic                               done_err_o,
   output logic                               intr_o,
@@ -201,7 +209,7 @@ module gc_copy_engine
   localparam logic [1:0]  AQ_OP_WRITE = 2'd1;
   localparam logic [1:0]  AQ_OP_RMW   = 2'd2;                 // read, reduce, write
   localparam logic [1:0]  AQ_SIZE_4   = 2'd0;                 // 4 bytes
-  localparam logic [1:0]  AQ_SIZE_16W = 2'd3;                 // 16 bytes: 4-byte value, 0, stamp
+  localparam logic [1:0]  AQ_SIZE_16W = 2'd3;                 // 16 bytes: value, word 1, stamp
 
   if (RING_BYTES < 2 * BB || (RING_BYTES & (RING_BYTES - 1)) != 0) begin : g_bad_ring
     $error("gc_copy_engine: RING_BYTES must be a power of two >= 2 bursts");
@@ -225,6 +233,7 @@ module gc_copy_engine
   logic [PHW-1:0]    per_q;                     // pattern period P (multiple of E, 8..16)
   logic [AW-1:2]     sem_addr_q;
   logic [31:0]       sem_data_q;
+  logic [31:0]       start_q;                   // cycle_i when the command was accepted
   logic [GC_ENGINE_DBG_CHANNEL_W-1:0] ch_q;
 
   // read walker
@@ -411,7 +420,9 @@ module gc_copy_engine
   assign aq_signed_o = red_signed_q;
   assign aq_size_o   = four_q ? AQ_SIZE_16W : AQ_SIZE_4;
   assign aq_addr_o   = {sem_addr_q, 2'b00};
-  assign aq_wdata_o  = {32'h0, sem_data_q};
+  // a FOUR_WORD release carries the start stamp as its second word (the atomic unit writes
+  // aq_wdata_o[63:32] there for SEM_ASIZE_16W); a one-word release is the payload alone
+  assign aq_wdata_o  = {four_q ? start_q : 32'h0, sem_data_q};
   assign aq_hs       = aq_valid_o && aq_ready_i;
   // the response pulse, for our accepted request (the atomic unit answers after accepting)
   assign sem_finished = (state_q == CE_STATE_SEM) && (sem_req_done_q || aq_hs) && as_valid_i;
@@ -507,6 +518,7 @@ module gc_copy_engine
       err_q         <= 1'b0;
       sem_addr_q    <= '0;
       sem_data_q    <= '0;
+      start_q       <= '0;
       red_en_q      <= 1'b0;
       red_q         <= '0;
       red_signed_q  <= 1'b0;
@@ -563,6 +575,7 @@ module gc_copy_engine
         err_q         <= 1'b0;
         sem_addr_q    <= cmd_sem_addr_i[AW-1:2];
         sem_data_q    <= cmd_sem_payload_i;
+        start_q       <= cycle_i;
         red_en_q      <= cmd_sem_reduce_i;
         red_q         <= cmd_sem_red_i;
         red_signed_q  <= cmd_sem_signed_i;

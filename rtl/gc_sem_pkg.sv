@@ -39,8 +39,9 @@ package gc_sem_pkg;
   localparam logic [1:0] SEM_ASIZE_4   = 2'd0;   // 4 bytes (4-aligned)
   localparam logic [1:0] SEM_ASIZE_8   = 2'd1;   // 8 bytes (8-aligned)
   localparam logic [1:0] SEM_ASIZE_16  = 2'd2;   // 16 bytes (16-aligned): 8-byte value, stamp
-  localparam logic [1:0] SEM_ASIZE_16W = 2'd3;   // 16 bytes (16-aligned): 4-byte value, 4 zero
-                                                 // bytes, stamp (a 32-bit payload with timestamp)
+  localparam logic [1:0] SEM_ASIZE_16W = 2'd3;   // 16 bytes (16-aligned): 4-byte value, wdata
+                                                 // [63:32] (0 from a PBDMA, the copy's start
+                                                 // from a CE), stamp (32-bit payload + timestamp)
 
   // Extended operations (aq_xop_i, the SIMT core's "A" extension); with XOP_NONE the request is
   // the aq_op_i above, otherwise aq_op_i is ignored.

@@ -445,7 +445,11 @@ gc_status_t sc_mem_write(void *, uint64_t a, const void *src, size_t n) {
 }
 gc_status_t sc_run(void *, uint64_t n) { return map(g_sys->host.run(n)); }
 bool sc_irq(void *) { return g_sys->top.irq(); }
-uint64_t sc_cycles(void *) { return g_sys->top.cycles(); }
+// once the watchdog fired, the cycle it fired at: the stuck-state reads after it (t_debug_read)
+// clock the register bus, but the device is stopped there (as cosim_cycles)
+uint64_t sc_cycles(void *) {
+    return g_sys->host.watchdog_fired() ? g_sys->host.watchdog_at() : g_sys->top.cycles();
+}
 uint64_t sc_seed(void *s) { return static_cast<Device *>(s)->cfg.seed; }
 void sc_dump(void *, FILE *out) { g_sys->host.dump(out); }
 bool sc_watchdog(void *, uint64_t *at) {

@@ -195,10 +195,13 @@ gc_status_t gc_channel_check(gc_channel_t *ch) {
     return gc_fail(ch->dev, GC_ERR_CHANNEL_FAULT, "%s", msg);
 }
 
-/* Run the device for one poll interval, charging it to *budget; time out with a state dump. */
-static gc_status_t poll_step(gc_channel_t *ch, uint64_t *spent, const char *what) {
+/* Run the device for one poll interval; time out with a state dump once wait_cycles device cycles
+ * passed since *t0 (the device's cycle count when the wait began: the polls' register reads count
+ * too, and the last step stops at the budget). */
+static gc_status_t poll_step(gc_channel_t *ch, const uint64_t *t0, const char *what) {
     gc_device_t *dev = ch->dev;
-    if (*spent >= dev->cfg.wait_cycles) {
+    uint64_t spent = gc_device_cycles(dev) - *t0;
+    if (spent >= dev->cfg.wait_cycles) {
         uint32_t get = 0;
         gc_channel_gp_get(ch, &get);
         fprintf(stderr, "hostdrv: channel %u: %s did not happen within %llu cycles (GP_GET %u, GP_PUT %u)\n",
@@ -207,8 +210,8 @@ static gc_status_t poll_step(gc_channel_t *ch, uint64_t *spent, const char *what
         return gc_fail(dev, GC_ERR_TIMEOUT, "channel %u: %s timed out after %llu cycles at GP_GET %u, GP_PUT %u",
                        ch->id, what, (unsigned long long)dev->cfg.wait_cycles, get, ch->put);
     }
-    *spent += dev->cfg.poll_cycles;
-    gc_status_t st = gc_device_run(dev, dev->cfg.poll_cycles);
+    uint64_t left = dev->cfg.wait_cycles - spent;
+    gc_status_t st = gc_device_run(dev, left < dev->cfg.poll_cycles ? left : dev->cfg.poll_cycles);
     if (st != GC_OK) return gc_fail_backend(dev, st, "channel %u: waiting for %s", ch->id, what);
     return GC_OK;
 }
@@ -254,14 +257,14 @@ static gc_status_t submit(gc_channel_t *ch, const uint32_t *words, uint32_t len,
     if (len >= (1u << GC_GP_ENTRY1_LENGTH_WIDTH))
         return gc_fail(dev, GC_ERR_INVALID_ARG, "channel %u: segment of %u dwords exceeds the GPFIFO LENGTH field",
                        ch->id, len);
-    uint64_t spent = 0;
+    uint64_t t0 = gc_device_cycles(ch->dev);
     uint32_t off = 0;
     gc_status_t st;
     for (;;) {
         uint32_t get;
         if ((st = gc_channel_check(ch)) || (st = gc_channel_gp_get(ch, &get))) return st;
         if (!gc_ring_full(get, ch->put, ch->n) && pb_space(ch, get, bytes, &off)) break;
-        if ((st = poll_step(ch, &spent, "room in the ring"))) return st;
+        if ((st = poll_step(ch, &t0, "room in the ring"))) return st;
     }
     if (!raw_entry) {
         uint64_t addr = ch->pb.addr + off;
@@ -308,7 +311,7 @@ gc_status_t gc_channel_wait_idle(gc_channel_t *ch) {
         return st;
     }
     ch->fence_seq = seq;
-    uint64_t spent = 0;
+    uint64_t t0 = gc_device_cycles(ch->dev);
     for (;;) {
         uint32_t v = 0;
         if ((st = gc_mem_read(ch->dev, ch->fence.addr, &v, sizeof v))) return st;
@@ -317,7 +320,7 @@ gc_status_t gc_channel_wait_idle(gc_channel_t *ch) {
             fprintf(stderr, "hostdrv: %s\n", gc_device_last_error(ch->dev));
             return st;
         }
-        if ((st = poll_step(ch, &spent, "the channel's fence"))) return st;
+        if ((st = poll_step(ch, &t0, "the channel's fence"))) return st;
     }
 }
 

@@ -71,7 +71,7 @@ typedef enum { INJ_NONE, INJ_FLIP_WRITE, INJ_DROP_SEM, INJ_STALL_READS } ref_inj
 
 typedef enum { AU_READ, AU_WRITE, AU_RMW } ref_au_op_t;
 /* Atomic-unit request sizes (gc_sem_pkg SEM_ASIZE_*): 4 or 8 (a 4- or 8-byte value), 16 (an
- * 8-byte value and the cycle stamp at +8) or REF_AU_16W (a 4-byte value, 4 zero bytes, the stamp).
+ * 8-byte value and the cycle stamp at +8) or REF_AU_16W (a 4-byte value, wdata bits 63:32, the stamp).
  * A READ of 16 / REF_AU_16W reads the 8- / 4-byte value. */
 #define REF_AU_16W 3u
 
@@ -162,6 +162,7 @@ typedef struct ref_ce {
     uint64_t t_next;     /* COPY: data done; DONE: report */
     uint64_t src, dst, sem_addr;
     uint32_t line_len, line_count, pitch_in, pitch_out, sem_payload;
+    uint32_t start;      /* low word of the cycle the command was taken (a FOUR_WORD release's word 1) */
     uint32_t const_a, const_b, components;
     bool copy, remap, sem, sem_four, intr, err;
     bool sem_reduce, sem_signed; /* the release is reduction sem_red (signed) */

@@ -9,8 +9,9 @@
  * and writes at once: atomic with respect to every other semaphore access); its response comes
  * when the B response would (a latency after the write landed), and then a WRITE or RMW wakes the
  * acquires waiting on its 8-byte word.  A timestamped release or reduction (16 bytes: the value,
- * zero-extended from 4 bytes for REF_AU_16W, then the stamp) stores the cycle its write was issued
- * (AW accepted).
+ * for REF_AU_16W a 4-byte value followed by wdata bits 63:32, then the stamp) stores the cycle its
+ * write was issued (AW accepted).  A copy engine's FOUR_WORD release carries the copy's start
+ * stamp (the cycle counter's low word when the engine took the command) in wdata bits 63:32.
  *
  * Copy engine (rtl/gc_copy_engine.sv): a command takes
  *   1 + latency(src) + bytes / min(bytes per cycle of src, dst) + latency(dst) + 2 cycles
@@ -264,7 +265,7 @@ static void au_execute(ref_t *r, ref_au_req_t *q) {
     if (!(r->inject == INJ_DROP_SEM && span == REF_BEAT_BYTES)) { /* drop-sem: single-beat writes vanish */
         wr_le(buf, q->op == AU_RMW ? ref_sem_reduce(q->red, q->is_signed, vn == 8u, q->rdata, q->wdata) : q->wdata, vn);
         if (n == 16u) {
-            if (vn == 4u) wr_le(buf + 4, 0, 4);
+            if (vn == 4u) wr_le(buf + 4, q->wdata >> 32, 4); /* 16W: word 1 (a CE's start stamp) */
             wr_le(buf + 8, q->stamp, 8);
         }
         ref_mem_write(r, q->addr, buf, n);
@@ -424,11 +425,12 @@ static uint64_t ce_walk(ref_t *r, ref_ce_t *e, bool apply, bool *err) {
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1u) / b; }
 
 /* The completion release: a WRITE of the payload, or the reduction (RMW) LAUNCH_DMA asked for; 4
- * bytes, or 16 (FOUR_WORD: the 4-byte value, 0, the stamp). */
+ * bytes, or 16 (FOUR_WORD: the 4-byte value, the copy's start stamp, the end stamp). */
 static void ce_release(ref_t *r, uint32_t idx) {
     const ref_ce_t *e = &r->ce[idx];
+    uint64_t wdata = e->sem_payload | (e->sem_four ? (uint64_t)e->start << 32 : 0u);
     ref_au_request(r, GC_NUM_RUNLISTS + idx, e->sem_reduce ? AU_RMW : AU_WRITE, e->sem_four ? REF_AU_16W : 4u,
-                   e->sem_addr, e->sem_payload, e->sem_red, e->sem_signed);
+                   e->sem_addr, wdata, e->sem_red, e->sem_signed);
 }
 
 void ref_ce_launch(ref_t *r, uint32_t idx, const ref_chan_t *c, uint32_t ch, uint32_t launch) {
@@ -463,6 +465,7 @@ void ref_ce_launch(ref_t *r, uint32_t idx, const ref_chan_t *c, uint32_t ch, uin
     e->valid_bytes = 0;
     bool moves = e->copy && e->line_len != 0 && e->line_count != 0;
     uint64_t t0 = r->now + 1u; /* the command handshake */
+    e->start = (uint32_t)t0;   /* gc_copy_engine start_q: the cycle counter's low word then */
     if (moves) {
         bool err;
         e->valid_bytes = ce_walk(r, e, false, &err);

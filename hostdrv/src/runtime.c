@@ -566,7 +566,15 @@ static gc_status_t refresh_ops(gcrt_t *rt, bool *all_done) {
             }
             if (rec[4] == want && t_end && o->pub.launched) {
                 o->harvested = true;
-                if (o->pub.kind != GCRT_OP_KERNEL) o->pub.end_cycle = t_end;
+                if (o->pub.kind != GCRT_OP_KERNEL) {
+                    /* the copy engine's record: word 1 is the low word of the cycle it took the
+                     * command, the stamp the cycle its release was issued after the last data
+                     * write; the start's high word is the end's (a copy lasts < 2^32 cycles) */
+                    memcpy(o->pub.ce_record, &rec[4], sizeof o->pub.ce_record);
+                    gc_copy_record_t cr = gc_copy_record(&rec[4]);
+                    o->pub.end_cycle = cr.end;
+                    o->pub.start_cycle = cr.start;
+                }
             }
         }
         /* the TMD buffer (its address is the task id) is reused only once the COMPLETE record of
@@ -720,9 +728,12 @@ static gcrt_error_t compute_check(gcrt_t *rt, const char *what) {
     return GCRT_SUCCESS;
 }
 
-/* Run until done() holds or a channel faults or the budget runs out. */
+/* Run until done() holds or a channel faults or the budget runs out.  The budget is device cycles
+ * (the device's cycle counter from entry): the register and memory reads of the polls are charged
+ * like the run steps, and the last step stops at the budget, so the wait gives up after at most
+ * sync_cycles plus one round of polls. */
 static gcrt_error_t wait_until(gcrt_t *rt, bool (*done)(gcrt_t *, void *), void *arg, const char *what) {
-    uint64_t spent = 0, step = gc_device_config(rt->dev)->poll_cycles;
+    uint64_t t0 = gc_device_cycles(rt->dev), step = gc_device_config(rt->dev)->poll_cycles;
     for (;;) {
         if (done(rt, arg)) return ok(rt);
         if (rt->last == GCRT_ERROR_BACKEND) return rt->last;
@@ -732,14 +743,15 @@ static gcrt_error_t wait_until(gcrt_t *rt, bool (*done)(gcrt_t *, void *), void 
         }
         gcrt_error_t ce = compute_check(rt, what);
         if (ce) return ce;
+        uint64_t spent = gc_device_cycles(rt->dev) - t0;
         if (spent >= rt->cfg.sync_cycles) {
+            fail(rt, GCRT_ERROR_TIMEOUT, "%s: not done after %llu cycles (budget %llu; the device state was printed)",
+                 what, (unsigned long long)spent, (unsigned long long)rt->cfg.sync_cycles);
             gc_device_dump_state(rt->dev, stderr);
-            return fail(rt, GCRT_ERROR_TIMEOUT, "%s: not done after %llu cycles (the device state was printed)", what,
-                        (unsigned long long)spent);
+            return rt->last;
         }
-        gc_status_t st = gc_device_run(rt->dev, step);
+        gc_status_t st = gc_device_run(rt->dev, rt->cfg.sync_cycles - spent < step ? rt->cfg.sync_cycles - spent : step);
         if (st) return from_gc(rt, st, what);
-        spent += step;
     }
 }
 
@@ -940,23 +952,6 @@ gcrt_error_t gcrt_ops(gcrt_t *rt, const gcrt_op_t **ops, size_t *count) {
     for (size_t i = 0; i < rt->nops; i++) {
         rt->pub[i] = rt->ops[i].pub;
         if (rt->pub[i].timing_lost) rt->pub[i].start_cycle = rt->pub[i].end_cycle = 0; /* a record may be missing */
-    }
-    /* Kernels: start and end are their START / COMPLETE task log stamps (refresh_ops).  Copies
-     * and memsets: the launch stamp is written when the channel reaches LAUNCH_DMA; the copy
-     * engine may still be busy with another channel's copy then.  A copy engine runs one copy at
-     * a time, so a copy started at max(its launch stamp, the end of the copy the engine finished
-     * before it). */
-    for (size_t i = 0; i < rt->nops; i++) {
-        gcrt_op_t *o = &rt->pub[i];
-        if (!o->done || o->kind == GCRT_OP_KERNEL) continue;
-        o->start_cycle = o->launch_cycle;
-        uint64_t prev_end = 0;
-        for (size_t j = 0; j < rt->nops; j++) {
-            const gcrt_op_t *p = &rt->pub[j];
-            if (j != i && p->done && p->engine == o->engine && p->end_cycle < o->end_cycle && p->end_cycle > prev_end)
-                prev_end = p->end_cycle;
-        }
-        if (prev_end > o->start_cycle) o->start_cycle = prev_end;
     }
     *ops = rt->pub;
     *count = rt->nops;

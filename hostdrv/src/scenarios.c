@@ -148,6 +148,7 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
 /* ------------------------------------------------------------------ helpers */
 typedef struct ctx {
     gcrt_t *rt;
+    FILE *out; /* the scenario's report (may be NULL) */
     char *err;
     size_t errlen;
     gcrt_error_t e;
@@ -233,7 +234,10 @@ static bool open_rt(ctx_t *c, const gcrt_config_t *cfg, gcrt_t **rt) {
     char why[400];
     gcrt_error_t e = gcrt_open_ex(cfg, rt, why, sizeof why);
     c->rt = *rt;
-    if (e == GCRT_SUCCESS) return true;
+    if (e == GCRT_SUCCESS) {
+        if (c->out) fprintf(c->out, "device: backend %s\n", cfg->device.backend); /* once it opened */
+        return true;
+    }
     c->e = e;
     if (c->err) snprintf(c->err, c->errlen, "opening the device: %s", why);
     return false;
@@ -272,7 +276,7 @@ gcrt_error_t gcsc_copy_priority(const gcrt_config_t *cfg, FILE *out, const char 
     static const uint32_t sizes[N] = {6144, 6144, 6144, 40960, 2048};
     const uint32_t stride = 65536;
     memset(res, 0, sizeof *res);
-    ctx_t c = {.err = err, .errlen = errlen};
+    ctx_t c = {.out = out, .err = err, .errlen = errlen};
     gcrt_t *rt = NULL;
     gcrt_stream_t *lo = NULL, *hi = NULL;
     uint64_t src = 0, dst = 0;
@@ -321,7 +325,7 @@ gcrt_error_t gcsc_video_pipeline(const gcrt_config_t *cfg, uint32_t frames, FILE
                                  gcsc_result_t *res, char *err, size_t errlen) {
     enum { FRAME = 16384, STAGES = 3 };
     memset(res, 0, sizeof *res);
-    ctx_t c = {.err = err, .errlen = errlen};
+    ctx_t c = {.out = out, .err = err, .errlen = errlen};
     if (frames < 1 || frames > 16) {
         if (err) snprintf(err, errlen, "video-pipeline: %u frames: 1..16", frames);
         return GCRT_ERROR_INVALID_VALUE;
@@ -391,7 +395,7 @@ gcrt_error_t gcsc_prio_latency(const gcrt_config_t *cfg, FILE *out, const char *
                                char *err, size_t errlen) {
     enum { FLOOD = 16, BIG = 8192, SMALL = 16384 };
     memset(res, 0, sizeof *res);
-    ctx_t c = {.err = err, .errlen = errlen};
+    ctx_t c = {.out = out, .err = err, .errlen = errlen};
     gcrt_t *rt = NULL;
     gcrt_stream_t *lo = NULL, *hi = NULL;
     uint64_t src = 0, dst = 0;
@@ -460,7 +464,7 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
                           const char *timeline, gcsc_result_t *res, char *err, size_t errlen) {
     enum { NMAX = 1200, NSHAPES = 5, MAXBUF = 24, NBINS_MAX = 24 };
     memset(res, 0, sizeof *res);
-    ctx_t c = {.err = err, .errlen = errlen};
+    ctx_t c = {.out = out, .err = err, .errlen = errlen};
     if (!image || rounds < 1 || rounds > 1000) {
         if (err) snprintf(err, errlen, "kernels: %s", image ? "rounds: 1..1000" : "no kernel image");
         return GCRT_ERROR_INVALID_VALUE;
@@ -697,7 +701,7 @@ gcrt_error_t gcsc_nested_priority(const gcrt_config_t *cfg, const char *image, F
                                   gcsc_result_t *res, char *err, size_t errlen) {
     enum { N = 4, CAP = GCSC_NEST_CAP };
     memset(res, 0, sizeof *res);
-    ctx_t c = {.err = err, .errlen = errlen};
+    ctx_t c = {.out = out, .err = err, .errlen = errlen};
     gcrt_t *rt = NULL;
     gc_elf_t *img = NULL;
     gcrt_stream_t *s = NULL;
@@ -796,7 +800,7 @@ gcrt_error_t gcsc_eviction(const gcrt_config_t *cfg, const char *image, bool no_
                            gcsc_result_t *res, char *err, size_t errlen) {
     memset(res, 0, sizeof *res);
     res->no_evict = no_evict;
-    ctx_t c = {.err = err, .errlen = errlen};
+    ctx_t c = {.out = out, .err = err, .errlen = errlen};
     gcrt_t *rt = NULL;
     gc_elf_t *img = NULL;
     gcrt_tmu_config_t tc = {0};
@@ -935,7 +939,7 @@ gcrt_error_t gcsc_childless_parent(const gcrt_config_t *cfg, const char *image, 
                                    const char *timeline, gcsc_result_t *res, char *err, size_t errlen) {
     memset(res, 0, sizeof *res);
     res->prior_art = prior_art;
-    ctx_t c = {.err = err, .errlen = errlen};
+    ctx_t c = {.out = out, .err = err, .errlen = errlen};
     gcrt_t *rt = NULL;
     gc_elf_t *img = NULL;
     gcrt_stream_t *sa = NULL;

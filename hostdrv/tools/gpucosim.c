@@ -63,9 +63,10 @@ typedef struct scenario {
 
 /* The bytes of one copy of the copy scenario: its two sysmem buffers (source and destination),
  * its semaphore words and the channel's ring, pushbuffer area and fence all fit in the 64 MiB
- * sysmem window (the vidmem buffer and the copy engine's 32-bit LINE_LENGTH_IN take more). */
+ * sysmem window past its NULL guard, where the sysmem heap starts (the vidmem buffer and the copy
+ * engine's 32-bit LINE_LENGTH_IN take more). */
 static uint32_t copy_max_bytes(void) {
-    uint64_t room = GC_SYSMEM_SIZE - gc_channel_sysmem_bytes(NULL) - 64;
+    uint64_t room = GC_SYSMEM_SIZE - GC_SIMT_WIN_SYSMEM_GUARD - gc_channel_sysmem_bytes(NULL) - 64;
     return (uint32_t)((room / 2) & ~63ull);
 }
 
@@ -90,7 +91,9 @@ static bool open_device(const gc_device_config_t *cfg, gc_device_t **dev, const 
 }
 
 /* The default scenario: host buffer -> vidmem -> host buffer through copy engine 0 on one GPFIFO
- * channel, a copy-engine semaphore release after the first copy and a host release at the end. */
+ * channel, each copy with a four-word copy-engine release (its record: the payload, the cycle the
+ * engine took the copy, the cycle it released after the last data write) and a host release at
+ * the end. */
 static int scenario_copy(const opts_t *o) {
     static const char *const S = "copy";
     gc_device_config_t cfg = o->dev;
@@ -123,14 +126,21 @@ static int scenario_copy(const opts_t *o) {
     uint32_t words[64];
     gc_pushbuf_t pb;
     gc_pb_init(&pb, words, 64);
-    gc_pb_copy(&pb, 4, vid.addr, src.addr, o->bytes, true, sem.addr, 1);
-    gc_pb_copy(&pb, 4, dst.addr, vid.addr, o->bytes, true, sem.addr + 4, 2);
-    gc_pb_sem_release(&pb, sem.addr + 8, 0xC0FFEE, false, true);
+    gc_copy_desc_t c1 = {.dst = vid.addr, .src = src.addr, .line_bytes = o->bytes, .line_count = 1,
+                         .sem = GC_COPY_SEM_FOUR_WORD, .sem_addr = sem.addr, .sem_payload = 1};
+    gc_copy_desc_t c2 = c1;
+    c2.dst = dst.addr;
+    c2.src = vid.addr;
+    c2.sem_addr = sem.addr + 16;
+    c2.sem_payload = 2;
+    gc_pb_copy_desc(&pb, 4, &c1);
+    gc_pb_copy_desc(&pb, 4, &c2);
+    gc_pb_sem_release(&pb, sem.addr + 32, 0xC0FFEE, false, true);
     printf("channel %u: GPFIFO ring of %u entries, pushbuffer of %u dwords\n", gc_channel_id(ch), 64u, pb.len);
-    printf("  copy 1: sysmem 0x%010" PRIx64 " -> vidmem 0x%010" PRIx64 ", %u bytes, CE releases sem[0] = 1\n",
-           src.addr, vid.addr, o->bytes);
-    printf("  copy 2: vidmem 0x%010" PRIx64 " -> sysmem 0x%010" PRIx64 ", %u bytes, CE releases sem[1] = 2\n",
-           vid.addr, dst.addr, o->bytes);
+    printf("  copy 1: sysmem 0x%010" PRIx64 " -> vidmem 0x%010" PRIx64 ", %u bytes, CE releases sem[0] = 1 "
+           "(four words: payload, start, end)\n", src.addr, vid.addr, o->bytes);
+    printf("  copy 2: vidmem 0x%010" PRIx64 " -> sysmem 0x%010" PRIx64 ", %u bytes, CE releases sem[1] = 2 "
+           "(four words: payload, start, end)\n", vid.addr, dst.addr, o->bytes);
     printf("  host:   SEM_EXECUTE RELEASE (WFI) sem[2] = 0xC0FFEE\n");
     uint64_t t0 = gc_device_cycles(dev), t1 = 0, t2 = 0, t3 = 0;
     TRY(dev, S, "submitting the pushbuffer", gc_channel_submit(ch, &pb));
@@ -138,10 +148,20 @@ static int scenario_copy(const opts_t *o) {
     TRY(dev, S, "copy 1", gc_sem_wait(dev, sem.addr, 1, &t1));
     printf("cycle %8" PRIu64 ": sem[0] = 1   copy 1 done (%" PRIu64 " cycles, %.2f bytes/cycle)\n", t1, t1 - t0,
            (double)o->bytes / (double)(t1 - t0));
-    TRY(dev, S, "copy 2", gc_sem_wait(dev, sem.addr + 4, 2, &t2));
+    TRY(dev, S, "copy 2", gc_sem_wait(dev, sem.addr + 16, 2, &t2));
     printf("cycle %8" PRIu64 ": sem[1] = 2   copy 2 done (%" PRIu64 " cycles)\n", t2, t2 - t1);
-    TRY(dev, S, "the host release", gc_sem_wait(dev, sem.addr + 8, 0xC0FFEE, &t3));
+    TRY(dev, S, "the host release", gc_sem_wait(dev, sem.addr + 32, 0xC0FFEE, &t3));
     printf("cycle %8" PRIu64 ": sem[2] = 0xC0FFEE   host release\n", t3);
+    /* each copy's start and end as CE0 recorded them */
+    uint64_t rs[2] = {0, 0}, re[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        uint32_t rec[4];
+        TRY(dev, S, "reading the copy records", gc_mem_read(dev, sem.addr + 16u * (uint32_t)k, rec, sizeof rec));
+        gc_copy_record_t cr = gc_copy_record(rec);
+        uint64_t start = rs[k] = cr.start, end = re[k] = cr.end;
+        printf("copy %d: CE0 took it at cycle %" PRIu64 ", released at %" PRIu64 " (%" PRIu64 " cycles, %.2f "
+               "bytes/cycle)\n", k + 1, start, end, end - start, (double)o->bytes / (double)(end - start));
+    }
     TRY(dev, S, "waiting for the channel to go idle", gc_channel_wait_idle(ch));
     uint32_t get = 0, methods = 0, ce_busy = 0;
     TRY(dev, S, "reading GP_GET", gc_channel_gp_get(ch, &get));
@@ -153,7 +173,11 @@ static int scenario_copy(const opts_t *o) {
     TRY(dev, S, "reading the vidmem buffer", gc_mem_read(dev, vid.addr, got, o->bytes));
     for (uint32_t i = 0; i < o->bytes; i++) bad += want[i] != got[i];
     printf("GP_GET %u, %u methods executed, CE0 busy %u cycles\n", get, methods, ce_busy);
-    ok = bad == 0;
+    /* the engine ran them one after the other, each between the doorbell and its semaphore */
+    bool timed = t0 < rs[0] && rs[0] < re[0] && re[0] < rs[1] && rs[1] < re[1] && re[1] <= t2;
+    if (!timed) printf("copy records out of order: doorbell %" PRIu64 ", copy 1 %" PRIu64 "..%" PRIu64 ", copy 2 %" PRIu64
+                       "..%" PRIu64 ", sem[1] seen at %" PRIu64 "\n", t0, rs[0], re[0], rs[1], re[1], t2);
+    ok = bad == 0 && timed;
     printf("summary: copy %s: %u bytes sysmem->vidmem->sysmem, %zu bytes differ, %" PRIu64 " cycles\n",
            ok ? "PASSED" : "FAILED", o->bytes, bad, t3 - t0);
 out:
@@ -291,7 +315,6 @@ static int scenario_copy_priority(const opts_t *o) {
     rt_config(o, &c);
     gcsc_result_t r;
     char err[700] = "";
-    printf("device: backend %s\n", c.device.backend);
     gcrt_error_t e = gcsc_copy_priority(&c, stdout, o->timeline, &r, err, sizeof err);
     if (rt_done(e, err, o)) return 1;
     /* the walk-through's order with copy priorities, issue order without */
@@ -310,7 +333,6 @@ static int scenario_video_pipeline(const opts_t *o) {
     rt_config(o, &c);
     gcsc_result_t r;
     char err[700] = "";
-    printf("device: backend %s\n", c.device.backend);
     gcrt_error_t e = gcsc_video_pipeline(&c, o->frames ? o->frames : 4, stdout, o->timeline, &r, err, sizeof err);
     if (rt_done(e, err, o)) return 1;
     return r.bad_bytes == 0 ? 0 : 1;
@@ -321,7 +343,6 @@ static int scenario_prio_latency(const opts_t *o) {
     rt_config(o, &c);
     gcsc_result_t r;
     char err[700] = "";
-    printf("device: backend %s\n", c.device.backend);
     gcrt_error_t e = gcsc_prio_latency(&c, stdout, o->timeline, &r, err, sizeof err);
     if (rt_done(e, err, o)) return 1;
     printf("metric prio_copy_latency_idle %llu\nmetric prio_copy_latency_flood %llu\n",
@@ -349,7 +370,6 @@ static int scenario_kernels(const opts_t *o) {
     if (!image) return 1;
     gcsc_result_t r;
     char err[700] = "";
-    printf("device: backend %s\n", c.device.backend);
     gcrt_error_t e = gcsc_kernels(&c, image, o->rounds ? o->rounds : 1, stdout, o->timeline, &r, err, sizeof err);
     if (rt_done(e, err, o)) return 1;
     return r.bad_checks == 0 && r.checks > 0 ? 0 : 1;
@@ -365,7 +385,6 @@ static int tmu_scenario(const opts_t *o, int which) {
     static gcsc_result_t r;
     char err[700] = "";
     gcrt_error_t e;
-    printf("device: backend %s\n", c.device.backend);
     if (which == 0) e = gcsc_nested_priority(&c, image, stdout, o->timeline, &r, err, sizeof err);
     else if (which == 1) e = gcsc_eviction(&c, image, o->no_evict, stdout, o->timeline, &r, err, sizeof err);
     else e = gcsc_childless_parent(&c, image, o->prior_art, stdout, o->timeline, &r, err, sizeof err);

@@ -4,6 +4,7 @@
 
 #include "gpucosim/runtime.h"
 #include "gpucosim/scenarios.h"
+#include "copy_times.h"
 #include "tcase.h"
 
 /* A runtime call that must succeed: on failure, record it with the runtime's message and go to `out`. */

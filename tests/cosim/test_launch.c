@@ -408,6 +408,8 @@ static void t_kernels_scenario(void) {
     /* every kernel's start / end (gcrt_ops and its stream's compute-engine track) is its task's
      * START / COMPLETE record in the TMU log */
     CHECK_EQ(check_kernel_times(&r, buf), 8u);
+    /* every copy's start / end (gcrt_ops and its copy engine's track) is its engine's record */
+    CHECK_EQ(check_copy_times(&r, buf), 24u);
     /* for the log: the two streams' first kernels (they overlap when both streams' copies were
      * done before either kernel ended: the compute engine runs them at once) */
     const gcrt_op_t *va = NULL, *sx = NULL;

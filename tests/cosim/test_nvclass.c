@@ -118,11 +118,16 @@ static void t_release_only(void) {
     CHECK_EQ(rd32(dev, s.addr + 0), 0xA5A5A5A5u); /* around the one-word release: untouched */
     CHECK_EQ(rd32(dev, s.addr + 4), 0x11111111u);
     CHECK_EQ(rd32(dev, s.addr + 8), 0xA5A5A5A5u);
-    CHECK_EQ(rd64(dev, s.addr + 16), 0x22222222u); /* payload, then a zero word */
+    CHECK_EQ(rd32(dev, s.addr + 16), 0x22222222u); /* payload, then the start word (row 17) */
     CHECK_EQ(rd32(dev, s.addr + 36), 0x33333333u);
-    CHECK_EQ(rd64(dev, s.addr + 48), 0x44444444u);
+    CHECK_EQ(rd32(dev, s.addr + 48), 0x44444444u);
     uint64_t st1 = rd64(dev, s.addr + 24), st2 = rd64(dev, s.addr + 56);
     CHECK(st1 > t0 && st1 < st2 && st2 <= gc_device_cycles(dev)); /* released in push order */
+    /* each four-word record starts when the engine took the command: after the previous one
+     * ended, before its own release (the run is far shorter than 2^32 cycles) */
+    uint32_t w1 = rd32(dev, s.addr + 20), w2 = rd32(dev, s.addr + 52);
+    CHECK(w1 > (uint32_t)t0 && w1 < (uint32_t)st1);
+    CHECK(w2 > (uint32_t)st1 && w2 < (uint32_t)st2);
     /* an interrupt-only LAUNCH_DMA: no semaphore, NON_BLOCKING interrupt */
     CHECK(!gc_device_irq(dev));
     gc_pb_reset(&pb);
@@ -138,8 +143,11 @@ static void t_release_only(void) {
     REQUIRE_OK(dev, pb.status);
     CHECK_EQ(pb.len, 6); /* SET_SEMAPHORE_A..PAYLOAD (header + 3) and LAUNCH_DMA (header + 1) */
     REQUIRE_OK(dev, run(ch, &pb));
-    CHECK_EQ(rd64(dev, s.addr + 64), 0x55);
-    CHECK(rd64(dev, s.addr + 72) > st2);
+    uint32_t rec[4];
+    REQUIRE_OK(dev, gc_mem_read(dev, s.addr + 64, rec, sizeof rec));
+    gc_copy_record_t r = gc_copy_record(rec);
+    CHECK_EQ(r.payload, 0x55);
+    CHECK(r.start > st2 && r.start < r.end); /* taken after the earlier ones, before its release */
     gc_device_close(dev);
 }
 
@@ -186,7 +194,7 @@ static const red_case_t ce_reds[] = {
 #define N_CE_REDS (sizeof ce_reds / sizeof ce_reds[0])
 
 /* Each case as a one-word release-only reduction on its own word, as a four-word one (the
- * result, a zero word, the stamp) and after a copy (the reduction waits for the data). */
+ * result, the start word, the stamp) and after a copy (the reduction waits for the data). */
 static void t_ce_reductions(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
@@ -225,8 +233,9 @@ static void t_ce_reductions(void) {
         REQUIRE_OK(dev, gc_mem_read(dev, four.addr + 16 * i, q, 16));
         uint64_t stamp = q[2] | (uint64_t)q[3] << 32;
         uint32_t got = rd32(dev, one.addr + 4 * i);
-        if (got != c->want || q[0] != c->want || q[1] != 0 || stamp <= prev)
-            TCASE_FAIL_("reduction %u %s: 0x%08x op 0x%08x gave 0x%08x (four-word 0x%08x 0x%08x stamp %" PRIu64
+        uint64_t start = gc_copy_record(q).start; /* the engine took it */
+        if (got != c->want || q[0] != c->want || start <= prev || start >= stamp)
+            TCASE_FAIL_("reduction %u %s: 0x%08x op 0x%08x gave 0x%08x (four-word 0x%08x start word 0x%08x stamp %" PRIu64
                         ", previous %" PRIu64 "), expected 0x%08x",
                         c->red, c->is_signed ? "signed" : "unsigned", c->init, c->payload, got, q[0], q[1], stamp, prev,
                         c->want);

@@ -3,6 +3,7 @@
  * (the copy-priority walk-through through the runtime and the CLI's scenario code), malformed requests. */
 #include <unistd.h>
 
+#include "copy_times.h"
 #include "cosim_util.h"
 #include "gpucosim/scenarios.h"
 #include "tcase.h"
@@ -258,29 +259,38 @@ static void check_order(const gcsc_result_t *r, const char *const want[5]) {
     CHECK_EQ(r->sem_final, 0);
 }
 
-static void t_copy_priority(void) {
+/* The copy-priority walk-through (with copy priorities or without): the completion order, and
+ * every copy's start / end in gcrt_ops and on its copy engine's timeline track is its engine's
+ * completion record (check_copy_times). */
+static void copy_priority_run(bool enabled, const char *const want[5]) {
     gcrt_config_t c;
     gcrt_config_init(&c);
     c.device.quiet = true;
-    gcsc_result_t r;
-    char err[700] = "";
-    gcrt_error_t e = gcsc_copy_priority(&c, stderr, NULL, &r, err, sizeof err);
+    c.copy_priorities_enabled = enabled;
+    static gcsc_result_t r;
+    char err[700] = "", tl[96];
+    snprintf(tl, sizeof tl, "/tmp/gpucosim-cprio-%ld.json", (long)getpid());
+    gcrt_error_t e = gcsc_copy_priority(&c, stderr, tl, &r, err, sizeof err);
     REQUIRE(e == GCRT_SUCCESS || (fprintf(stderr, "%s\n", err), 0));
-    static const char *const want[5] = {"Mlow1", "Mhigh1", "Mhigh2", "Mlow2", "Mlow3"};
     check_order(&r, want);
+    static char buf[1 << 16];
+    FILE *f = fopen(tl, "r");
+    REQUIRE(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    remove(tl);
+    buf[n] = 0;
+    CHECK_EQ(check_copy_times(&r, buf), 5u);
+}
+
+static void t_copy_priority(void) {
+    static const char *const want[5] = {"Mlow1", "Mhigh1", "Mhigh2", "Mlow2", "Mlow3"};
+    copy_priority_run(true, want);
 }
 
 static void t_copy_priority_prior_art(void) {
-    gcrt_config_t c;
-    gcrt_config_init(&c);
-    c.device.quiet = true;
-    c.copy_priorities_enabled = false;
-    gcsc_result_t r;
-    char err[700] = "";
-    gcrt_error_t e = gcsc_copy_priority(&c, stderr, NULL, &r, err, sizeof err);
-    REQUIRE(e == GCRT_SUCCESS || (fprintf(stderr, "%s\n", err), 0));
     static const char *const want[5] = {"Mlow1", "Mlow2", "Mlow3", "Mhigh1", "Mhigh2"};
-    check_order(&r, want);
+    copy_priority_run(false, want);
 }
 
 /* The video pipeline's frames arrive intact and each frame's stages run in order. */

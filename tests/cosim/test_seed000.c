@@ -20,7 +20,7 @@ static const char *const names[NCOPY] = {"Mlow1", "Mlow2", "Mlow3", "Mhigh1", "M
 static const uint32_t sizes[NCOPY] = {6144, 6144, 6144, 40960, 2048};
 
 typedef struct walk {
-    uint64_t done_cycle[NCOPY];
+    uint64_t start_cycle[NCOPY], done_cycle[NCOPY]; /* CE0's record of each copy */
     int order[NCOPY];
     uint32_t clow_acq_switches, chigh_slice_switches, shigh_final;
     bool mlow1_running_at_submit;
@@ -90,11 +90,14 @@ static int run_walk(bool priorities, walk_t *w) {
     for (int k = 0; k < NCOPY; k++) {
         uint32_t rec[4];
         if (gc_mem_read(dev, sems.addr + 16u * (uint32_t)k, rec, 16)) goto out;
-        if (rec[0] != (uint32_t)k + 1 || rec[1] != 0) {
-            fprintf(stderr, "%s: release record %08x %08x, expected payload %u then 0\n", names[k], rec[0], rec[1], k + 1);
+        gc_copy_record_t r = gc_copy_record(rec);
+        if (r.payload != (uint32_t)k + 1 || r.start >= r.end) {
+            fprintf(stderr, "%s: release record payload %u, start %llu, end %llu: expected payload %u, start < end\n",
+                    names[k], r.payload, (unsigned long long)r.start, (unsigned long long)r.end, k + 1);
             goto out;
         }
-        w->done_cycle[k] = ((uint64_t)rec[3] << 32) | rec[2];
+        w->start_cycle[k] = r.start;
+        w->done_cycle[k] = r.end;
         w->order[k] = k;
         if (gc_mem_read(dev, dst.addr + 65536u * (uint32_t)k, got, sizes[k])) goto out;
         w->bad_bytes += util_diff(names[k], data + 65536u * (uint32_t)k, got, sizes[k]);
@@ -106,6 +109,13 @@ static int run_walk(bool priorities, walk_t *w) {
                 w->order[i] = w->order[j];
                 w->order[j] = t;
             }
+    for (int i = 1; i < NCOPY; i++) /* one copy engine: each copy taken after the one before ended */
+        if (w->start_cycle[w->order[i]] <= w->done_cycle[w->order[i - 1]]) {
+            fprintf(stderr, "%s started at %llu, before %s ended at %llu\n", names[w->order[i]],
+                    (unsigned long long)w->start_cycle[w->order[i]], names[w->order[i - 1]],
+                    (unsigned long long)w->done_cycle[w->order[i - 1]]);
+            goto out;
+        }
     if (gc_mmio_read(dev, GC_REG_CHANNEL_SWITCH_ACQUIRE(gc_channel_id(clow)), &w->clow_acq_switches) ||
         gc_mmio_read(dev, GC_REG_CHANNEL_SWITCH_TIMESLICE(gc_channel_id(chigh)), &w->chigh_slice_switches) ||
         gc_mem_read(dev, shigh.addr, &w->shigh_final, 4))

@@ -84,7 +84,7 @@ static_assert(BEAT == 8, "bench written for a 64-bit bus");
 // gc_atomic_unit request encodings (rtl/README.md "Atomic unit"; not part of the spec)
 constexpr unsigned OP_READ = 0, OP_WRITE = 1, OP_RMW = 2, OP_BAD = 3;
 constexpr unsigned SZ4 = 0, SZ8 = 1, SZ16 = 2;
-constexpr unsigned SZ16W = 3;  // 16 bytes: a 4-byte value, 4 zero bytes, the stamp
+constexpr unsigned SZ16W = 3;  // 16 bytes: a 4-byte value, wdata[63:32], the stamp
 // a 16-byte write (WRITE or RMW of size 16 / 16W): two beats, the stamp in the second
 bool is16(unsigned op, unsigned size) { return (size == SZ16 || size == SZ16W) && op != OP_READ; }
 // the request's value is 4 bytes (SZ4, SZ16W) rather than 8
@@ -565,7 +565,7 @@ struct Bench {
       if (q.xop == XOP_SC) check("sc", rdata == 0, "%s with its reservation: rdata %" PRIu64 " (want 0)", rs.c_str(), rdata);
       if (!eerr) {
         res_break(q.addr, req_bytes(q));
-        if (w16) put16(wa, is4 ? q.wdata & 0xFFFFFFFFull : q.wdata, rs);
+        if (w16) put16(wa, q.wdata, rs);  // 16W: the value, then wdata[63:32] (a CE's start stamp)
         else if (is4) ref_put(wa, hi ? (before & 0xFFFFFFFFull) | (q.wdata << 32) : (before & ~0xFFFFFFFFull) | (q.wdata & 0xFFFFFFFFull));
         else ref_put(wa, q.wdata);
       }
@@ -579,7 +579,7 @@ struct Bench {
         check("rmw", rdata == oldv, "%s: old value 0x%016" PRIx64 ", expected 0x%016" PRIx64, rs.c_str(), rdata, oldv);
         uint64_t nv = q.xop == XOP_SWAP ? q.wdata : ref_reduce(q.red, q.sgn, !is4, oldv, q.wdata);
         res_break(q.addr, req_bytes(q));
-        if (w16) put16(wa, is4 ? nv & 0xFFFFFFFFull : nv, rs);
+        if (w16) put16(wa, is4 ? (nv & 0xFFFFFFFFull) | (q.wdata & ~0xFFFFFFFFull) : nv, rs);
         else if (is4) ref_put(wa, hi ? (before & 0xFFFFFFFFull) | (nv << 32) : (before & ~0xFFFFFFFFull) | (nv & 0xFFFFFFFFull));
         else ref_put(wa, nv);
       }

@@ -17,9 +17,11 @@
 //     done_o.
 //   * A model of the atomic unit on the engine's release port (aq_* / as_*): random aq_ready_i
 //     stalls, request held stable until accepted, exactly one WRITE per release (size 0 for
-//     one word, size 2 for four words, the command's address and payload, upper wdata word 0),
+//     one word, size 2 for four words, the command's address and payload; upper wdata word 0
+//     for one word, the copy's start stamp for four: cycle_i (the cycle counter's low word) in
+//     the cycle the command was accepted),
 //     issued only after every data write of the command got its B; a few cycles later it
-//     performs the write into the memory (size 2: payload, a zero word and the 8-byte cycle
+//     performs the write into the memory (size 2: payload, the start stamp and the 8-byte cycle
 //     counter as timestamp) and pulses as_valid_i (as_err_i, and no write, if the address lies
 //     in the SLVERR range).  done_o must come after that pulse.
 //   * directed copies (every src/dst alignment pair, short lengths at a 4 KiB boundary), and
@@ -91,7 +93,7 @@ struct MemCfg {
 // atomic-unit request encodings (rtl/README.md, "Atomic unit")
 constexpr unsigned AQ_OP_WRITE = 1, AQ_OP_RMW = 2;                 // (0 READ)
 constexpr unsigned AQ_SIZE_4 = 0, AQ_SIZE_8 = 1, AQ_SIZE_16 = 2;  // 4, 8, 16 bytes
-constexpr unsigned AQ_SIZE_16W = 3;                                // 16 bytes: 4-byte value, 0, stamp
+constexpr unsigned AQ_SIZE_16W = 3;                                // 16 bytes: 4-byte value, wdata[63:32], stamp
 
 // NVIDIA's reduction of a 32-bit semaphore value (dev_pbdma.ref table; same op encoding in the
 // host and copy classes)
@@ -129,6 +131,7 @@ class AxiMem {
   uint64_t sem_addr = 0;
   unsigned sem_size = AQ_SIZE_4;
   uint32_t sem_payload = 0;
+  uint32_t sem_start = 0;            // cycle_i in the command's handshake cycle
   bool sem_reduce = false, sem_signed = false;   // the release is a reduction ...
   unsigned sem_red = 0;                          // ... this one
   uint64_t n_aq = 0, n_as = 0;       // requests accepted, responses pulsed (per command)
@@ -190,6 +193,7 @@ class AxiMem {
 
   void drive() {
     top_->m_arready_i = !chance(cfg.p_ar);
+    top_->cycle_i = (uint32_t)g_cycle;
     top_->m_awready_i = !chance(cfg.p_aw);
     top_->m_wready_i = !chance(cfg.p_w);
     if (!rvalid && !rq.empty() && rq.front().ready <= g_cycle && !chance(cfg.p_r)) {
@@ -230,7 +234,7 @@ class AxiMem {
           for (unsigned b = 0; b < 4; b++) old |= (uint32_t)m[o + b] << (8 * b);
           v = reduce32(au_red, au_signed, old, (uint32_t)au_wdata);
         }
-        if (au_size == AQ_SIZE_16W) v &= 0xFFFFFFFFull;
+        if (au_size == AQ_SIZE_16W) v = (v & 0xFFFFFFFFull) | (au_wdata & ~0xFFFFFFFFull);  // word 1: wdata[63:32]
         for (unsigned b = 0; b < (n == 4 ? 4u : 8u); b++) m[o + b] = (uint8_t)(v >> (8 * b));
         if (n == 16) {
           au_ts = g_cycle;
@@ -295,8 +299,10 @@ class AxiMem {
       if (t->aq_size_o != sem_size) violation("release size %u, expected %u", t->aq_size_o, sem_size);
       if (t->aq_addr_o != sem_addr) violation("release address 0x%010" PRIx64 ", expected 0x%010" PRIx64, (uint64_t)t->aq_addr_o, sem_addr);
       if ((uint32_t)t->aq_wdata_o != sem_payload) violation("release payload 0x%08x, expected 0x%08x", (uint32_t)t->aq_wdata_o, sem_payload);
-      if (t->aq_size_o != AQ_SIZE_4 && (t->aq_wdata_o >> 32) != 0)
-        violation("four-word release wdata[63:32] 0x%08x, expected 0", (uint32_t)(t->aq_wdata_o >> 32));
+      uint32_t hi = t->aq_size_o == AQ_SIZE_4 ? 0 : sem_start;
+      if ((t->aq_wdata_o >> 32) != hi)
+        violation("release wdata[63:32] 0x%08x, expected 0x%08x (0, or the start stamp of a four-word release)",
+                  (uint32_t)(t->aq_wdata_o >> 32), hi);
       if (!rq.empty() || !wq.empty() || !bq.empty() || rvalid || bvalid)
         violation("release request while data transactions are outstanding (R %zu, W %zu, B %zu%s)", rq.size(),
                   wq.size(), bq.size(), bvalid ? " + B valid" : "");
@@ -514,6 +520,7 @@ Result run_cmd(const Cmd& c, uint64_t timeout = 400000) {
     if (++n > 100) { res.timeout = true; res.problems.push_back("cmd_ready_o never came"); return res; }
   }
   t->cmd_valid_i = 0;
+  g_mem->sem_start = (uint32_t)res.start;
   junk_cmd_inputs();  // the engine must have latched everything
   uint64_t start = g_cycle;
   for (;;) {
@@ -721,7 +728,7 @@ bool do_copy(const Cmd& c, int copy_no, const char* tag, bool expect_err = false
   Result r = run_cmd(c);
   if (out) *out = r;
   std::vector<std::string> why = r.problems;
-  // the release: payload, (four words) a zero word and the atomic unit's timestamp
+  // the release: payload, (four words) the start stamp and the atomic unit's timestamp
   if (c.sem && !expect_err && r.done && g_mem->n_as == 1) {
     uint64_t o = c.sem_addr - MEM_BASE;
     uint32_t v = c.payload, old = 0;
@@ -729,7 +736,7 @@ bool do_copy(const Cmd& c, int copy_no, const char* tag, bool expect_err = false
     if (c.reduce) v = reduce32(c.red, c.sgn, old, c.payload);
     for (int i = 0; i < 4; i++) g_shadow[o + i] = (uint8_t)(v >> (8 * i));
     if (c.four) {
-      for (int i = 4; i < 8; i++) g_shadow[o + i] = 0;
+      for (int i = 4; i < 8; i++) g_shadow[o + i] = (uint8_t)((uint32_t)r.start >> (8 * (i - 4)));  // start stamp
       uint64_t ts = 0;
       for (int i = 0; i < 8; i++) ts |= (uint64_t)g_mem->m[o + 8 + i] << (8 * i);
       for (int i = 0; i < 8; i++) g_shadow[o + 8 + i] = (uint8_t)(ts >> (8 * i));  // compared below

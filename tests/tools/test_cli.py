@@ -16,11 +16,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
 CLI = os.environ.get("GPUCOSIM_CLI", os.path.join(BUILD, "bin", "gpucosim"))
 
-# --bytes of the copy scenario: its source and destination buffers share the 64 MiB sysmem window
-# with the channel (a 64-entry ring of 512 bytes, a 64 KiB pushbuffer area, a 64-byte fence) and a
-# 64-byte semaphore block: (2^26 - 512 - 65536 - 64 - 64) / 2 bytes each.
+# --bytes of the copy scenario: its source and destination buffers share the 64 MiB sysmem window,
+# past its 64 KiB NULL guard, with the channel (a 64-entry ring of 512 bytes, a 64 KiB pushbuffer
+# area, a 64-byte fence) and a 64-byte semaphore block: (2^26 - 65536 - 512 - 65536 - 64 - 64) / 2
+# bytes each (rounded down to 64).
 SYSMEM = 64 << 20
-BYTES_MAX = (SYSMEM - 512 - 65536 - 64 - 64) // 2
+BYTES_MAX = (SYSMEM - 65536 - 512 - 65536 - 64 - 64) // 2 // 64 * 64
 U64_MAX = (1 << 64) - 1
 # variables that would change what the cases see
 CLEAN = ("GPUCOSIM_BACKEND", "GPUCOSIM_SEED", "GPUCOSIM_WAVES", "GPUCOSIM_STALL_PCT", "GPUCOSIM_MAX_CYCLES",
@@ -264,9 +265,25 @@ def t_watchdog_message():
     assert "answers ID" not in p.stderr
 
 
+def t_copy_records():
+    """The copy scenario prints each copy's start and end from CE0's four-word records: the engine
+    takes a copy after its doorbell, ends it later, and takes copy 2 after copy 1 ended."""
+    backends = ["rtl", "ref"] + (["sc"] if os.path.exists(os.path.join(BUILD, "lib", "libgpucosim_sc.so")) else [])
+    for backend in backends:
+        p = run("run", "copy", "--backend", backend, "--bytes", "4096")
+        passed(p)
+        door = int(re.search(r"cycle +(\d+): GP_PUT doorbell", p.stdout).group(1))
+        recs = [tuple(map(int, m)) for m in
+                re.findall(r"copy \d: CE0 took it at cycle (\d+), released at (\d+) \((\d+) cycles", p.stdout)]
+        assert len(recs) == 2, p.stdout
+        (s1, e1, d1), (s2, e2, d2) = recs
+        assert door < s1 < e1 < s2 < e2 and d1 == e1 - s1 and d2 == e2 - s2, (backend, door, recs)
+
+
 def t_device_open_failure_has_a_reason():
     p = run("run", "copy", env={"GPUCOSIM_INJECT": "bogus"})
     assert p.returncode == 1
+    assert p.stdout == "", p.stdout  # nothing before the error
     err = p.stderr.splitlines()
     assert len(err) == 1, err
     assert re.fullmatch(r"gpucosim: copy: opening the device: cannot open backend 'rtl': cosim_open: unknown inject "
@@ -274,10 +291,17 @@ def t_device_open_failure_has_a_reason():
 
 
 def t_runtime_open_failure_has_a_reason():
-    p = run("run", "copy-priority", env={"GPUCOSIM_INJECT": "bogus"})
-    assert p.returncode == 1
-    assert p.stderr.splitlines() == ["gpucosim: opening the device: cannot open backend 'rtl': cosim_open: unknown "
-                                     "inject mode 'bogus' (flip-write, drop-sem, stall-reads)"], p.stderr
+    """Every runtime scenario: the one-line error and nothing on stdout (no "device:" line before it)."""
+    for scenario in ("copy-priority", "video-pipeline", "prio-latency", "kernels", "nested-priority", "eviction",
+                     "childless-parent"):
+        p = run("run", scenario, env={"GPUCOSIM_INJECT": "bogus"})
+        assert p.returncode == 1, (scenario, p)
+        assert p.stdout == "", (scenario, p.stdout)
+        assert p.stderr.splitlines() == ["gpucosim: opening the device: cannot open backend 'rtl': cosim_open: unknown "
+                                         "inject mode 'bogus' (flip-write, drop-sem, stall-reads)"], (scenario, p.stderr)
+    # and once it opened, the line comes first
+    p = run("run", "copy-priority", "--backend", "ref")
+    assert p.returncode == 0 and p.stdout.startswith("device: backend ref\n"), p.stdout[:200]
 
 
 def t_no_c_expressions_in_messages():
@@ -311,6 +335,7 @@ if __name__ == "__main__":
         "seed_range": t_seed_range,
         "other_ranges": t_other_ranges,
         "watchdog_message": t_watchdog_message,
+        "copy_records": t_copy_records,
         "device_open_failure_has_a_reason": t_device_open_failure_has_a_reason,
         "runtime_open_failure_has_a_reason": t_runtime_open_failure_has_a_reason,
         "no_c_expressions_in_messages": t_no_c_expressions_in_messages,

@@ -53,8 +53,12 @@ typedef struct gc_device_config {
     uint32_t stall_pct;      /* random memory stalls, percent ($GPUCOSIM_STALL_PCT) */
     uint64_t max_cycles;     /* whole-run watchdog, 0 = none ($GPUCOSIM_MAX_CYCLES); when it fires the
                                 run stops and the last error reads "watchdog: <what> after <N> cycles
-                                (limit <L>): <stuck state>" */
-    uint64_t wait_cycles;    /* default budget of each gc_*_wait call (default 2,000,000) */
+                                (limit <L>): <stuck state>".  The device's time stops there:
+                                gc_device_cycles stays at N on every backend, also through the
+                                stuck-state dumps (rtl and sc clock their register bus to read,
+                                outside simulated time) */
+    uint64_t wait_cycles;    /* default budget of each gc_*_wait call, in device cycles from its start
+                              * (its polls' register reads count too; default 2,000,000) */
     uint32_t poll_cycles;    /* cycles run between two polls in waits (default 16) */
     const char *inject;      /* backend fault injection for mutation tests ($GPUCOSIM_INJECT) */
     bool quiet;              /* backend prints nothing at open/close */
@@ -168,7 +172,8 @@ void gc_pb_sem_reduce_ts(gc_pushbuf_t *pb, uint64_t addr, uint64_t operand, uint
 typedef enum gc_copy_sem {
     GC_COPY_SEM_NONE = 0,
     GC_COPY_SEM_ONE_WORD,  /* 4-byte payload at sem_addr (4-aligned) */
-    GC_COPY_SEM_FOUR_WORD, /* 16 bytes at sem_addr (16-aligned): payload, 0, 64-bit cycle stamp */
+    GC_COPY_SEM_FOUR_WORD, /* 16 bytes at sem_addr (16-aligned): payload, start (the low word of the
+                            * cycle the engine took the copy), 64-bit cycle stamp of its end */
 } gc_copy_sem_t;
 
 /* One copy-engine operation: a 1D or 2D (pitch) copy, or a memset (fill != 0). */
@@ -249,6 +254,15 @@ gc_status_t gc_channel_reset(gc_channel_t *ch);
 /* ------------------------------------------------------------------ semaphores and copies */
 /* Run until the 32-bit word at addr equals value (GC_ERR_TIMEOUT after the wait budget). */
 gc_status_t gc_sem_wait(gc_device_t *dev, uint64_t addr, uint32_t value, uint64_t *cycle_seen);
+/* A copy engine's FOUR_WORD release record as it landed (16 bytes: payload, start word, 64-bit end
+ * stamp): the cycle the engine took the command (the start word is its low 32 bits, the high bits
+ * are the end's: exact for a copy shorter than 2^32 cycles) and the cycle its release was issued,
+ * after the copy's last data write. */
+typedef struct gc_copy_record {
+    uint32_t payload;
+    uint64_t start, end;
+} gc_copy_record_t;
+gc_copy_record_t gc_copy_record(const uint32_t words[4]);
 /* Copy bytes with the channel's copy engine; release sem_addr = payload when done (if sem_addr != 0). */
 gc_status_t gc_copy(gc_channel_t *ch, uint64_t dst, uint64_t src, uint32_t bytes, uint64_t sem_addr,
                     uint32_t payload);

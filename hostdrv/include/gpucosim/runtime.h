@@ -64,13 +64,13 @@
  *
  * Timing (gcrt_ops, timelines), in device cycles, from what the hardware recorded.  Every copy,
  * memset and kernel carries a timestamped host release just before its LAUNCH_DMA / SEND_PCAS_A
- * (launch_cycle) and a four-word (timestamped) completion release.  A copy or memset ends at its
- * copy engine's completion release stamp; it starts at max(its launch stamp, the end of the copy
- * the same copy engine completed before it): a copy engine runs one copy at a time, but a
- * channel may reach LAUNCH_DMA while the engine still runs another channel's copy.  The copy
- * engine records no start of its own, so that is a lower bound: the engine takes the copy tens
- * of cycles after the launch stamp (the release's round trip to memory), later still when its
- * channel had to wait for the engine.  A kernel starts at its task's START record and ends at
+ * (launch_cycle) and a four-word (timestamped) completion release.  A copy or memset starts and
+ * ends where its copy engine's completion record says: the engine writes the low word of the
+ * cycle it took the command into the record's second word and the atomic unit stamps the cycle
+ * the release was issued, after the copy's last data write (docs/nvidia-deviations.md row 17).
+ * The start is later than launch_cycle (the engine takes the command tens of cycles after the
+ * launch release, later still when it was busy with another channel's copy) and later than the
+ * end of the copy the same engine ran before.  A kernel starts at its task's START record and ends at
  * its COMPLETE record in the TMU log (the compute engine runs several tasks at once: kernels of
  * different streams overlap).  An op is done once its completion release landed and, for a
  * kernel, its COMPLETE record was read; stream / device synchronize return only then.
@@ -127,7 +127,10 @@ typedef struct gcrt_config {
     bool copy_priorities_enabled; /* the copy priorities' semaphore bracketing (default true) */
     uint32_t copy_runlist;        /* runlist of the copy channels: 1 (CE0, default) or 2 (CE1) */
     uint32_t copy_timeslice;      /* time slice of each copy channel in cycles (default 3000) */
-    uint64_t sync_cycles;         /* budget of one synchronize (default 50,000,000 cycles) */
+    uint64_t sync_cycles;         /* budget of one synchronize in device cycles from its start: its
+                                   * polls' register and memory reads count as much as its run steps,
+                                   * so it gives up after the budget plus one round of polls
+                                   * (default 50,000,000) */
 } gcrt_config_t;
 
 void gcrt_config_init(gcrt_config_t *cfg);
@@ -358,15 +361,18 @@ typedef struct gcrt_op {
     uint64_t launch_cycle;   /* stamp of the timestamped release its channel executed just before
                               * LAUNCH_DMA / SEND_PCAS_A (0 until then) */
     bool launched;
-    uint64_t start_cycle;    /* copies, memsets: max(launch_cycle, end_cycle of the copy the same copy
-                              * engine completed before it; a copy engine runs one copy at a time):
-                              * a lower bound of when the engine took it (see Timing above).
+    uint64_t start_cycle;    /* copies, memsets: the cycle the copy engine took the command (its
+                              * completion record's start word, ce_record[1], is the low 32 bits; the
+                              * high bits are end_cycle's: a copy lasts less than 2^32 cycles).
                               * Kernels: the stamp of the task's START record in the TMU log (when
                               * it first took a task slot; set once that record was read, so also
                               * while the kernel runs).  0 until then, and if timing_lost */
     uint64_t end_cycle;      /* copies, memsets: the stamp of the copy engine's four-word completion
                               * release.  Kernels: the stamp of the task's COMPLETE record (issued
                               * right after the TMD's completion release).  0 until done */
+    uint32_t ce_record[4];   /* copies, memsets: the copy engine's completion record as it landed:
+                              * payload (seq + 1), start cycle low word, end stamp low, high.  0 until
+                              * done, and for kernels */
     bool done;               /* completed, with its start and end known */
     uint32_t task;           /* kernels: TMD address >> 8 (the task id of TMU log records) */
     uint32_t device_priority; /* kernels: TMD PRIORITY.LEVEL */

@@ -1,7 +1,8 @@
 /* scenarios.h: the runtime scenarios behind `gpucosim run` (and the tests that assert them).
  *
  * Each scenario opens its own runtime from `cfg`, runs, prints what happened to `out` (may be
- * NULL) and fills its result.  On a runtime error it returns the error with the message in
+ * NULL; its first line, `device: backend X`, once the device opened: nothing before an open
+ * failure) and fills its result.  On a runtime error it returns the error with the message in
  * `err`.
  */
 #ifndef GPUCOSIM_SCENARIOS_H
