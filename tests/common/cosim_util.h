@@ -23,6 +23,19 @@ static inline gc_device_t *util_open(void (*tweak)(gc_device_config_t *)) {
     return dev;
 }
 
+/* Run until channel `id` is no longer resident on its PBDMA (at most `budget` cycles): after
+ * gc_channel_wait_idle the fence's release has landed, but the channel leaves (EMPTY) only when
+ * the release is acknowledged, a memory round trip later, however long the stalls make it. */
+static inline gc_status_t util_wait_left(gc_device_t *dev, uint32_t id, uint64_t budget) {
+    uint32_t st = 0;
+    for (uint64_t t = 0;; t++) {
+        gc_status_t s = gc_mmio_read(dev, GC_REG_CHANNEL_STATUS(id), &st);
+        if (s != GC_OK) return s;
+        if (!GC_CHANNEL_STATUS_RESIDENT_GET(st)) return GC_OK;
+        if (t >= budget) return GC_ERR_TIMEOUT;
+        if ((s = gc_device_run(dev, 1)) != GC_OK) return s;
+    }
+}
 
 /* Bytes of `got` that differ from `want`; prints the first few. */
 static inline size_t util_diff(const char *what, const uint8_t *want, const uint8_t *got, size_t n) {

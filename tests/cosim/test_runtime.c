@@ -258,6 +258,8 @@ static void check_order(const gcsc_result_t *r, const char *const want[5]) {
     CHECK_EQ(r->sem_final, 0);
 }
 
+/* The default time slice (3000 cycles) covers Chigh's "sem dec" / "sem inc" pair (~700 cycles):
+ * the walk-through's order, and the scenario's verdict says so. */
 static void t_copy_priority(void) {
     gcrt_config_t c;
     gcrt_config_init(&c);
@@ -268,19 +270,38 @@ static void t_copy_priority(void) {
     REQUIRE(e == GCRT_SUCCESS || (fprintf(stderr, "%s\n", err), 0));
     static const char *const want[5] = {"Mlow1", "Mhigh1", "Mhigh2", "Mlow2", "Mlow3"};
     check_order(&r, want);
+    CHECK(r.order_ok && r.passed);
 }
 
+/* Prior art (no semaphores): each channel's copies in issue order; Chigh overtakes Mlow3 only when
+ * Clow's slice expired (the verdict then fails and says so).  With a slice that covers Clow's
+ * three copies whatever the stalls, issue order across the channels. */
 static void t_copy_priority_prior_art(void) {
-    gcrt_config_t c;
-    gcrt_config_init(&c);
-    c.device.quiet = true;
-    c.copy_priorities_enabled = false;
-    gcsc_result_t r;
-    char err[700] = "";
-    gcrt_error_t e = gcsc_copy_priority(&c, stderr, NULL, &r, err, sizeof err);
-    REQUIRE(e == GCRT_SUCCESS || (fprintf(stderr, "%s\n", err), 0));
-    static const char *const want[5] = {"Mlow1", "Mlow2", "Mlow3", "Mhigh1", "Mhigh2"};
-    check_order(&r, want);
+    static const uint32_t slices[] = {3000, 1000000};
+    for (int k = 0; k < 2; k++) {
+        gcrt_config_t c;
+        gcrt_config_init(&c);
+        c.device.quiet = true;
+        c.copy_priorities_enabled = false;
+        c.copy_timeslice = slices[k];
+        gcsc_result_t r;
+        char err[700] = "";
+        gcrt_error_t e = gcsc_copy_priority(&c, stderr, NULL, &r, err, sizeof err);
+        REQUIRE(e == GCRT_SUCCESS || (fprintf(stderr, "%s\n", err), 0));
+        REQUIRE_EQ(r.nops, 5);
+        CHECK_EQ(r.bad_bytes, 0);
+        CHECK_EQ(r.sem_final, 0);
+        const gcrt_op_t *o = r.ops; /* issue order: Mlow1..3, Mhigh1..2 */
+        CHECK(o[0].end_cycle < o[1].end_cycle && o[1].end_cycle < o[2].end_cycle && o[3].end_cycle < o[4].end_cycle);
+        CHECK_EQ(r.passed, r.order_ok);
+        if (k == 1) {
+            static const char *const want[5] = {"Mlow1", "Mlow2", "Mlow3", "Mhigh1", "Mhigh2"};
+            check_order(&r, want);
+            CHECK_EQ(r.sw_timeslice[0], 0);
+        } else if (!r.order_ok) {
+            CHECK(r.sw_timeslice[0] >= 1 && strstr(r.why, "Clow's time slice") != NULL);
+        }
+    }
 }
 
 /* The video pipeline's frames arrive intact and each frame's stages run in order. */
