@@ -9,12 +9,28 @@
 #include "gpucosim/scenarios.h"
 #include "gpucosim_spec.h"
 
-/* Open a quiet device on the default backend; `tweak` may adjust the config first. */
+/* A wait budget of `cycles` without stalls, for a memory model stalling `stall_pct` percent of
+ * handshakes: every transfer may take up to (1 + p) / (1 - p) times as long (the ref model's
+ * stretch: c / (1 - p) plus a random share of c p), so the budget grows by that factor. */
+static inline uint64_t util_stall_budget(uint64_t cycles, uint32_t stall_pct) {
+    uint32_t p = stall_pct > 90 ? 90 : stall_pct;
+    return cycles * (100u + p) / (100u - p);
+}
+
+/* The stall percentage a device opened now gets (GPUCOSIM_STALL_PCT, else 0). */
+static inline uint32_t util_stall_pct(void) {
+    gc_device_config_t cfg;
+    gc_device_config_init(&cfg);
+    return cfg.stall_pct;
+}
+
+/* Open a quiet device on the default backend; `tweak` may adjust the config first.  The wait
+ * budget (a hang watchdog) is 500,000 cycles scaled for GPUCOSIM_STALL_PCT. */
 static inline gc_device_t *util_open(void (*tweak)(gc_device_config_t *)) {
     gc_device_config_t cfg;
     gc_device_config_init(&cfg);
     cfg.quiet = true;
-    cfg.wait_cycles = 500000;
+    cfg.wait_cycles = util_stall_budget(500000, cfg.stall_pct);
     if (tweak) tweak(&cfg);
     gc_device_t *dev = NULL;
     gc_status_t st = gc_device_open(&cfg, &dev);
