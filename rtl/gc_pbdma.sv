@@ -10,7 +10,8 @@
 //               time slice of TIMESLICE cycles (0 counts as 1). Switches happen only at a method
 //               boundary, never inside a method:
 //                 TIMESLICE  the slice expired and another channel is runnable (if none is, the
-//                            slice is renewed silently);
+//                            slice is renewed silently), and the channel has made progress: it
+//                            completed a method (or a GPFIFO entry ended) since it was selected;
 //                 ACQUIRE    an acquire failed with ACQUIRE_SWITCH_TSG EN (with DIS the channel
 //                            stays resident in ACQ_RETRY, retrying, until its slice expires and
 //                            another channel is runnable);
@@ -26,6 +27,18 @@
 //               preempted (counted as TIMESLICE) when the engine frees: the owner then resumes
 //               first if its slice has not expired, else round robin continues after the owner.
 //               A copy in flight is never cut.
+//               Forward progress: a channel selected for the engine (owner or guest) is not
+//               switched away for an expired slice or turn until it has completed at least one
+//               method, or its GPFIFO entry has ended, in that residency (prog_q). A switch
+//               throws the reads in flight away, so without this a slice shorter than the memory
+//               latency would refetch forever and nothing would complete. Two cases leave without
+//               it: a guest preempted because the owner's engine work is over (the owner makes
+//               the progress), and a channel blocked in ACQ_RETRY (its failed attempt was made;
+//               it must be able to leave for the channel that would release it). So every
+//               TIMESLICE switch of a channel follows one of its methods or entries:
+//               SWITCH_TIMESLICE <= METHODS + entries, at any TIMESLICE >= 1.
+//               Orders that depend on the slice's length (docs/architecture.md, "Copy priorities
+//               and time slices") are not guaranteed by this rule.
 //   context     per channel: decoder context (sec_op, address, subchannel, count), subchannel
 //               bindings, host-semaphore and copy-class method registers, and for an entry left
 //               mid-way its next undecoded dword address, dwords left, GET (for fault data) and

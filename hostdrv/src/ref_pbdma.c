@@ -6,6 +6,9 @@
  *     runnable; switches only at method boundaries, counted by cause: TIMESLICE, ACQUIRE (a failed
  *     acquire with ACQUIRE_SWITCH_TSG, or a resident retrier whose slice expired), ENGINE (the next
  *     method waits for the engine), EMPTY (the ring is empty);
+ *   - forward progress: an expired slice (or a guest's turn) switches a channel away only once it
+ *     completed a method, or its entry ended, since it was selected; a guest preempted because the
+ *     engine freed and a blocked retrier are exempt;
  *   - a channel whose next method waits for its own copy (every method after a LAUNCH_DMA does), or
  *     whose ring went empty with its copy in flight, keeps the slice ("hold") while guests run host
  *     methods and copy-class parameter methods; a guest leaves (ENGINE) at LAUNCH_DMA, WFI or
