@@ -258,8 +258,9 @@ static void check_order(const gcsc_result_t *r, const char *const want[5]) {
     CHECK_EQ(r->sem_final, 0);
 }
 
-/* The default time slice (3000 cycles) covers Chigh's "sem dec" / "sem inc" pair (~700 cycles):
- * the walk-through's order, and the scenario's verdict says so. */
+/* The default time slice (3000 cycles) covers Chigh's "sem dec" / "sem inc" pair (~700 cycles
+ * without stalls, stretched by random stalls): the walk-through's order, and the scenario's verdict
+ * says so.  Where stalls stretch the pair beyond the slice, the verdict must fail with that reason. */
 static void t_copy_priority(void) {
     gcrt_config_t c;
     gcrt_config_init(&c);
@@ -268,6 +269,12 @@ static void t_copy_priority(void) {
     char err[700] = "";
     gcrt_error_t e = gcsc_copy_priority(&c, stderr, NULL, &r, err, sizeof err);
     REQUIRE(e == GCRT_SUCCESS || (fprintf(stderr, "%s\n", err), 0));
+    CHECK_EQ(r.passed, r.order_ok && r.bad_bytes == 0 && r.sem_final == 0);
+    if (c.copy_timeslice < util_stall_budget(1000, util_stall_pct()) && !r.order_ok) {
+        CHECK(strstr(r.why, "between Chigh's \"sem dec Shigh\" after Mhigh1") != NULL);
+        CHECK_EQ(r.bad_bytes, 0);
+        return;
+    }
     static const char *const want[5] = {"Mlow1", "Mhigh1", "Mhigh2", "Mlow2", "Mlow3"};
     check_order(&r, want);
     CHECK(r.order_ok && r.passed);
@@ -297,7 +304,6 @@ static void t_copy_priority_prior_art(void) {
         if (k == 1) {
             static const char *const want[5] = {"Mlow1", "Mlow2", "Mlow3", "Mhigh1", "Mhigh2"};
             check_order(&r, want);
-            CHECK_EQ(r.sw_timeslice[0], 0);
         } else if (!r.order_ok) {
             CHECK(r.sw_timeslice[0] >= 1 && strstr(r.why, "Clow's time slice") != NULL);
         }
