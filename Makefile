@@ -33,7 +33,7 @@ DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
 DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 COSIM_SRC := cosim/cosim.cpp
-UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd
+UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors
 COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
@@ -67,6 +67,8 @@ help:
 	@echo "                seed N and P % random stalls (GPUCOSIM_SEED / GPUCOSIM_STALL_PCT, +seed=/+stall_pct="
 	@echo "                for the RTL benches); a failing case prints the command that reproduces it"
 	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
+	@echo "make soak       long runs: randomized / end-to-end tests over SOAK_SEEDS memory seeds (default 20)"
+	@echo "                with random stalls, the largest copy on rtl -> 'N passed, N failed'"
 	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
 	@echo "                (also builds $(BUILD)/bin/gpucosim-lanes32: gpu_top with LANES=32)"
 	@echo "make waves      open the last FST in GTKWave with cosim/gpucosim.gtkw"
@@ -229,11 +231,17 @@ FW         := $(BUILD)/firmware
 RV_CC      ?= riscv64-unknown-elf-gcc
 FW_CFLAGS  := -O2 -march=rv32ima -mabi=ilp32 -mcmodel=medany -mno-relax -ffreestanding -fno-builtin \
               -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Ifirmware/include -I$(GEN) -MMD -MP
-FW_LDFLAGS := -nostdlib -nostartfiles -Wl,--no-relax -T firmware/link.ld
+# --emit-relocs keeps the relocations in the image, so that hostdrv's loader can move it when its
+# link address is taken (every image of firmware/link.ld links at the same address)
+FW_LDFLAGS := -nostdlib -nostartfiles -Wl,--no-relax -Wl,--emit-relocs -T firmware/link.ld
 FW_SRC     := firmware/crt0.S firmware/lib.c firmware/kernels/vecadd.c firmware/kernels/reduce.c \
               firmware/kernels/histogram.c firmware/kernels/divergent.c firmware/kernels/tmu.c
 FW_OBJ     := $(patsubst %,$(FW)/obj/%.o,$(FW_SRC))
-FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf
+# other.elf: a second image at the same address (tests/firmware/other_kernels.c, built like a
+# user's kernel file outside firmware/, with absolute addressing: firmware/README.md)
+OTHER_OBJ  := $(FW)/obj/firmware/crt0.S.o $(FW)/obj/firmware/lib.c.o $(FW)/obj/tests/firmware/other_kernels.c.o
+FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf $(FW)/other.elf
+$(FW)/obj/tests/firmware/other_kernels.c.o: FW_CFLAGS += -mcmodel=medlow
 
 .PHONY: check-riscv
 check-riscv:
@@ -247,6 +255,8 @@ $(FW)/obj/%.S.o: %.S $(GEN)/gpucosim_spec.h | check-riscv
 	$(RV_CC) $(FW_CFLAGS) -c $< -o $@
 $(FW)/kernels.elf: $(FW_OBJ) firmware/link.ld
 	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_OBJ) -lgcc
+$(FW)/other.elf: $(OTHER_OBJ) firmware/link.ld
+	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(OTHER_OBJ) -lgcc
 # The instruction tests use the Zicsr mnemonics (csrr ...) and sit at another address than
 # kernels.elf, so that both can be loaded at once.
 $(FW)/simt_isa.elf: tests/rtl/simt_isa.S tests/rtl/simt_isa_list.h firmware/link.ld $(GEN)/gpucosim_spec.h | check-riscv
@@ -303,7 +313,7 @@ lint: lint-simt
 lint-simt: check-tools $(GEN_FILES)
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) -Ifirmware/include $(wildcard tests/compute/*.c)
 
--include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d)
+-include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d $(FW)/obj/tests/firmware/*.d)
 
 # ---------------------------------------------------------------- main targets
 WAVES ?= 0
@@ -315,9 +325,18 @@ run: $(BUILD)/bin/gpucosim
 
 test: all
 	BUILD=$(BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
-	  $(if $(TESTS),--filter $(TESTS)) $(if $(SEED),--seed $(SEED)) $(if $(STALL),--stall $(STALL)) $(TEST_BINS) $(RTL_TBS) tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_run_tests.py \
+	  $(if $(TESTS),--filter $(TESTS)) $(if $(SEED),--seed $(SEED)) $(if $(STALL),--stall $(STALL)) $(TEST_BINS) $(RTL_TBS) \
+	  tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
 	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
 	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
+
+# Soak: every case of the randomized and end-to-end tests once per memory-model seed (with random
+# stalls), then the CLI's longest runs (scripts/soak.py); hours with the default 20 seeds.
+SOAK_SEEDS ?= 20
+SOAK_TESTS := test_diff test_frontend test_mutation test_copy test_seed000 test_tmu
+soak: all
+	BUILD=$(BUILD) $(PY) scripts/soak.py --seeds $(SOAK_SEEDS) --jobs $(JOBS) --bin $(BUILD)/bin/gpucosim \
+	  $(addprefix $(BUILD)/tests/,$(SOAK_TESTS))
 
 # The full device with 32-lane SMs for the bench (sim_cycles_per_s_simt32): gpu_top Verilated again
 # with -GLANES=32 into build/vl_lanes32 (same prefix, so cosim.cpp is compiled again against it),

@@ -6,6 +6,7 @@
 #include "cosim.h"
 #include "dump_regs.h"
 
+#include <cctype>
 #include <chrono>
 #include <cinttypes>
 #include <cstdlib>
@@ -28,32 +29,44 @@ struct cosim {
     std::string waves, inject;
     uint64_t cycle = 0;
     bool watchdog_fired = false;
+    uint64_t watchdog_at = 0; // the cycle it fired at (the dump's reads run past it)
     std::chrono::steady_clock::time_point t0;
 };
 
-static uint64_t env_u64(const char *name, uint64_t dflt) {
+// A numeric GPUCOSIM_* variable (decimal or 0x-hex digits only, at most max); a malformed one
+// goes to c->env_error (the first one wins) and cosim_open refuses the configuration.
+static uint64_t env_u64(cosim_config_t *c, const char *name, uint64_t max, uint64_t dflt) {
     const char *v = std::getenv(name);
     if (!v || !*v) return dflt;
-    char *end = nullptr;
-    unsigned long long x = std::strtoull(v, &end, 0);
-    if (*end) {
-        std::fprintf(stderr, "cosim: ignoring %s=%s (not a number)\n", name, v);
-        return dflt;
+    bool hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+    const char *p = hex ? v + 2 : v;
+    uint64_t x = 0;
+    bool ok = *p != 0;
+    for (; ok && *p; p++) {
+        int d = std::isdigit((unsigned char)*p) ? *p - '0'
+                : hex && std::isxdigit((unsigned char)*p) ? std::tolower((unsigned char)*p) - 'a' + 10
+                                                           : -1;
+        uint64_t base = hex ? 16 : 10;
+        ok = d >= 0 && x <= (UINT64_MAX - (uint64_t)d) / base;
+        if (ok) x = x * base + (uint64_t)d;
     }
-    return x;
+    if (ok && x <= max) return x;
+    if (!c->env_error[0])
+        std::snprintf(c->env_error, sizeof c->env_error, "%s='%.40s' is not a number in 0..%" PRIu64, name, v, max);
+    return dflt;
 }
 
 extern "C" void cosim_config_default(cosim_config_t *c) {
     std::memset(c, 0, sizeof *c);
-    c->seed = env_u64("GPUCOSIM_SEED", 1);
+    c->seed = env_u64(c, "GPUCOSIM_SEED", UINT64_MAX, 1);
     const char *w = std::getenv("GPUCOSIM_WAVES");
     c->waves = (w && *w) ? w : nullptr;
     c->sys_latency = 100;  // a PCIe round trip
     c->sys_bytes_per_cycle = 4;
     c->vid_latency = 40;   // DRAM
     c->vid_bytes_per_cycle = 8;
-    c->stall_pct = (uint32_t)env_u64("GPUCOSIM_STALL_PCT", 0);
-    c->max_cycles = env_u64("GPUCOSIM_MAX_CYCLES", 0);
+    c->stall_pct = (uint32_t)env_u64(c, "GPUCOSIM_STALL_PCT", 90, 0);
+    c->max_cycles = env_u64(c, "GPUCOSIM_MAX_CYCLES", UINT64_MAX, 0);
     const char *inj = std::getenv("GPUCOSIM_INJECT");
     c->inject = (inj && *inj) ? inj : nullptr;
 }
@@ -89,7 +102,10 @@ static void pins_to_top(const AxiMemPins &p, Vgpu_top &t) {
     t.m_bresp_i = p.bresp;
 }
 
-// Waveform time: one cycle is 1 ns (1000 ps), so the time under the cursor is the cycle number.
+// Waveform time: the FST counts ps (the model's time precision) and one cycle is 1000 ps: the clock
+// falls at cycle * 1000 and rises at cycle * 1000 + 500, cycle being what cosim_cycles() returns
+// (GTKWave's ruler, which reads ns, shows cycle numbers).  cosim/gpucosim.gtkw and README's
+// Waveforms section say the same; tests/tools/test_gtkw.py checks the grid.
 static void dump(cosim_t *s, uint64_t t_ps) {
     if (s->fst) s->fst->dump(t_ps);
 }
@@ -116,7 +132,8 @@ static void tick(cosim_t *s) {
 static bool watchdog(cosim_t *s) {
     if (s->cfg.max_cycles && s->cycle >= s->cfg.max_cycles && !s->watchdog_fired) {
         s->watchdog_fired = true;
-        std::fprintf(stderr, "cosim: WATCHDOG: %" PRIu64 " cycles reached the limit of %" PRIu64 "\n",
+        s->watchdog_at = s->cycle;
+        std::fprintf(stderr, "cosim: watchdog: %" PRIu64 " cycles reached the limit of %" PRIu64 "\n",
                      s->cycle, s->cfg.max_cycles);
         cosim_dump_state(s, stderr);
     }
@@ -126,6 +143,10 @@ static bool watchdog(cosim_t *s) {
 extern "C" cosim_t *cosim_open(const cosim_config_t *cfg, char *err, size_t errlen) {
     if (!cfg) {
         std::snprintf(err, errlen, "cosim_open: no configuration");
+        return nullptr;
+    }
+    if (cfg->env_error[0]) {
+        std::snprintf(err, errlen, "%s", cfg->env_error);
         return nullptr;
     }
     if (cfg->stall_pct > 90) {
@@ -262,19 +283,33 @@ extern "C" int cosim_step(cosim_t *s, uint64_t cycles) {
     return COSIM_OK;
 }
 
+extern "C" int cosim_watchdog(cosim_t *s, uint64_t *fired_at) {
+    if (fired_at) *fired_at = s->watchdog_at;
+    return s->watchdog_fired ? 1 : 0;
+}
+
+extern "C" int cosim_debug_read(cosim_t *s, uint32_t offset, uint32_t *value) {
+    uint64_t saved = s->cfg.max_cycles;
+    bool fired = s->watchdog_fired;
+    s->cfg.max_cycles = 0;
+    s->watchdog_fired = false;
+    int rc = cosim_mmio_read(s, offset, value);
+    s->cfg.max_cycles = saved;
+    s->watchdog_fired = fired;
+    return rc;
+}
+
+extern "C" const char *cosim_verilator_version(void) { return VERILATOR_PRODUCT " " VERILATOR_VERSION; }
+
 extern "C" int cosim_irq(cosim_t *s) { return s->top->irq_o ? 1 : 0; }
 extern "C" uint64_t cosim_cycles(cosim_t *s) { return s->cycle; }
 extern "C" uint64_t cosim_seed(cosim_t *s) { return s->cfg.seed; }
 
 extern "C" void cosim_dump_state(cosim_t *s, FILE *out) {
     // Reads go over MMIO (a few cycles each); the limit is lifted so the dump itself can run.
-    uint64_t saved = s->cfg.max_cycles;
-    bool fired = s->watchdog_fired;
-    s->cfg.max_cycles = 0;
-    s->watchdog_fired = false;
     auto rd = [&](uint32_t off) {
         uint32_t v = 0xFFFFFFFFu;
-        if (cosim_mmio_read(s, off, &v) != COSIM_OK) v = 0xFFFFFFFFu;
+        if (cosim_debug_read(s, off, &v) != COSIM_OK) v = 0xFFFFFFFFu;
         return v;
     };
     std::fprintf(out, "---- gpucosim stuck-state dump at cycle %" PRIu64 " (seed %" PRIu64 ") ----\n", s->cycle,
@@ -284,6 +319,4 @@ extern "C" void cosim_dump_state(cosim_t *s, FILE *out) {
                       " read bursts accepted, %" PRIu64 " beats written\n",
                  s->mem->reads_pending(), s->mem->writes_pending(), s->mem->reads_accepted(), s->mem->beats_written());
     std::fprintf(out, "---- end of dump ----\n");
-    s->cfg.max_cycles = saved;
-    s->watchdog_fired = fired;
 }

@@ -36,6 +36,8 @@ typedef struct cosim_config {
     uint32_t vid_bytes_per_cycle;
     uint32_t stall_pct;         /* 0..90: chance per cycle that a ready/valid the model drives is held low */
     uint64_t max_cycles;        /* watchdog: a run past this many cycles fails (0 = no limit) */
+    char env_error[160];        /* set by cosim_config_default when a GPUCOSIM_* number is malformed
+                                   (one line naming it); cosim_open refuses such a configuration */
     const char *inject;         /* fault injection for the tests' own mutation checks:
                                    "flip-write" (flip a bit of the 3rd written beat),
                                    "drop-sem" (drop single-beat writes: releases vanish),
@@ -45,7 +47,7 @@ typedef struct cosim_config {
 } cosim_config_t;
 
 /* Defaults, then GPUCOSIM_SEED, GPUCOSIM_WAVES, GPUCOSIM_STALL_PCT, GPUCOSIM_MAX_CYCLES,
- * GPUCOSIM_INJECT from the environment when set. */
+ * GPUCOSIM_INJECT from the environment when set (a malformed number: env_error). */
 void cosim_config_default(cosim_config_t *cfg);
 
 /* NULL on failure with the reason in err. */
@@ -61,6 +63,13 @@ int cosim_mem_write(cosim_t *s, uint64_t addr, const void *src, size_t n);
 int cosim_mem_read(cosim_t *s, uint64_t addr, void *dst, size_t n);
 
 int cosim_step(cosim_t *s, uint64_t cycles);
+/* 1 once the watchdog has fired (nothing runs after it), with the cycle it fired at; else 0. */
+int cosim_watchdog(cosim_t *s, uint64_t *fired_at);
+/* A register read for diagnostics: works after the watchdog fired (the limit is lifted while it
+ * runs, as for the stuck-state dump); the cycles it takes are real. */
+int cosim_debug_read(cosim_t *s, uint32_t offset, uint32_t *value);
+/* "Verilator 5.006 2023-01-22": the Verilator this model was built with. */
+const char *cosim_verilator_version(void);
 int cosim_irq(cosim_t *s);
 uint64_t cosim_cycles(cosim_t *s);
 uint64_t cosim_seed(cosim_t *s);

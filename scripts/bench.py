@@ -130,7 +130,7 @@ def main():
             add(f"simt_reconverge_lanes{sfx}", float(m.group(1)) / int(m.group(2)), "of lanes", "higher",
                 "divergent prologue, then a uniform loop: active lanes per warp instruction / LANES")
 
-    # Copy priorities (seed 000): a high-priority copy under a low-priority flood, with and without.
+    # Copy priorities: a high-priority copy under a low-priority flood, with and without.
     def prio_latency(*extra):
         out = run(args.bin, *extra, scenario="prio-latency")
         return {k: float(v) for k, v in METRIC_RE.findall(out)}

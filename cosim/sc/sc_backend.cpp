@@ -136,6 +136,12 @@ class ScHost : public sc_core::sc_module {
         Request r{Kind::Run, 0, 0, n, nullptr};
         return post(r);
     }
+    Rc debug_read(uint32_t off, uint32_t *v) {
+        Request r{Kind::DebugRead, off, 0, 0, nullptr};
+        Rc rc = post(r);
+        *v = r.value;
+        return rc;
+    }
     void dump(FILE *out) {
         Request r{Kind::Dump, 0, 0, 0, out};
         post(r);
@@ -152,9 +158,10 @@ class ScHost : public sc_core::sc_module {
         return gp.is_response_ok() ? RC_OK : RC_ARG;
     }
     bool watchdog_fired() const { return fired_; }
+    uint64_t watchdog_at() const { return fired_at_; }
 
   private:
-    enum class Kind { Open, MmioRead, MmioWrite, Run, Dump };
+    enum class Kind { Open, MmioRead, MmioWrite, DebugRead, Run, Dump };
     struct Request {
         Kind kind;
         uint32_t offset, value;
@@ -168,6 +175,7 @@ class ScHost : public sc_core::sc_module {
     ScMemory &memory_;
     DeviceConfig cfg_;
     bool fired_ = false;
+    uint64_t fired_at_ = 0;  // the cycle the watchdog fired at (the dump's reads run past it)
     Request req_{Kind::Run, 0, 0, 0, nullptr};
     sc_core::sc_event req_ev_;
 
@@ -203,6 +211,7 @@ class ScHost : public sc_core::sc_module {
         case Kind::MmioRead: r.rc = t_mmio(false, r.offset, &r.value); break;
         case Kind::MmioWrite: r.rc = t_mmio(true, r.offset, &r.value); break;
         case Kind::Run: r.rc = t_run(r.cycles); break;
+        case Kind::DebugRead: r.rc = t_debug_read(r.offset, &r.value); break;
         case Kind::Dump: t_dump(r.out); r.rc = RC_OK; break;
         }
     }
@@ -242,7 +251,8 @@ class ScHost : public sc_core::sc_module {
     bool watchdog() {
         if (cfg_.max_cycles && top_.cycles() >= cfg_.max_cycles && !fired_) {
             fired_ = true;
-            std::fprintf(stderr, "sc: WATCHDOG: %" PRIu64 " cycles reached the limit of %" PRIu64 "\n", top_.cycles(),
+            fired_at_ = top_.cycles();
+            std::fprintf(stderr, "sc: watchdog: %" PRIu64 " cycles reached the limit of %" PRIu64 "\n", top_.cycles(),
                          cfg_.max_cycles);
             t_dump(stderr);
         }
@@ -282,15 +292,25 @@ class ScHost : public sc_core::sc_module {
         }
     }
 
-    // cosim_dump_state's dump, over MMIO; the cycle limit is lifted while it runs.
-    void t_dump(FILE *out) {
+    // A register read with the cycle limit lifted (as cosim_debug_read): the dump's and
+    // hostdrv's stuck-state reads after the watchdog fired.
+    Rc t_debug_read(uint32_t off, uint32_t *v) {
         const uint64_t saved = cfg_.max_cycles;
         const bool fired = fired_;
         cfg_.max_cycles = 0;
         fired_ = false;
+        Rc rc = t_mmio(false, off, v);
+        cfg_.max_cycles = saved;
+        fired_ = fired;
+        top_.set_cycle_limit(saved);
+        return rc;
+    }
+
+    // cosim_dump_state's dump, over MMIO (t_debug_read).
+    void t_dump(FILE *out) {
         auto rd = [&](uint32_t off) {
             uint32_t v = 0xFFFFFFFFu;
-            if (t_mmio(false, off, &v) != RC_OK) v = 0xFFFFFFFFu;
+            if (t_debug_read(off, &v) != RC_OK) v = 0xFFFFFFFFu;
             return v;
         };
         std::fprintf(out, "---- gpucosim stuck-state dump at cycle %" PRIu64 " (seed %" PRIu64 ", backend sc) ----\n",
@@ -301,9 +321,6 @@ class ScHost : public sc_core::sc_module {
                      " read bursts accepted, %" PRIu64 " beats written\n",
                      top_.reads_pending(), top_.writes_pending(), top_.reads_accepted(), top_.beats_written());
         std::fprintf(out, "---- end of dump ----\n");
-        cfg_.max_cycles = saved;
-        fired_ = fired;
-        top_.set_cycle_limit(saved);
     }
 };
 
@@ -431,6 +448,11 @@ bool sc_irq(void *) { return g_sys->top.irq(); }
 uint64_t sc_cycles(void *) { return g_sys->top.cycles(); }
 uint64_t sc_seed(void *s) { return static_cast<Device *>(s)->cfg.seed; }
 void sc_dump(void *, FILE *out) { g_sys->host.dump(out); }
+bool sc_watchdog(void *, uint64_t *at) {
+    *at = g_sys->host.watchdog_at();
+    return g_sys->host.watchdog_fired();
+}
+gc_status_t sc_debug_read(void *, uint32_t o, uint32_t *v) { return map(g_sys->host.debug_read(o, v)); }
 
 // ------------------------------------------------------------------ gc_sc_run
 
@@ -520,6 +542,8 @@ extern "C" __attribute__((visibility("default"))) const gc_backend_ops_t *gc_sc_
     ops.cycles = sc_cycles;
     ops.seed = sc_seed;
     ops.dump_state = sc_dump;
+    ops.watchdog = sc_watchdog;
+    ops.debug_read = sc_debug_read;
     return &ops;
 }
 

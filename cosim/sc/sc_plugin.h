@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever this interface or gc_backend_ops_t changes meaning. */
-#define GC_SC_PLUGIN_ABI 2u
+#define GC_SC_PLUGIN_ABI 3u
 #define GC_SC_PLUGIN_FILE "libgpucosim_sc.so"
 #define GC_SC_PLUGIN_ENTRY "gc_sc_plugin_ops"
 #define GC_SC_PLUGIN_RUN "gc_sc_plugin_run"

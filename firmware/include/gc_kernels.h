@@ -105,7 +105,7 @@ typedef struct gc_hp_short_params {
     uint32_t out, value;
 } gc_hp_short_params_t;
 
-/* Seed 001's ChildlessA / ParentA / ChildA (one thread each).  childless_a and child_a write
+/* The nested-priority document's ChildlessA / ParentA / ChildA (one thread each).  childless_a and child_a write
  * out[slot] = GC_MARK(slot); parent_a writes out[slot] = GC_MARK(slot), then launches child_a
  * (parameters { out, child_slot }) from launch record `rec` and writes the status to *status. */
 typedef struct gc_seed001_params {

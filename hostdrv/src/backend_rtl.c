@@ -20,6 +20,7 @@ static gc_status_t rtl_open(const gc_device_config_t *cfg, void **state, char *e
     c.max_cycles = cfg->max_cycles;
     c.inject = cfg->inject;
     c.quiet = cfg->quiet;
+    c.env_error[0] = 0; /* hostdrv parsed the environment itself (gc_device_config_init); every field is set above */
     cosim_t *s = cosim_open(&c, err, errlen);
     if (!s) return GC_ERR_BACKEND;
     *state = s;
@@ -38,6 +39,8 @@ static bool rtl_irq(void *s) { return cosim_irq(s) != 0; }
 static uint64_t rtl_cycles(void *s) { return cosim_cycles(s); }
 static uint64_t rtl_seed(void *s) { return cosim_seed(s); }
 static void rtl_dump(void *s, FILE *out) { cosim_dump_state(s, out); }
+static bool rtl_watchdog(void *s, uint64_t *at) { return cosim_watchdog(s, at) != 0; }
+static gc_status_t rtl_debug_read(void *s, uint32_t o, uint32_t *v) { return map(cosim_debug_read(s, o, v)); }
 
 const gc_backend_ops_t gc_backend_rtl = {
     .name = "rtl",
@@ -53,4 +56,6 @@ const gc_backend_ops_t gc_backend_rtl = {
     .cycles = rtl_cycles,
     .seed = rtl_seed,
     .dump_state = rtl_dump,
+    .watchdog = rtl_watchdog,
+    .debug_read = rtl_debug_read,
 };

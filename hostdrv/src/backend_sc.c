@@ -109,6 +109,10 @@ static bool sc_irq(void *s) { return plugin->irq(s); }
 static uint64_t sc_cycles(void *s) { return plugin->cycles(s); }
 static uint64_t sc_seed(void *s) { return plugin->seed(s); }
 static void sc_dump(void *s, FILE *out) { plugin->dump_state(s, out); }
+static bool sc_watchdog(void *s, uint64_t *at) { return plugin->watchdog && plugin->watchdog(s, at); }
+static gc_status_t sc_debug_read(void *s, uint32_t o, uint32_t *v) {
+    return plugin->debug_read ? plugin->debug_read(s, o, v) : GC_ERR_BACKEND;
+}
 
 gc_status_t gc_sc_run(gc_sc_program_fn program, void *arg, int *program_status, char *err, size_t errlen) {
     char buf[256];
@@ -148,4 +152,6 @@ const gc_backend_ops_t gc_backend_sc = {
     .cycles = sc_cycles,
     .seed = sc_seed,
     .dump_state = sc_dump,
+    .watchdog = sc_watchdog,
+    .debug_read = sc_debug_read,
 };

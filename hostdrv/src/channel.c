@@ -77,7 +77,8 @@ gc_status_t gc_channel_open(gc_device_t *dev, const gc_channel_config_t *cfg, gc
         gc_channel_config_init(&d);
         cfg = &d;
     }
-    if (!dev || !out) return GC_ERR_INVALID_ARG;
+    if (!dev) return GC_ERR_INVALID_ARG;
+    if (!out) return gc_fail(dev, GC_ERR_INVALID_ARG, "gc_channel_open: the output pointer is NULL");
     *out = NULL;
     if (cfg->log2_entries < GC_GPFIFO_LOG2_MIN || cfg->log2_entries > GC_GPFIFO_LOG2_MAX)
         return gc_fail(dev, GC_ERR_INVALID_ARG, "channel ring of 2^%u entries: log2 must be in [%u, %u]",
@@ -96,7 +97,7 @@ gc_status_t gc_channel_open(gc_device_t *dev, const gc_channel_config_t *cfg, gc
     if (id >= (int)GC_NUM_CHANNELS) return gc_fail(dev, GC_ERR_BUSY, "all %u channels are open", GC_NUM_CHANNELS);
     if (dev->channels[id]) return gc_fail(dev, GC_ERR_BUSY, "channel %d is already open", id);
     gc_channel_t *ch = calloc(1, sizeof *ch);
-    if (!ch) return GC_ERR_NO_MEMORY;
+    if (!ch) return gc_fail(dev, GC_ERR_NO_MEMORY, "channel %d: out of host memory", id);
     ch->dev = dev;
     ch->id = (uint32_t)id;
     ch->log2 = cfg->log2_entries;
@@ -107,7 +108,7 @@ gc_status_t gc_channel_open(gc_device_t *dev, const gc_channel_config_t *cfg, gc
     ch->acq_timeout = cfg->acq_timeout;
     ch->copy_subch = cfg->copy_subch;
     ch->seg_start = calloc(ch->n, sizeof *ch->seg_start);
-    gc_status_t st = ch->seg_start ? GC_OK : GC_ERR_NO_MEMORY;
+    gc_status_t st = ch->seg_start ? GC_OK : gc_fail(dev, GC_ERR_NO_MEMORY, "channel %d: out of host memory", id);
     if (st == GC_OK) st = gc_mem_alloc(dev, GC_MEM_SYSMEM, (uint64_t)ch->n * 8u, 64, &ch->ring);
     if (st == GC_OK) st = gc_mem_alloc(dev, GC_MEM_SYSMEM, cfg->pb_bytes, 64, &ch->pb);
     if (st == GC_OK) st = gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &ch->fence);
@@ -138,10 +139,24 @@ void gc_channel_close(gc_channel_t *ch) {
 }
 
 gc_status_t gc_channel_gp_get(gc_channel_t *ch, uint32_t *get) {
+    if (!ch) return GC_ERR_INVALID_ARG;
     return gc_mmio_read(ch->dev, GC_REG_CHANNEL_GP_GET(ch->id), get);
 }
 
+uint64_t gc_channel_sysmem_bytes(const gc_channel_config_t *cfg) {
+    gc_channel_config_t d;
+    if (!cfg) {
+        gc_channel_config_init(&d);
+        cfg = &d;
+    }
+    /* as gc_channel_open allocates: ring, pushbuffer area, fence word, each 64-byte aligned */
+    uint64_t ring = (8ull << cfg->log2_entries), pb = cfg->pb_bytes;
+    return ((ring + 63) & ~63ull) + ((pb + 63) & ~63ull) + 64;
+}
+
 gc_status_t gc_channel_error(gc_channel_t *ch, gc_channel_error_t *e) {
+    if (!ch) return GC_ERR_INVALID_ARG;
+    if (!e) return gc_fail(ch->dev, GC_ERR_INVALID_ARG, "channel %u: gc_channel_error: the record pointer is NULL", ch->id);
     gc_device_t *dev = ch->dev;
     uint32_t cause = 0;
     gc_status_t st;
@@ -193,7 +208,9 @@ static gc_status_t poll_step(gc_channel_t *ch, uint64_t *spent, const char *what
                        ch->id, what, (unsigned long long)dev->cfg.wait_cycles, get, ch->put);
     }
     *spent += dev->cfg.poll_cycles;
-    return gc_device_run(dev, dev->cfg.poll_cycles);
+    gc_status_t st = gc_device_run(dev, dev->cfg.poll_cycles);
+    if (st != GC_OK) return gc_fail_backend(dev, st, "channel %u: waiting for %s", ch->id, what);
+    return GC_OK;
 }
 
 /* Find `bytes` of contiguous pushbuffer space given GP_GET; sets *off.  false if no room yet. */
@@ -261,7 +278,8 @@ static gc_status_t submit(gc_channel_t *ch, const uint32_t *words, uint32_t len,
 }
 
 gc_status_t gc_channel_submit(gc_channel_t *ch, const gc_pushbuf_t *pb) {
-    if (!ch || !pb) return GC_ERR_INVALID_ARG;
+    if (!ch) return GC_ERR_INVALID_ARG;
+    if (!pb) return gc_fail(ch->dev, GC_ERR_INVALID_ARG, "channel %u: gc_channel_submit: the pushbuffer is NULL", ch->id);
     if (pb->status != GC_OK)
         return gc_fail(ch->dev, pb->status, "channel %u: pushbuffer not submitted: it was built with an error (%s)",
                        ch->id, gc_status_str(pb->status));

@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifndef GC_COMPUTE_NO_DEVICE
+#include "internal.h" /* gc_fail */
+#endif
+
 void gc_tmd_init(gc_tmd_t *t) {
     memset(t, 0, sizeof *t);
     for (int i = 0; i < 3; i++) t->grid[i] = t->cta[i] = 1;
@@ -94,23 +98,27 @@ gc_status_t gc_compute_bind(gc_channel_t *ch, uint32_t subch) {
     gc_pushbuf_t pb;
     gc_pb_init(&pb, words, 4);
     gc_pb_set_object(&pb, subch, GC_CLASS_COMPUTE);
-    if (pb.status != GC_OK) return pb.status;
-    gc_channel_set_subch_class(ch, subch, GC_CLASS_COMPUTE);
+    /* a bad subchannel leaves pb.status set: gc_channel_submit refuses it with the message */
+    if (pb.status == GC_OK) gc_channel_set_subch_class(ch, subch, GC_CLASS_COMPUTE);
     return gc_channel_submit(ch, &pb);
 }
 
 gc_status_t gc_compute_write_tmd(gc_device_t *dev, const gc_tmd_t *t, const gc_buf_t *tmd) {
     uint32_t w[GC_TMD_WORDS];
-    if (!dev || !tmd || tmd->size < GC_TMD_SIZE || tmd->addr % GC_TMD_ALIGN) return GC_ERR_INVALID_ARG;
+    if (!dev) return GC_ERR_INVALID_ARG;
+    if (!tmd || tmd->size < GC_TMD_SIZE || tmd->addr % GC_TMD_ALIGN)
+        return gc_fail(dev, GC_ERR_INVALID_ARG, "gc_compute_write_tmd: the TMD buffer must be at least %u bytes at a "
+                       "%u-byte aligned address", (unsigned)GC_TMD_SIZE, (unsigned)GC_TMD_ALIGN);
     gc_status_t st = gc_tmd_encode(t, w);
-    if (st != GC_OK) return st;
+    if (st != GC_OK) return gc_fail(dev, st, "gc_compute_write_tmd: the TMD does not encode (a zero or out-of-range field)");
     return gc_mem_write(dev, tmd->addr, w, sizeof w);
 }
 
 gc_status_t gc_compute_fault_read(gc_device_t *dev, gc_compute_fault_t *f) {
     uint32_t c = 0, loc = 0, ch = 0;
     gc_status_t st;
-    if (!dev || !f) return GC_ERR_INVALID_ARG;
+    if (!dev) return GC_ERR_INVALID_ARG;
+    if (!f) return gc_fail(dev, GC_ERR_INVALID_ARG, "gc_compute_fault_read: the record pointer is NULL");
     if ((st = gc_mmio_read(dev, GC_REG_COMPUTE_FAULT_CAUSE, &c)) != GC_OK ||
         (st = gc_mmio_read(dev, GC_REG_COMPUTE_FAULT_PC, &f->pc)) != GC_OK ||
         (st = gc_mmio_read(dev, GC_REG_COMPUTE_FAULT_ADDR, &f->addr)) != GC_OK ||

@@ -27,10 +27,16 @@ struct gc_device {
     gc_heap_t heap[2]; /* by gc_mem_kind_t */
     gc_channel_t *channels[GC_NUM_CHANNELS];
     char last_error[512];
+    char stuck[320]; /* the one-line stuck state, read once when the watchdog fired ("" before) */
 };
 
 /* Record a one-line error message on the device (printf style) and return `st`. */
 gc_status_t gc_fail(gc_device_t *dev, gc_status_t st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A failed backend access or run: record "<what>: <status>", or, when the backend's whole-run
+ * watchdog has fired, "watchdog: <what> after <N> cycles (limit <L>): <stuck state>". */
+gc_status_t gc_fail_backend(gc_device_t *dev, gc_status_t st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 gc_status_t gc_heap_alloc(gc_heap_t *h, uint64_t size, uint64_t align, uint64_t *addr);

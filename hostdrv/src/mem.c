@@ -61,31 +61,51 @@ void gc_heap_destroy(gc_heap_t *h) {
     }
 }
 
+/* The argument checks of gc_mem_alloc / gc_mem_reserve: GC_OK or INVALID_ARG with the message. */
+static gc_status_t check_kind_out(gc_device_t *dev, const char *fn, gc_mem_kind_t kind, const void *out) {
+    if (!out) return gc_fail(dev, GC_ERR_INVALID_ARG, "%s: the output pointer is NULL", fn);
+    if (kind != GC_MEM_SYSMEM && kind != GC_MEM_VIDMEM)
+        return gc_fail(dev, GC_ERR_INVALID_ARG, "%s: memory kind %d is neither GC_MEM_SYSMEM (0) nor GC_MEM_VIDMEM (1)",
+                       fn, (int)kind);
+    return GC_OK;
+}
+
 gc_status_t gc_mem_alloc(gc_device_t *dev, gc_mem_kind_t kind, uint64_t size, uint64_t align, gc_buf_t *out) {
-    if (!dev || !out || (kind != GC_MEM_SYSMEM && kind != GC_MEM_VIDMEM)) return GC_ERR_INVALID_ARG;
+    if (!dev) return GC_ERR_INVALID_ARG;
+    gc_status_t ck = check_kind_out(dev, "gc_mem_alloc", kind, out);
+    if (ck != GC_OK) return ck;
     if (align == 0) align = 64;
     uint64_t addr = 0;
     gc_status_t st = gc_heap_alloc(&dev->heap[kind], size, align, &addr);
     if (st != GC_OK)
         return gc_fail(dev, st, "cannot allocate %llu bytes (align %llu) of %s: %s", (unsigned long long)size,
-                       (unsigned long long)align, kind == GC_MEM_SYSMEM ? "sysmem" : "vidmem", gc_status_str(st));
+                       (unsigned long long)align, kind == GC_MEM_SYSMEM ? "sysmem" : "vidmem",
+                       st == GC_ERR_INVALID_ARG ? "the size must be > 0 and the alignment a power of two"
+                                                : gc_status_str(st));
     *out = (gc_buf_t){addr, size, kind};
     return GC_OK;
 }
 
 gc_status_t gc_mem_reserve(gc_device_t *dev, gc_mem_kind_t kind, uint64_t addr, uint64_t size, gc_buf_t *out) {
-    if (!dev || !out || (kind != GC_MEM_SYSMEM && kind != GC_MEM_VIDMEM)) return GC_ERR_INVALID_ARG;
+    if (!dev) return GC_ERR_INVALID_ARG;
+    gc_status_t ck = check_kind_out(dev, "gc_mem_reserve", kind, out);
+    if (ck != GC_OK) return ck;
     gc_status_t st = gc_heap_reserve(&dev->heap[kind], addr, size);
     if (st != GC_OK)
         return gc_fail(dev, st, "cannot reserve [0x%010llx, +%llu) of %s: %s", (unsigned long long)addr,
                        (unsigned long long)size, kind == GC_MEM_SYSMEM ? "sysmem" : "vidmem",
-                       st == GC_ERR_BUSY ? "part of it is allocated" : "not inside the window");
+                       st == GC_ERR_BUSY ? "part of it is allocated"
+                       : st == GC_ERR_NO_MEMORY ? "out of host memory" : "not inside the window");
     *out = (gc_buf_t){addr, size, kind};
     return GC_OK;
 }
 
 gc_status_t gc_mem_free(gc_device_t *dev, const gc_buf_t *buf) {
-    if (!dev || !buf || (buf->kind != GC_MEM_SYSMEM && buf->kind != GC_MEM_VIDMEM)) return GC_ERR_INVALID_ARG;
+    if (!dev) return GC_ERR_INVALID_ARG;
+    if (!buf) return gc_fail(dev, GC_ERR_INVALID_ARG, "gc_mem_free: the buffer is NULL");
+    if (buf->kind != GC_MEM_SYSMEM && buf->kind != GC_MEM_VIDMEM)
+        return gc_fail(dev, GC_ERR_INVALID_ARG, "gc_mem_free: buffer of memory kind %d (neither sysmem nor vidmem)",
+                       (int)buf->kind);
     gc_status_t st = gc_heap_free(&dev->heap[buf->kind], buf->addr);
     if (st != GC_OK)
         return gc_fail(dev, GC_ERR_INVALID_ARG, "free of 0x%010llx: not an allocated block",

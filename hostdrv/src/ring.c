@@ -1,6 +1,6 @@
 /* ring.c: GPFIFO index arithmetic.
  *
- * gc_wrap follows seed 003 [0071]: for a ring whose size is not a power of two, an index one
+ * gc_wrap follows the work-queue document's wrap() ([0071] of its Chinese text, docs/sources.md): for a ring whose size is not a power of two, an index one
  * step outside [0, n) is brought back by adding or subtracting n; for a power of two it is a
  * mask.  Full is GET == (PUT + 1) mod n (one slot stays empty), empty is GET == PUT.
  */

@@ -33,8 +33,8 @@ struct gcrt_stream {
     uint32_t id;
     int prio;             /* user value, CUDA convention */
     uint32_t level;       /* 0 lowest .. K-1 highest */
-    uint32_t device_prio; /* seed 001 */
-    uint32_t copy_prio;   /* seed 000: index of the copy channel */
+    uint32_t device_prio; /* the nested-priority mapping */
+    uint32_t copy_prio;   /* copy priority: index of the copy channel */
     gcrt_event_t done;    /* internal event for synchronize / query */
     gcrt_event_t xev;     /* internal event ordering the stream across its two channels */
     int32_t cur;          /* channel index of the stream's last work (copy prio or CCHAN + k), -1 = none */
@@ -43,7 +43,8 @@ struct gcrt_stream {
 typedef struct op_int {
     gcrt_op_t pub;
     uint32_t slot;   /* stamp slot while in flight */
-    bool harvested;
+    bool harvested;  /* its completion release landed (kernels: done once their COMPLETE record is in too) */
+    bool has_start, has_end; /* kernels: their START / COMPLETE task log record was read */
     bool has_kbuf;   /* kernels: TMD + parameter block, freed once the kernel completed */
     gc_buf_t kbuf;
 } op_int_t;
@@ -57,13 +58,14 @@ struct gcrt {
     bool compute_probed;   /* COMPUTE_CONFIG / TMU_CONFIG read */
     bool compute_missing;  /* the backend has no compute engine */
     gcrt_tmu_config_t tmu; /* COMPUTE.TMU_CONFIG (spec defaults when the engine reads 0) */
-    /* task log */
+    /* task log: on from the first compute use (kernels are timed from its START / COMPLETE
+     * records); rt->log collects the records for gcrt_tmu_log while log_user is set */
     gc_buf_t logbuf;
-    bool log_alloc, log_on;
+    bool log_alloc, log_on, log_user;
     uint32_t log_log2;
-    uint64_t log_got;      /* records harvested since the enable */
-    uint64_t log_since;    /* device cycle of the enable */
-    uint64_t log_lost;
+    uint64_t log_got;      /* records read since the ring was programmed */
+    uint64_t log_lost;     /* records lost since gcrt_tmu_log_enable */
+    size_t ktime_from;     /* ops before this index need no more log records */
     gcrt_tmu_record_t *log;
     size_t nlog, log_cap;
     struct task_name { uint32_t task; char name[40]; } *names;
@@ -80,6 +82,8 @@ struct gcrt {
     size_t nevents, events_cap;
     alloc_t *allocs;
     size_t nallocs, allocs_cap;
+    gc_elf_t **images;    /* loaded by gcrt_load_image, not unloaded yet */
+    size_t nimages, images_cap;
     op_int_t *ops;
     size_t nops, ops_cap;
     gcrt_op_t *pub;       /* snapshot returned by gcrt_ops */
@@ -97,7 +101,7 @@ static const char *const err_names[GCRT_ERROR_COUNT] = {
 static const char *const err_strings[GCRT_ERROR_COUNT] = {
     "no error",
     "an argument is out of range or NULL",
-    "the stream or event handle is not one this runtime created",
+    "the stream, event or image handle is not one this runtime created (or it was destroyed)",
     "the stream priority is outside the range gcrt_stream_priority_range reports",
     "the memory range is not inside one allocation made by this runtime",
     "the addresses do not match the direction of the copy (host = pinned sysmem, device = vidmem)",
@@ -141,7 +145,9 @@ static gcrt_error_t from_gc(gcrt_t *rt, gc_status_t st, const char *what) {
                      : st == GC_ERR_NO_MEMORY   ? GCRT_ERROR_MEMORY_ALLOCATION
                      : st == GC_ERR_INVALID_ARG ? GCRT_ERROR_INVALID_VALUE
                                                 : GCRT_ERROR_BACKEND;
-    return fail(rt, e, "%s: %s (%s)", what, gc_status_str(st), gc_device_last_error(rt->dev));
+    const char *m = gc_device_last_error(rt->dev);
+    if (!strncmp(m, "watchdog: ", 10)) return fail(rt, e, "%s: %s", what, m);
+    return fail(rt, e, "%s: %s (%s)", what, gc_status_str(st), m);
 }
 
 gcrt_error_t gcrt_get_last_error(gcrt_t *rt) {
@@ -153,7 +159,7 @@ gcrt_error_t gcrt_get_last_error(gcrt_t *rt) {
 gcrt_error_t gcrt_peek_last_error(const gcrt_t *rt) { return rt ? rt->last : GCRT_ERROR_INVALID_VALUE; }
 const char *gcrt_last_message(const gcrt_t *rt) { return rt && rt->last != GCRT_SUCCESS ? rt->msg : ""; }
 
-/* ------------------------------------------------------------------ priorities (seed 001) */
+/* ------------------------------------------------------------------ priorities (the nested-priority mapping) */
 uint32_t gcrt_prio_stream_levels(uint32_t m, uint32_t n) { return n ? m / n : 0; }
 
 int gcrt_prio_map(int lo, int hi, uint32_t m, uint32_t n, int prio) {
@@ -166,11 +172,15 @@ int gcrt_prio_map(int lo, int hi, uint32_t m, uint32_t n, int prio) {
     return (int)(idx * n);
 }
 
-/* Stream level l of K onto copy priorities 0..P-1, spread evenly: lowest -> 0, highest -> P-1. */
+uint32_t gcrt_copy_prio_map(uint32_t k, uint32_t p, uint32_t level) {
+    if (k <= 1 || p == 0) return 0;
+    if (level > k - 1) level = k - 1;
+    /* round(level * (P-1) / (K-1)), halves up */
+    return (uint32_t)((2ull * level * (p - 1) + (k - 1)) / (2ull * (k - 1)));
+}
+
 static uint32_t copy_prio_of(const gcrt_config_t *c, uint32_t level) {
-    uint32_t k = c->stream_priorities, p = c->copy_priorities;
-    if (k <= 1) return 0;
-    return (2u * level * (p - 1) + (k - 1)) / (2u * (k - 1));
+    return gcrt_copy_prio_map(c->stream_priorities, c->copy_priorities, level);
 }
 
 gcrt_error_t gcrt_stream_priority_range(gcrt_t *rt, int *least, int *greatest) {
@@ -240,8 +250,17 @@ static bool grow(void **arr, size_t *cap, size_t need, size_t elem) {
     return true;
 }
 
-gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
-    if (!out) return GCRT_ERROR_INVALID_VALUE;
+gcrt_error_t gcrt_open_ex(const gcrt_config_t *cfg, gcrt_t **out, char *err, size_t errlen) {
+    char scratch[8];
+    if (!err || !errlen) {
+        err = scratch;
+        errlen = sizeof scratch;
+    }
+    err[0] = 0;
+    if (!out) {
+        snprintf(err, errlen, "gcrt_open: the output pointer is NULL");
+        return GCRT_ERROR_INVALID_VALUE;
+    }
     *out = NULL;
     gcrt_config_t d;
     if (!cfg) {
@@ -253,21 +272,22 @@ gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
         cfg->max_nesting_depth < 1 || cfg->max_nesting_depth > cfg->device_priorities ||
         cfg->max_nesting_depth > GC_TMU_MAX_DEPTH || cfg->copy_runlist < 1 ||
         cfg->copy_runlist >= GC_NUM_RUNLISTS || cfg->copy_timeslice == 0) {
-        fprintf(stderr, "gcrt_open: invalid configuration: copy priorities %u (3..%u), stream priorities %u (1..1024), "
+        snprintf(err, errlen, "gcrt_open: invalid configuration: copy priorities %u (3..%u), stream priorities %u (1..1024), "
                         "device priorities %u (1..%u, TMU_PRIO_LEVELS), nesting depth %u (1..device priorities, at "
-                        "most %u, TMU_MAX_DEPTH), copy runlist %u (1..%u), copy timeslice %u (> 0)\n",
+                        "most %u, TMU_MAX_DEPTH), copy runlist %u (1..%u), copy timeslice %u (> 0)",
                 cfg->copy_priorities, MAX_COPY_PRIOS, cfg->stream_priorities, cfg->device_priorities,
                 GC_TMU_PRIO_LEVELS, cfg->max_nesting_depth, GC_TMU_MAX_DEPTH, cfg->copy_runlist, GC_NUM_RUNLISTS - 1,
                 cfg->copy_timeslice);
         return GCRT_ERROR_INVALID_VALUE;
     }
     gcrt_t *rt = calloc(1, sizeof *rt);
-    if (!rt) return GCRT_ERROR_MEMORY_ALLOCATION;
+    if (!rt) {
+        snprintf(err, errlen, "gcrt_open: out of host memory");
+        return GCRT_ERROR_MEMORY_ALLOCATION;
+    }
     rt->cfg = *cfg;
-    gc_status_t st = gc_device_open(&rt->cfg.device, &rt->dev);
+    gc_status_t st = gc_device_open_ex(&rt->cfg.device, &rt->dev, err, errlen);
     if (st != GC_OK) {
-        fprintf(stderr, "gcrt_open: device backend '%s': %s\n", cfg->device.backend ? cfg->device.backend : "?",
-                gc_status_str(st));
         free(rt);
         return st == GC_ERR_NOT_FOUND ? GCRT_ERROR_INVALID_VALUE : GCRT_ERROR_BACKEND;
     }
@@ -288,7 +308,7 @@ gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
     /* the channels start ready: their SET_OBJECT entries consumed before any stream work */
     for (uint32_t q = 0; q < cfg->copy_priorities && st == GC_OK; q++) st = gc_channel_wait_idle(rt->chan[q]);
     if (st != GC_OK) {
-        fprintf(stderr, "gcrt_open: %s (%s)\n", gc_status_str(st), gc_device_last_error(rt->dev));
+        snprintf(err, errlen, "gcrt_open: setting up the copy channels: %s", gc_device_last_error(rt->dev));
         gcrt_close(rt);
         return GCRT_ERROR_BACKEND;
     }
@@ -304,11 +324,20 @@ gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
     return GCRT_SUCCESS;
 }
 
+gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out) {
+    char err[400];
+    gcrt_error_t e = gcrt_open_ex(cfg, out, err, sizeof err);
+    if (e != GCRT_SUCCESS) fprintf(stderr, "%s\n", err);
+    return e;
+}
+
 void gcrt_close(gcrt_t *rt) {
     if (!rt) return;
     while (rt->nstreams) gcrt_stream_destroy(rt, rt->streams[rt->nstreams - 1]);
     while (rt->nevents) gcrt_event_destroy(rt, rt->events[rt->nevents - 1]);
     if (rt->log_on) gc_mmio_write(rt->dev, GC_REG_COMPUTE_LOG_CTRL, 0);
+    for (size_t i = 0; i < rt->nimages; i++) gc_elf_free(rt->images[i]); /* their ranges go with the device */
+    free(rt->images);
     for (uint32_t q = 0; q < NCHAN; q++)
         if (rt->chan[q]) gc_channel_close(rt->chan[q]);
     gc_device_close(rt->dev);
@@ -366,16 +395,26 @@ gcrt_error_t gcrt_malloc_host(gcrt_t *rt, uint64_t *addr, uint64_t bytes) {
     return do_malloc(rt, addr, bytes, GC_MEM_SYSMEM);
 }
 
+static bool all_landed(gcrt_t *rt, void *arg);
+static gcrt_error_t wait_until(gcrt_t *rt, bool (*done)(gcrt_t *, void *), void *arg, const char *what);
+
+/* Like cudaFree: work already pushed may still use the allocation (a queued copy, a kernel given
+ * its address), so the range goes back to the allocator only once every op pushed so far has
+ * completed; until then the device runs.  When that work cannot complete (a channel fault, the
+ * synchronize budget), the error is returned and the allocation stays (gcrt_close frees it). */
 gcrt_error_t gcrt_free(gcrt_t *rt, uint64_t addr) {
+    static const char *const W = "gcrt_free";
     if (!rt) return GCRT_ERROR_INVALID_VALUE;
     for (size_t i = 0; i < rt->nallocs; i++)
         if (rt->allocs[i].addr == addr) {
+            gcrt_error_t e = wait_until(rt, all_landed, NULL, W);
+            if (e) return e;
             gc_mem_free(rt->dev, &rt->allocs[i].buf);
             rt->allocs[i] = rt->allocs[--rt->nallocs];
             return ok(rt);
         }
-    return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_free: 0x%010llx is not the start of an allocation",
-                (unsigned long long)addr);
+    return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: 0x%010llx is not the start of an allocation of this runtime (or "
+                "was freed already)", W, (unsigned long long)addr);
 }
 
 gcrt_error_t gcrt_write(gcrt_t *rt, uint64_t addr, const void *src, size_t bytes) {
@@ -499,40 +538,53 @@ static gcrt_error_t push(gcrt_t *rt, uint32_t q, gc_pushbuf_t *pb, const char *w
     return from_gc(rt, gc_channel_submit(rt->chan[q], pb), what);
 }
 
-/* Read the stamps of ops in flight; true when every op has landed. */
+static gc_status_t log_pull(gcrt_t *rt);
+static gc_status_t log_program(gcrt_t *rt, uint32_t size_log2);
+
+/* Read the stamps of ops in flight and the task log; true when every op is done.  A copy or
+ * memset is done when its completion release landed; a kernel when its completion release
+ * landed and its COMPLETE task log record was read (its start and end are the stamps of its
+ * START and COMPLETE records: the compute engine runs several tasks at once, so only the TMU
+ * knows when each one ran). */
 static gc_status_t refresh_ops(gcrt_t *rt, bool *all_done) {
     bool all = true;
+    gc_status_t st = log_pull(rt);
+    if (st) return st;
     for (size_t i = 0; i < rt->nops; i++) {
         op_int_t *o = &rt->ops[i];
-        if (o->harvested) continue;
-        uint32_t rec[8];
-        gc_status_t st = gc_mem_read(rt->dev, rt->stamps.addr + 32u * o->slot, rec, sizeof rec);
-        if (st) return st;
-        /* A 16-byte release lands as two beats, payload first: it has landed once the stamp
-         * (never 0: the slot was zeroed, and cycle 0 is reset) is there too. */
-        uint32_t want = o->pub.seq + 1;
-        uint64_t t_launch = ((uint64_t)rec[3] << 32) | rec[2], t_end = ((uint64_t)rec[7] << 32) | rec[6];
-        if (rec[0] == want && t_launch && !o->pub.launched) {
-            o->pub.launch_cycle = t_launch;
-            o->pub.launched = true;
-        }
-        if (rec[4] == want && t_end && o->pub.launched) {
-            o->pub.end_cycle = t_end;
-            o->pub.done = true;
-            o->harvested = true;
-            if (o->has_kbuf) {
-                gc_mem_free(rt->dev, &o->kbuf);
-                o->has_kbuf = false;
+        if (o->pub.done) continue;
+        if (!o->harvested) {
+            uint32_t rec[8];
+            if ((st = gc_mem_read(rt->dev, rt->stamps.addr + 32u * o->slot, rec, sizeof rec))) return st;
+            /* A 16-byte release lands as two beats, payload first: it has landed once the stamp
+             * (never 0: the slot was zeroed, and cycle 0 is reset) is there too. */
+            uint32_t want = o->pub.seq + 1;
+            uint64_t t_launch = ((uint64_t)rec[3] << 32) | rec[2], t_end = ((uint64_t)rec[7] << 32) | rec[6];
+            if (rec[0] == want && t_launch && !o->pub.launched) {
+                o->pub.launch_cycle = t_launch;
+                o->pub.launched = true;
             }
-        } else {
-            all = false;
+            if (rec[4] == want && t_end && o->pub.launched) {
+                o->harvested = true;
+                if (o->pub.kind != GCRT_OP_KERNEL) o->pub.end_cycle = t_end;
+            }
         }
+        /* the TMD buffer (its address is the task id) is reused only once the COMPLETE record of
+         * its kernel was read, so later records cannot be taken for that kernel's (log_apply);
+         * a kernel whose records were lost keeps it until gcrt_close */
+        if (o->has_kbuf && o->harvested && o->has_end) {
+            gc_mem_free(rt->dev, &o->kbuf);
+            o->has_kbuf = false;
+        }
+        o->pub.done = o->harvested && (o->pub.kind != GCRT_OP_KERNEL || o->has_end || o->pub.timing_lost);
+        all = all && o->pub.done;
     }
     if (all_done) *all_done = all;
     return GC_OK;
 }
 
 static gcrt_error_t wait_all(gcrt_t *rt, const char *what);
+static bool kernels_timed(gcrt_t *rt, void *arg);
 
 /* A free stamp slot; when all are in use, wait for the device to drain and start over. */
 static gcrt_error_t take_slot(gcrt_t *rt, uint32_t *slot) {
@@ -549,7 +601,7 @@ static gcrt_error_t take_slot(gcrt_t *rt, uint32_t *slot) {
 static uint32_t stream_chan(const gcrt_stream_t *s) { return s->cur >= 0 ? (uint32_t)s->cur : s->copy_prio; }
 static gcrt_error_t cross(gcrt_t *rt, gcrt_stream_t *s, uint32_t to, gc_pushbuf_t *pb, const char *what);
 
-/* Push one copy-engine op on stream s with seed 000's bracketing. */
+/* Push one copy-engine op on stream s with the copy priorities' bracketing. */
 static gcrt_error_t push_op(gcrt_t *rt, gcrt_stream_t *s, gcrt_op_kind_t kind, gcrt_memcpy_kind_t dir,
                             gc_copy_desc_t *d, uint64_t bytes, const char *tag) {
     if (!grow((void **)&rt->ops, &rt->ops_cap, rt->nops + 1, sizeof *rt->ops))
@@ -759,8 +811,8 @@ gcrt_error_t gcrt_stream_synchronize(gcrt_t *rt, gcrt_stream_t *s) {
     gcrt_error_t e = record(rt, &s->done, s, "gcrt_stream_synchronize");
     if (e) return e;
     if ((e = wait_until(rt, ev_landed, &s->done, "gcrt_stream_synchronize"))) return e;
-    bool all;
-    return from_gc(rt, refresh_ops(rt, &all), "gcrt_stream_synchronize");
+    /* and the kernels that completed have their COMPLETE task log records (their end) */
+    return wait_until(rt, kernels_timed, NULL, "gcrt_stream_synchronize");
 }
 
 /* Complete when every copy / memset pushed on the stream and its last synchronize marker have
@@ -885,13 +937,18 @@ gcrt_error_t gcrt_ops(gcrt_t *rt, const gcrt_op_t **ops, size_t *count) {
     free(rt->pub);
     rt->pub = calloc(rt->nops ? rt->nops : 1, sizeof *rt->pub);
     if (!rt->pub) return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "gcrt_ops: host out of memory");
-    for (size_t i = 0; i < rt->nops; i++) rt->pub[i] = rt->ops[i].pub;
-    /* The launch stamp is written when the channel reaches LAUNCH_DMA; the engine may still be
-     * busy with another channel's copy then.  An engine runs one copy at a time, so a copy
-     * started at max(its launch stamp, the end of the copy the engine finished before it). */
+    for (size_t i = 0; i < rt->nops; i++) {
+        rt->pub[i] = rt->ops[i].pub;
+        if (rt->pub[i].timing_lost) rt->pub[i].start_cycle = rt->pub[i].end_cycle = 0; /* a record may be missing */
+    }
+    /* Kernels: start and end are their START / COMPLETE task log stamps (refresh_ops).  Copies
+     * and memsets: the launch stamp is written when the channel reaches LAUNCH_DMA; the copy
+     * engine may still be busy with another channel's copy then.  A copy engine runs one copy at
+     * a time, so a copy started at max(its launch stamp, the end of the copy the engine finished
+     * before it). */
     for (size_t i = 0; i < rt->nops; i++) {
         gcrt_op_t *o = &rt->pub[i];
-        if (!o->done) continue;
+        if (!o->done || o->kind == GCRT_OP_KERNEL) continue;
         o->start_cycle = o->launch_cycle;
         uint64_t prev_end = 0;
         for (size_t j = 0; j < rt->nops; j++) {
@@ -910,25 +967,50 @@ gcrt_error_t gcrt_ops(gcrt_t *rt, const gcrt_op_t **ops, size_t *count) {
 gcrt_error_t gcrt_load_image(gcrt_t *rt, const char *path, gc_elf_t **image) {
     if (!rt || !path || !image) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_load_image: NULL argument");
     *image = NULL;
+    if (!grow((void **)&rt->images, &rt->images_cap, rt->nimages + 1, sizeof *rt->images))
+        return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "gcrt_load_image: host out of memory");
     char err[256];
     gc_elf_t *k = NULL;
     gc_status_t st = gc_elf_read_file(path, &k, err, sizeof err);
     if (st != GC_OK) return fail(rt, st == GC_ERR_NO_MEMORY ? GCRT_ERROR_MEMORY_ALLOCATION : GCRT_ERROR_INVALID_VALUE,
                                  "gcrt_load_image: %s", err);
     if ((st = gc_elf_load(rt->dev, k)) != GC_OK) {
-        gcrt_error_t e = from_gc(rt, st, "gcrt_load_image");
+        gcrt_error_t e = fail(rt, st == GC_ERR_NO_MEMORY ? GCRT_ERROR_MEMORY_ALLOCATION : GCRT_ERROR_INVALID_VALUE,
+                              "gcrt_load_image %s: %s", path, gc_device_last_error(rt->dev));
         gc_elf_free(k);
         return e;
     }
+    rt->images[rt->nimages++] = k;
     *image = k;
     return ok(rt);
 }
 
+/* Is `image` one gcrt_load_image of this runtime returned and not unloaded?  (Compared as a
+ * pointer only: an unloaded or foreign image is never dereferenced.) */
+static bool image_known(gcrt_t *rt, const gc_elf_t *image, const char *what) {
+    for (size_t i = 0; image && i < rt->nimages; i++)
+        if (rt->images[i] == image) return true;
+    fail(rt, GCRT_ERROR_INVALID_HANDLE,
+         "%s: image %p was not loaded by this runtime's gcrt_load_image (or was unloaded)", what, (const void *)image);
+    return false;
+}
+
+/* Kernels pushed before the unload may still run the image's code: wait for them (like
+ * gcrt_free), then give its range back. */
 gcrt_error_t gcrt_unload_image(gcrt_t *rt, gc_elf_t *image) {
-    if (!rt || !image) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_unload_image: NULL argument");
+    static const char *const W = "gcrt_unload_image";
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (!image_known(rt, image, W)) return rt->last;
+    gcrt_error_t e = wait_until(rt, all_landed, NULL, W);
+    if (e) return e;
+    for (size_t i = 0; i < rt->nimages; i++)
+        if (rt->images[i] == image) {
+            rt->images[i] = rt->images[--rt->nimages];
+            break;
+        }
     gc_status_t st = gc_elf_unload(rt->dev, image);
     gc_elf_free(image);
-    return from_gc(rt, st, "gcrt_unload_image");
+    return from_gc(rt, st, W);
 }
 
 uint32_t gcrt_kernel_ptr(uint64_t dev_addr) { return gc_simt_ptr(dev_addr); }
@@ -1022,6 +1104,7 @@ gcrt_error_t gcrt_launch_ex(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image,
     if (!(s = stream_of(rt, s, W))) return rt->last;
     if (!image || !kernel || !grid || !block || (!args && args_bytes))
         return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: NULL image, kernel name, grid, block or arguments", W);
+    if (!image_known(rt, image, W)) return rt->last;
     if (args_bytes > MAX_ARGS_BYTES)
         return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: %zu bytes of arguments: at most %u", W, args_bytes, MAX_ARGS_BYTES);
     gcrt_launch_attr_t def;
@@ -1031,7 +1114,7 @@ gcrt_error_t gcrt_launch_ex(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image,
     }
     gcrt_error_t e = compute_probe(rt, W);
     if (e) return e;
-    /* the device priority: the stream's (seed 001 mapping) or the attribute's; checked against the
+    /* the device priority: the stream's (nested-priority mapping) or the attribute's; checked against the
      * TMU before anything is allocated or pushed */
     int64_t dp = attr->device_priority < 0 ? (int64_t)s->device_prio : (int64_t)attr->device_priority;
     if (attr->device_priority < -1 || dp >= (int64_t)rt->tmu.prio_levels)
@@ -1060,12 +1143,15 @@ gcrt_error_t gcrt_launch_ex(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image,
                     shared_bytes, rt->smem_bytes);
     uint32_t cidx;
     if ((e = compute_chan(rt, (uint32_t)dp, &cidx, W))) return e;
+    /* the task log times every kernel (START / COMPLETE records): on before the first launch */
+    gc_status_t st = rt->log_on ? GC_OK : log_program(rt, LOG_DEFAULT_LOG2);
+    if (st != GC_OK) return from_gc(rt, st, "task log");
     if (!grow((void **)&rt->ops, &rt->ops_cap, rt->nops + 1, sizeof *rt->ops))
         return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "host out of memory");
     /* the TMD at +0, the parameter block after it */
     uint32_t poff = (GC_TMD_SIZE + 15u) & ~15u;
     gc_buf_t kb;
-    gc_status_t st = gc_mem_alloc(rt->dev, GC_MEM_VIDMEM, poff + (args_bytes ? args_bytes : 16), GC_TMD_ALIGN, &kb);
+    st = gc_mem_alloc(rt->dev, GC_MEM_VIDMEM, poff + (args_bytes ? args_bytes : 16), GC_TMD_ALIGN, &kb);
     if (st != GC_OK)
         return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "%s: TMD and parameters: %s", W, gc_device_last_error(rt->dev));
     uint32_t slot;
@@ -1137,16 +1223,11 @@ gcrt_error_t gcrt_tmu_config(gcrt_t *rt, gcrt_tmu_config_t *cfg) {
     return ok(rt);
 }
 
-gcrt_error_t gcrt_tmu_log_enable(gcrt_t *rt, uint32_t size_log2) {
-    static const char *const W = "gcrt_tmu_log_enable";
-    if (!rt) return GCRT_ERROR_INVALID_VALUE;
-    if (size_log2 == 0) size_log2 = LOG_DEFAULT_LOG2;
-    if (size_log2 < 4 || size_log2 > 20)
-        return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: ring of 2^%u records: SIZE_LOG2 must be in 4..20", W, size_log2);
-    gcrt_error_t e = compute_probe(rt, W);
-    if (e) return e;
+/* Point the TMU at a zeroed ring of 2^size_log2 records (LOG_PUT restarts at 0). */
+static gc_status_t log_program(gcrt_t *rt, uint32_t size_log2) {
     gc_status_t st = GC_OK;
     if (rt->log_on) st = gc_mmio_write(rt->dev, GC_REG_COMPUTE_LOG_CTRL, 0);
+    rt->log_on = false;
     if (st == GC_OK && rt->log_alloc && rt->log_log2 != size_log2) {
         gc_mem_free(rt->dev, &rt->logbuf);
         rt->log_alloc = false;
@@ -1166,11 +1247,34 @@ gcrt_error_t gcrt_tmu_log_enable(gcrt_t *rt, uint32_t size_log2) {
     if (st == GC_OK)
         st = gc_mmio_write(rt->dev, GC_REG_COMPUTE_LOG_CTRL,
                            GC_COMPUTE_LOG_CTRL_ENABLE(1) | GC_COMPUTE_LOG_CTRL_SIZE_LOG2(size_log2));
-    if (st != GC_OK) return from_gc(rt, st, W);
+    if (st != GC_OK) return st;
     rt->log_on = true;
     rt->log_log2 = size_log2;
     rt->log_got = 0;
-    rt->log_since = gc_device_cycles(rt->dev);
+    return GC_OK;
+}
+
+static bool log_drained(gcrt_t *rt, void *arg);
+
+gcrt_error_t gcrt_tmu_log_enable(gcrt_t *rt, uint32_t size_log2) {
+    static const char *const W = "gcrt_tmu_log_enable";
+    if (!rt) return GCRT_ERROR_INVALID_VALUE;
+    if (size_log2 == 0) size_log2 = LOG_DEFAULT_LOG2;
+    if (size_log2 < 4 || size_log2 > 20)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: ring of 2^%u records: SIZE_LOG2 must be in 4..20", W, size_log2);
+    gcrt_error_t e = compute_probe(rt, W);
+    if (e) return e;
+    if (rt->log_on && rt->log_log2 == size_log2) {
+        gc_status_t st = log_pull(rt); /* what landed so far still times the runtime's kernels */
+        if (st) return from_gc(rt, st, W);
+    } else {
+        /* another ring: the kernels in flight must not lose their records in the switch, so
+         * let everything finish and every record land first */
+        if (rt->log_on && ((e = wait_all(rt, W)) || (e = wait_until(rt, log_drained, NULL, W)))) return e;
+        gc_status_t st = log_program(rt, size_log2);
+        if (st) return from_gc(rt, st, W);
+    }
+    rt->log_user = true;
     rt->log_lost = 0;
     rt->nlog = 0;
     return ok(rt);
@@ -1178,13 +1282,10 @@ gcrt_error_t gcrt_tmu_log_enable(gcrt_t *rt, uint32_t size_log2) {
 
 gcrt_error_t gcrt_tmu_log_disable(gcrt_t *rt) {
     if (!rt) return GCRT_ERROR_INVALID_VALUE;
-    if (!rt->log_on) return ok(rt);
-    const gcrt_tmu_record_t *r;
-    size_t n;
-    gcrt_error_t e = gcrt_tmu_log(rt, &r, &n, NULL); /* keep what landed */
-    if (e) return e;
-    rt->log_on = false;
-    return from_gc(rt, gc_mmio_write(rt->dev, GC_REG_COMPUTE_LOG_CTRL, 0), "gcrt_tmu_log_disable");
+    gc_status_t st = rt->log_on ? log_pull(rt) : GC_OK; /* keep what landed */
+    if (st) return from_gc(rt, st, "gcrt_tmu_log_disable");
+    rt->log_user = false;
+    return ok(rt);
 }
 
 static void log_decode(const uint32_t w[4], gcrt_tmu_record_t *r) {
@@ -1198,33 +1299,78 @@ static void log_decode(const uint32_t w[4], gcrt_tmu_record_t *r) {
     r->cycle = ((uint64_t)w[GC_TMU_LOG_STAMP_HI / 4] << 32) | w[GC_TMU_LOG_STAMP_LO / 4];
 }
 
+/* A record of one of the runtime's kernels: its START, EVICTs and COMPLETE.  Records come in the
+ * order the TMU issued them and a kernel's TMD buffer is only reused after its COMPLETE record
+ * was issued, so a record belongs to the earliest kernel op of its task that has not had it yet
+ * (a device-launched child, whose TMD is elsewhere, matches none). */
+static void log_apply(gcrt_t *rt, const gcrt_tmu_record_t *r) {
+    bool start = r->kind == GC_TMU_EVENT_START, evict = r->kind == GC_TMU_EVENT_EVICT,
+         complete = r->kind == GC_TMU_EVENT_COMPLETE;
+    if (!start && !evict && !complete) return;
+    for (size_t i = rt->ktime_from; i < rt->nops; i++) {
+        op_int_t *o = &rt->ops[i];
+        if (o->pub.kind != GCRT_OP_KERNEL || o->pub.task != r->task || o->has_end || o->pub.timing_lost) continue;
+        if (start && o->has_start) continue;
+        if (evict && !o->has_start) continue;
+        if (start) {
+            o->has_start = true;
+            o->pub.start_cycle = r->cycle;
+        } else if (evict) {
+            o->pub.evictions++;
+        } else {
+            o->has_end = true;
+            o->pub.end_cycle = r->cycle;
+        }
+        break;
+    }
+    while (rt->ktime_from < rt->nops && (rt->ops[rt->ktime_from].pub.kind != GCRT_OP_KERNEL ||
+                                         rt->ops[rt->ktime_from].has_end || rt->ops[rt->ktime_from].pub.timing_lost))
+        rt->ktime_from++;
+}
+
+/* Read the task log ring from the runtime's count up to LOG_PUT: each record times the runtime's
+ * kernels (log_apply) and, while the user collects them, goes to rt->log. */
+static gc_status_t log_pull(gcrt_t *rt) {
+    if (!rt->log_on) return GC_OK;
+    uint32_t put = 0;
+    gc_status_t st = gc_mmio_read(rt->dev, GC_REG_COMPUTE_LOG_PUT, &put);
+    if (st) return st;
+    uint64_t ring = 1ull << rt->log_log2;
+    /* LOG_PUT is free running (32 bits); records between log_got and put have been issued */
+    uint64_t want = rt->log_got + (uint32_t)(put - (uint32_t)rt->log_got);
+    if (want - rt->log_got > ring) { /* overwritten before we read them */
+        if (rt->log_user) rt->log_lost += want - rt->log_got - ring;
+        rt->log_got = want - ring;
+        /* the kernels still waiting for a record may have lost it: their timing is unknown */
+        for (size_t i = rt->ktime_from; i < rt->nops; i++)
+            if (rt->ops[i].pub.kind == GCRT_OP_KERNEL && !rt->ops[i].has_end) rt->ops[i].pub.timing_lost = true;
+        rt->ktime_from = rt->nops;
+    }
+    while (rt->log_got < want) {
+        uint64_t a = rt->logbuf.addr + GC_TMU_LOG_SIZE * (rt->log_got & (ring - 1));
+        uint32_t w[4];
+        if ((st = gc_mem_read(rt->dev, a, w, sizeof w))) return st;
+        if (GC_TMU_LOG_EVENT_KIND_GET(w[0]) == 0 || (w[2] | w[3]) == 0) break; /* not landed yet */
+        gcrt_tmu_record_t r;
+        log_decode(w, &r);
+        log_apply(rt, &r);
+        if (rt->log_user) {
+            if (!grow((void **)&rt->log, &rt->log_cap, rt->nlog + 1, sizeof *rt->log)) return GC_ERR_NO_MEMORY;
+            rt->log[rt->nlog++] = r;
+        }
+        static const uint32_t z[4];
+        if ((st = gc_mem_write(rt->dev, a, z, sizeof z))) return st;
+        rt->log_got++;
+    }
+    return GC_OK;
+}
+
 gcrt_error_t gcrt_tmu_log(gcrt_t *rt, const gcrt_tmu_record_t **recs, size_t *count, uint64_t *lost) {
     static const char *const W = "gcrt_tmu_log";
     if (!rt || !recs || !count) return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s: NULL argument", W);
-    if (rt->log_on) {
-        uint32_t put = 0;
-        gc_status_t st = gc_mmio_read(rt->dev, GC_REG_COMPUTE_LOG_PUT, &put);
-        if (st) return from_gc(rt, st, W);
-        uint64_t ring = 1ull << rt->log_log2;
-        /* LOG_PUT is free running (32 bits); records between log_got and put have been issued */
-        uint64_t want = rt->log_got + (uint32_t)(put - (uint32_t)rt->log_got);
-        if (want - rt->log_got > ring) { /* overwritten before we read them */
-            rt->log_lost += want - rt->log_got - ring;
-            rt->log_got = want - ring;
-        }
-        while (rt->log_got < want) {
-            uint64_t a = rt->logbuf.addr + GC_TMU_LOG_SIZE * (rt->log_got & (ring - 1));
-            uint32_t w[4];
-            if ((st = gc_mem_read(rt->dev, a, w, sizeof w))) return from_gc(rt, st, W);
-            if (GC_TMU_LOG_EVENT_KIND_GET(w[0]) == 0 || (w[2] | w[3]) == 0) break; /* not landed yet */
-            if (!grow((void **)&rt->log, &rt->log_cap, rt->nlog + 1, sizeof *rt->log))
-                return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "%s: host out of memory", W);
-            log_decode(w, &rt->log[rt->nlog++]);
-            static const uint32_t z[4];
-            if ((st = gc_mem_write(rt->dev, a, z, sizeof z))) return from_gc(rt, st, W);
-            rt->log_got++;
-        }
-    }
+    gc_status_t st = log_pull(rt);
+    if (st == GC_ERR_NO_MEMORY) return fail(rt, GCRT_ERROR_MEMORY_ALLOCATION, "%s: host out of memory", W);
+    if (st) return from_gc(rt, st, W);
     *recs = rt->log;
     *count = rt->nlog;
     if (lost) *lost = rt->log_lost;
@@ -1234,34 +1380,27 @@ gcrt_error_t gcrt_tmu_log(gcrt_t *rt, const gcrt_tmu_record_t **recs, size_t *co
 /* Every record the TMU issued (LOG_PUT) has been read. */
 static bool log_drained(gcrt_t *rt, void *arg) {
     (void)arg;
-    const gcrt_tmu_record_t *r;
-    size_t n;
     uint32_t put = 0;
-    if (gcrt_tmu_log(rt, &r, &n, NULL) != GCRT_SUCCESS || gc_mmio_read(rt->dev, GC_REG_COMPUTE_LOG_PUT, &put) != GC_OK) {
+    if (log_pull(rt) != GC_OK || gc_mmio_read(rt->dev, GC_REG_COMPUTE_LOG_PUT, &put) != GC_OK) {
         fail(rt, GCRT_ERROR_BACKEND, "task log read failed: %s", gc_device_last_error(rt->dev));
         return false;
     }
-    return (uint32_t)rt->log_got == put;
+    return !rt->log_on || (uint32_t)rt->log_got == put;
 }
 
-/* Every kernel the runtime launched that completed (its op done) has its COMPLETE record. */
-static bool log_complete(gcrt_t *rt, void *arg) {
+/* Every kernel whose completion release landed has its COMPLETE record (so it is done). */
+static bool kernels_timed(gcrt_t *rt, void *arg) {
     (void)arg;
-    const gcrt_tmu_record_t *r;
-    size_t n;
-    if (refresh_ops(rt, NULL) != GC_OK || gcrt_tmu_log(rt, &r, &n, NULL) != GCRT_SUCCESS) {
-        fail(rt, GCRT_ERROR_BACKEND, "task log read failed: %s", gc_device_last_error(rt->dev));
+    if (refresh_ops(rt, NULL) != GC_OK) {
+        fail(rt, GCRT_ERROR_BACKEND, "stamp / task log read failed: %s", gc_device_last_error(rt->dev));
         return false;
     }
-    for (size_t i = 0; i < rt->nops; i++) {
-        const gcrt_op_t *o = &rt->ops[i].pub;
-        if (o->kind != GCRT_OP_KERNEL || !o->done || o->end_cycle < rt->log_since) continue;
-        bool seen = false;
-        for (size_t k = n; k-- > 0 && !seen;) seen = r[k].kind == GC_TMU_EVENT_COMPLETE && r[k].task == o->task;
-        if (!seen) return false;
-    }
-    return log_drained(rt, NULL);
+    for (size_t i = rt->ktime_from; i < rt->nops; i++)
+        if (rt->ops[i].harvested && !rt->ops[i].pub.done) return false;
+    return true;
 }
+
+static bool log_complete(gcrt_t *rt, void *arg) { return kernels_timed(rt, arg) && log_drained(rt, arg); }
 
 gcrt_error_t gcrt_tmu_log_sync(gcrt_t *rt) {
     if (!rt) return GCRT_ERROR_INVALID_VALUE;

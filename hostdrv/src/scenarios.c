@@ -1,5 +1,6 @@
 /* scenarios.c: runtime scenarios (copy-priority, video-pipeline, prio-latency, kernels) and the Perfetto
  * timeline writer.  See gpucosim/scenarios.h. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,17 +27,16 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
     gcrt_error_t e = gcrt_ops(rt, &ops, &n);
     if (e) return e;
     FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "timeline: cannot write %s\n", path);
-        return GCRT_ERROR_INVALID_VALUE;
-    }
+    if (!f) return GCRT_ERROR_INVALID_VALUE; /* errno says why */
     /* pid 1: HW channels (tid = channel), pid 2: copy engines (tid = engine), pid 3: the compute
-     * engine (kernels, tid 0; present once a kernel ran).  Timestamps are
+     * engine (present once a kernel ran): one track per stream (tid = stream id), a kernel from
+     * its START to its COMPLETE task log record (the engine runs the kernels of several streams
+     * at once, so these overlap; a stream's own kernels run one after the other).  Timestamps are
      * device cycles; the trace says microseconds, so 1 us on screen is one cycle. */
     fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 device cycle\"},\"traceEvents\":[\n");
     fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"HW channels\"}},\n");
     fprintf(f, "{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":{\"name\":\"copy engines\"}},\n");
-    uint32_t seen_ch = 0, seen_ce = 0;
+    uint32_t seen_ch = 0, seen_ce = 0, seen_ks = 0;
     bool seen_kernel = false;
     for (size_t i = 0; i < n; i++) {
         const gcrt_op_t *o = &ops[i];
@@ -52,7 +52,11 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
         if (o->kind == GCRT_OP_KERNEL && !seen_kernel) {
             seen_kernel = true;
             fprintf(f, "{\"ph\":\"M\",\"pid\":3,\"name\":\"process_name\",\"args\":{\"name\":\"compute engine\"}},\n");
-            fprintf(f, "{\"ph\":\"M\",\"pid\":3,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":\"SMs\"}},\n");
+        }
+        if (o->kind == GCRT_OP_KERNEL && o->stream_id < 32 && !(seen_ks & (1u << o->stream_id))) {
+            seen_ks |= 1u << o->stream_id;
+            fprintf(f, "{\"ph\":\"M\",\"pid\":3,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"stream %u "
+                       "(priority %d) kernels\"}},\n", o->stream_id, o->stream_id, o->stream_priority);
         }
         if (o->kind != GCRT_OP_KERNEL && o->engine < 32 && !(seen_ce & (1u << o->engine))) {
             seen_ce |= 1u << o->engine;
@@ -63,23 +67,27 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
     bool first = true;
     for (size_t i = 0; i < n; i++) {
         const gcrt_op_t *o = &ops[i];
-        if (!o->done) continue;
+        if (!o->done || o->timing_lost) continue;
         bool kernel = o->kind == GCRT_OP_KERNEL;
         for (int track = 0; track < 2; track++) {
             uint64_t t0 = track == 0 ? o->launch_cycle : o->start_cycle;
-            /* kernels: the compute channel (pid 1) and the compute engine (pid 3, tid 0) */
+            /* kernels: the compute channel (pid 1) and their stream's compute engine track (pid 3) */
             int pid = track == 0 ? 1 : kernel ? 3 : 2;
-            uint32_t tid = track == 0 ? o->hw_channel : kernel ? 0 : o->engine;
+            uint32_t tid = track == 0 ? o->hw_channel : kernel ? o->stream_id : o->engine;
             fprintf(f, "%s{\"ph\":\"X\",\"pid\":%d,\"tid\":%u,\"ts\":%llu,\"dur\":%llu,\"name\":", first ? "" : ",\n",
                     pid, tid, (unsigned long long)t0, (unsigned long long)(o->end_cycle - t0));
             first = false;
             json_str(f, o->tag);
             fprintf(f, ",\"args\":{\"bytes\":%llu,\"stream\":%u,\"stream_priority\":%d,\"submit\":%llu,"
-                       "\"launch\":%llu,\"start\":%llu,\"end\":%llu,\"kind\":\"%s\"}}",
+                       "\"launch\":%llu,\"start\":%llu,\"end\":%llu,\"kind\":\"%s\"",
                     (unsigned long long)o->bytes, o->stream_id, o->stream_priority, (unsigned long long)o->submit_cycle,
                     (unsigned long long)o->launch_cycle, (unsigned long long)o->start_cycle,
                     (unsigned long long)o->end_cycle,
                     kernel ? "kernel" : o->kind == GCRT_OP_MEMSET ? "memset" : "copy");
+            if (kernel)
+                fprintf(f, ",\"task\":\"0x%x\",\"device_priority\":%u,\"evictions\":%u", o->task, o->device_priority,
+                        o->evictions);
+            fprintf(f, "}}");
         }
     }
     /* pid 4: the task slots (tid = slot), from the TMU log when the runtime enabled it: a slice
@@ -133,10 +141,7 @@ gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path) {
     fprintf(f, "\n]}\n");
     int bad = ferror(f);
     bad |= fclose(f);
-    if (bad) {
-        fprintf(stderr, "timeline: write error on %s\n", path);
-        return GCRT_ERROR_INVALID_VALUE;
-    }
+    if (bad) return GCRT_ERROR_INVALID_VALUE; /* errno says why */
     return GCRT_SUCCESS;
 }
 
@@ -202,14 +207,20 @@ static bool harvest(ctx_t *c, gcsc_result_t *res) {
     return true;
 }
 
+/* The ops table: copies and memsets on their copy engine (CE0 / CE1), kernels on the compute
+ * engine with their start and end from the TMU log (START / COMPLETE records). */
 static void print_ops(FILE *out, const gcsc_result_t *res) {
     if (!out) return;
-    fprintf(out, "%-10s %6s %5s %4s %4s %8s %10s %10s %10s %10s\n", "copy", "stream", "prio", "ch", "CE", "bytes",
-            "submit", "start", "end", "cycles");
+    fprintf(out, "%-10s %-6s %6s %5s %4s %-7s %8s %10s %10s %10s %10s\n", "op", "kind", "stream", "prio", "ch", "engine",
+            "bytes", "submit", "start", "end", "cycles");
     for (size_t i = 0; i < res->nops; i++) {
         const gcrt_op_t *o = &res->ops[i];
-        fprintf(out, "%-10s %6u %5d %4u %4u %8llu %10llu %10llu %10llu %10llu\n", o->tag, o->stream_id,
-                o->stream_priority, o->hw_channel, o->engine, (unsigned long long)o->bytes,
+        char eng[16];
+        if (o->kind == GCRT_OP_KERNEL) snprintf(eng, sizeof eng, "compute");
+        else snprintf(eng, sizeof eng, "CE%u", o->engine);
+        fprintf(out, "%-10s %-6s %6u %5d %4u %-7s %8llu %10llu %10llu %10llu %10llu\n", o->tag,
+                o->kind == GCRT_OP_KERNEL ? "kernel" : o->kind == GCRT_OP_MEMSET ? "memset" : "copy", o->stream_id,
+                o->stream_priority, o->hw_channel, eng, (unsigned long long)o->bytes,
                 (unsigned long long)o->submit_cycle, (unsigned long long)o->start_cycle,
                 (unsigned long long)o->end_cycle, (unsigned long long)(o->end_cycle - o->start_cycle));
     }
@@ -219,21 +230,42 @@ static void print_ops(FILE *out, const gcsc_result_t *res) {
 }
 
 static bool open_rt(ctx_t *c, const gcrt_config_t *cfg, gcrt_t **rt) {
-    gcrt_error_t e = gcrt_open(cfg, rt);
+    char why[400];
+    gcrt_error_t e = gcrt_open_ex(cfg, rt, why, sizeof why);
     c->rt = *rt;
-    if (e) return chk(c, e, "open the device");
-    return true;
+    if (e == GCRT_SUCCESS) return true;
+    c->e = e;
+    if (c->err) snprintf(c->err, c->errlen, "opening the device: %s", why);
+    return false;
 }
 
 static bool finish(ctx_t *c, const char *timeline) {
-    if (timeline && c->e == GCRT_SUCCESS) return chk(c, gcrt_write_timeline(c->rt, timeline), "timeline");
-    return c->e == GCRT_SUCCESS;
+    if (!timeline || c->e != GCRT_SUCCESS) return c->e == GCRT_SUCCESS;
+    errno = 0;
+    gcrt_error_t e = gcrt_write_timeline(c->rt, timeline);
+    if (e == GCRT_SUCCESS) return true;
+    c->e = e;
+    if (c->err)
+        snprintf(c->err, c->errlen, "timeline: cannot write '%s': %s", timeline,
+                 errno ? strerror(errno) : gcrt_error_string(e));
+    return false;
 }
 
-/* ------------------------------------------------------------------ copy-priority (seed 000) */
+/* Harvest the ops and the log into res (the log's total record count in *total). */
+static bool log_harvest(ctx_t *c, gcsc_result_t *res, const gcrt_tmu_record_t **lg, size_t *total) {
+    if (!chk(c, gcrt_tmu_log_sync(c->rt), "task log") || !harvest(c, res) ||
+        !chk(c, gcrt_tmu_log(c->rt, lg, total, &res->log_lost), "task log") ||
+        !chk(c, gcrt_launch_failures(c->rt, &res->lf, false), "launch failures"))
+        return false;
+    res->nlog = *total < GCSC_MAX_LOG ? *total : GCSC_MAX_LOG;
+    memcpy(res->log, *lg, res->nlog * sizeof **lg);
+    return true;
+}
+
+/* ------------------------------------------------------------------ copy-priority walk-through */
 enum { MLOW1, MLOW2, MLOW3, MHIGH1, MHIGH2, NCOPY };
 static const char *const cp_names[NCOPY] = {"Mlow1", "Mlow2", "Mlow3", "Mhigh1", "Mhigh2"};
-/* the expected completion order: [0] without copy priorities (issue order), [1] with (seed 000) */
+/* the expected completion order: [0] without copy priorities (issue order), [1] with (the walk-through) */
 static const int cp_expected[2][NCOPY] = {{MLOW1, MLOW2, MLOW3, MHIGH1, MHIGH2}, {MLOW1, MHIGH1, MHIGH2, MLOW2, MLOW3}};
 
 /* The copy-priority verdict from the hardware's records: each copy's launch stamp (its channel
@@ -257,10 +289,10 @@ static void copy_priority_verdict(const gcrt_config_t *cfg, gcsc_result_t *res) 
         snprintf(res->why, sizeof res->why, "a channel's copies did not complete in issue order (a bug)");
     } else if (!cfg->copy_priorities_enabled) {
         snprintf(res->why, sizeof res->why,
-                 "Clow's time slice (%u cycles) expired before its three copies were done (Mlow1 ended at cycle "
+                 "Clow's time slice (%u cycle%s) expired before its three copies were done (Mlow1 ended at cycle "
                  "%llu, Mlow3 was reached at cycle %llu; Clow time-slice switches: %u), so round robin gave Chigh "
                  "the engine: issue order across the channels needs a slice that covers Clow's three copies",
-                 cfg->copy_timeslice, END(MLOW1), AT(MLOW3), res->sw_timeslice[0]);
+                 cfg->copy_timeslice, cfg->copy_timeslice == 1 ? "" : "s", END(MLOW1), AT(MLOW3), res->sw_timeslice[0]);
     } else if (o[MLOW2].launch_cycle < o[MHIGH1].launch_cycle) {
         snprintf(res->why, sizeof res->why,
                  "Clow's \"sem acq Shigh 0\" before Mlow2 passed (Mlow2 reached at cycle %llu) before Chigh's "
@@ -271,10 +303,11 @@ static void copy_priority_verdict(const gcrt_config_t *cfg, gcsc_result_t *res) 
         snprintf(res->why, sizeof res->why,
                  "Clow's \"sem acq Shigh 0\" before Mlow2 passed (Mlow2 reached at cycle %llu) between Chigh's "
                  "\"sem dec Shigh\" after Mhigh1 (ended at cycle %llu) and its \"sem inc Shigh\" before Mhigh2 "
-                 "(reached at cycle %llu): Chigh's time slice (%u cycles) expired between the two (Chigh "
+                 "(reached at cycle %llu): Chigh's time slice (%u cycle%s) expired between the two (Chigh "
                  "time-slice switches: %u); the walk-through assumes Chigh runs them back to back, which needs a "
                  "slice that covers both",
-                 AT(MLOW2), END(MHIGH1), AT(MHIGH2), cfg->copy_timeslice, res->sw_timeslice[1]);
+                 AT(MLOW2), END(MHIGH1), AT(MHIGH2), cfg->copy_timeslice, cfg->copy_timeslice == 1 ? "" : "s",
+                 res->sw_timeslice[1]);
     } else {
         snprintf(res->why, sizeof res->why, "the completion order differs for a reason this check does not know");
     }
@@ -305,7 +338,7 @@ gcrt_error_t gcsc_copy_priority(const gcrt_config_t *cfg, FILE *out, const char 
         gcsc_fill(data, sizeof data, 2024);
         chk(&c, gcrt_write(rt, src, data, sizeof data), "write source");
         if (out)
-            fprintf(out, "copy-priority (seed 000): copy priorities %s, Clow = stream priority %d, Chigh = %d, "
+            fprintf(out, "copy-priority walk-through: copy priorities %s, Clow = stream priority %d, Chigh = %d, "
                          "one copy engine, time slice %u cycles\n",
                     cfg->copy_priorities_enabled ? "on" : "off (prior art)", least, greatest, cfg->copy_timeslice);
         for (int k = 0; k < N && c.e == GCRT_SUCCESS; k++) {
@@ -334,7 +367,7 @@ gcrt_error_t gcsc_copy_priority(const gcrt_config_t *cfg, FILE *out, const char 
             if (out) {
                 const int *w = cp_expected[cfg->copy_priorities_enabled];
                 fprintf(out, "expected (%s): %s, %s, %s, %s, %s: %s\n",
-                        cfg->copy_priorities_enabled ? "seed 000" : "issue order", names[w[0]], names[w[1]],
+                        cfg->copy_priorities_enabled ? "copy priorities" : "issue order", names[w[0]], names[w[1]],
                         names[w[2]], names[w[3]], names[w[4]], res->order_ok ? "matches" : "DIFFERS");
                 if (!res->order_ok) fprintf(out, "why: %s\n", res->why);
                 fprintf(out, "summary: copy-priority %s: %zu copies, %zu bytes differ, semaphores back to %u, order %s, "
@@ -506,7 +539,7 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
     /* grid x CTA threads; shape NSHAPES - 1 is the full CTA (WARPS x LANES), filled in below */
     uint32_t shapes[NSHAPES][2] = {{1, 8}, {3, 13}, {2, 32}, {4, 7}, {2, 0}};
     if (open_rt(&c, cfg, &rt) && chk(&c, gcrt_compute_channel(rt, &hw), "compute channel") &&
-        chk(&c, gcrt_load_image(rt, image, &img), image)) {
+        chk(&c, gcrt_load_image(rt, image, &img), image) && chk(&c, gcrt_tmu_log_enable(rt, 0), "task log")) {
         if (gc_mmio_read(gcrt_device(rt), GC_REG_COMPUTE_CONFIG, &ccfg) != GC_OK)
             chk(&c, GCRT_ERROR_BACKEND, "read COMPUTE_CONFIG");
         uint32_t lanes = GC_COMPUTE_CONFIG_LANES_GET(ccfg), warps = GC_COMPUTE_CONFIG_WARPS_GET(ccfg);
@@ -610,7 +643,9 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
             }
             for (size_t i = 0; i < nlist; i++) chk(&c, gcrt_free(rt, list[i]), "free");
         }
-        if (c.e == GCRT_SUCCESS && harvest(&c, res)) {
+        const gcrt_tmu_record_t *lg;
+        size_t nlg;
+        if (c.e == GCRT_SUCCESS && log_harvest(&c, res, &lg, &nlg)) {
             const gcrt_op_t *ops;
             size_t nops = 0;
             uint32_t done_kernels = 0;
@@ -667,16 +702,11 @@ static bool tmu_open(ctx_t *c, const gcrt_config_t *cfg, const char *image, uint
            chk(c, gcrt_launch_failures(*rt, &lf, true), "launch failures");
 }
 
-/* Harvest the ops and the log into res, print the log. */
+/* Harvest the ops and the log into res, print the log and the ops. */
 static bool tmu_harvest(ctx_t *c, gcsc_result_t *res, FILE *out) {
     const gcrt_tmu_record_t *lg;
     size_t n;
-    if (!chk(c, gcrt_tmu_log_sync(c->rt), "task log") || !harvest(c, res) ||
-        !chk(c, gcrt_tmu_log(c->rt, &lg, &n, &res->log_lost), "task log") ||
-        !chk(c, gcrt_launch_failures(c->rt, &res->lf, false), "launch failures"))
-        return false;
-    res->nlog = n < GCSC_MAX_LOG ? n : GCSC_MAX_LOG;
-    memcpy(res->log, lg, res->nlog * sizeof *lg);
+    if (!log_harvest(c, res, &lg, &n)) return false;
     if (out) {
         fprintf(out, "task log (%zu records%s):\n%10s  %-11s %4s %5s %5s %3s  %s\n", n, res->log_lost ? ", some LOST" : "",
                 "cycle", "event", "slot", "level", "depth", "ch", "task");
@@ -689,6 +719,7 @@ static bool tmu_harvest(ctx_t *c, gcsc_result_t *res, FILE *out) {
                     lg[i].channel, lg[i].task, nm ? nm : "");
         }
     }
+    print_ops(out, res);
     return true;
 }
 

@@ -20,6 +20,8 @@ gc_status_t gc_sem_wait(gc_device_t *dev, uint64_t addr, uint32_t value, uint64_
                            (unsigned long long)addr, (unsigned long long)spent, value, v);
         }
         spent += dev->cfg.poll_cycles;
-        if ((st = gc_device_run(dev, dev->cfg.poll_cycles))) return st;
+        if ((st = gc_device_run(dev, dev->cfg.poll_cycles)))
+            return gc_fail_backend(dev, st, "waiting for semaphore 0x%010llx to hold 0x%08x (it holds 0x%08x)",
+                                   (unsigned long long)addr, value, v);
     }
 }

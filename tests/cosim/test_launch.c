@@ -6,6 +6,7 @@
  * timeline.  Skipped on a backend without a compute engine. */
 #include <unistd.h>
 
+#include "../firmware/other_kernels.h"
 #include "cosim_util.h"
 #include "gc_kernels.h"
 #include "gpucosim/runtime.h"
@@ -339,32 +340,170 @@ static void t_kernels_scenario(void) {
             CHECK(r.ops[i].start_cycle < r.ops[i].end_cycle);
         }
     CHECK_EQ(nk, 8u);
-    FILE *f = fopen(tl, "r");
-    CHECK(f != NULL);
-    if (!f) return;
-    static char buf[1 << 16];
-    size_t len = fread(buf, 1, sizeof buf - 1, f);
-    buf[len] = 0;
-    fclose(f);
+    const char *buf = slurp(tl);
     remove(tl);
-    CHECK(len < sizeof buf - 1);
+    REQUIRE(buf != NULL);
     CHECK(strstr(buf, "\"traceEvents\"") != NULL);
     CHECK(strstr(buf, "\"name\":\"compute engine\"") != NULL);
     CHECK(strstr(buf, "(compute)") != NULL);
-    /* a kernel on the compute engine's track */
-    bool on_track = false;
-    for (char *p = buf; (p = strstr(p, "{\"ph\":\"X\",\"pid\":3,\"tid\":0,")) != NULL; p++) {
-        char *end = strstr(p, "}}");
-        if (!end) break;
-        *end = 0; /* this event only */
-        if (strstr(p, "\"name\":\"vecadd\"") && strstr(p, "\"kind\":\"kernel\"")) on_track = true;
-        *end = '}';
+    /* every kernel's start / end (gcrt_ops and its stream's compute-engine track) is its task's
+     * START / COMPLETE record in the TMU log */
+    CHECK_EQ(check_kernel_times(&r, buf), 8u);
+    /* for the log: the two streams' first kernels (they overlap when both streams' copies were
+     * done before either kernel ended: the compute engine runs them at once) */
+    const gcrt_op_t *va = NULL, *sx = NULL;
+    for (size_t i = 0; i < r.nops && !(va && sx); i++) {
+        if (r.ops[i].kind == GCRT_OP_KERNEL && !strcmp(r.ops[i].tag, "vecadd")) va = &r.ops[i];
+        if (r.ops[i].kind == GCRT_OP_KERNEL && !strcmp(r.ops[i].tag, "saxpy")) sx = &r.ops[i];
     }
-    CHECK(on_track);
+    REQUIRE(va && sx);
+    fprintf(stderr, "round 0: vecadd %llu..%llu, saxpy %llu..%llu\n", (unsigned long long)va->start_cycle,
+            (unsigned long long)va->end_cycle, (unsigned long long)sx->start_cycle, (unsigned long long)sx->end_cycle);
     CHECK(strstr(buf, "\"name\":\"histogram\"") != NULL);
 }
 
+/* Freeing a kernel's input while the kernel is queued, allocating the range again and writing
+ * other values there: gcrt_free waits for the kernel (like cudaFree), so it read the old ones. */
+static void t_free_kernel_input(void) {
+    lctx_t c;
+    LOPEN(c);
+    gcrt_t *rt = c.rt;
+    enum { N = 512 };
+    static uint32_t a[N], b[N], junk[N], got[N];
+    rnd(a, N, 7, ~0u);
+    rnd(b, N, 8, ~0u);
+    rnd(junk, N, 9, ~0u);
+    uint64_t da, db, dc, da2;
+    RT_OK(rt, gcrt_malloc(rt, &da, 4 * N));
+    RT_OK(rt, gcrt_malloc(rt, &db, 4 * N));
+    RT_OK(rt, gcrt_malloc(rt, &dc, 4 * N));
+    RT_OK(rt, gcrt_write(rt, da, a, sizeof a));
+    RT_OK(rt, gcrt_write(rt, db, b, sizeof b));
+    gc_vecadd_params_t p = {gcrt_kernel_ptr(da), gcrt_kernel_ptr(db), gcrt_kernel_ptr(dc), N};
+    uint32_t grid[3] = {2, 1, 1}, block[3] = {32, 1, 1};
+    RT_OK(rt, gcrt_launch(rt, NULL, c.img, "vecadd", grid, block, &p, sizeof p, 0));
+    RT_OK(rt, gcrt_free(rt, da));
+    RT_OK(rt, gcrt_malloc(rt, &da2, 4 * N));
+    CHECK_EQ(da2, da); /* the dangerous case: the same range handed out again */
+    RT_OK(rt, gcrt_write(rt, da2, junk, sizeof junk));
+    RT_OK(rt, gcrt_device_synchronize(rt));
+    RT_OK(rt, gcrt_read(rt, dc, got, sizeof got));
+    for (uint32_t i = 0; i < N; i++)
+        if (got[i] != a[i] + b[i]) {
+            TCASE_FAIL_("c[%u] = 0x%x, want 0x%x (the kernel read the freed range's new contents)", i, got[i], a[i] + b[i]);
+            break;
+        }
+out:
+    lclose(&c);
+}
+
+/* Launch `kernel` of `img` on n elements (a, b -> out) and read out. */
+static gcrt_error_t run_other(gcrt_t *rt, const gc_elf_t *img, const char *kernel, uint32_t sel, uint64_t da,
+                              uint64_t db, uint64_t dout, uint32_t n, uint32_t *got) {
+    gc_other_params_t p = {gcrt_kernel_ptr(da), gcrt_kernel_ptr(db), gcrt_kernel_ptr(dout), n, sel};
+    uint32_t grid[3] = {3, 1, 1}, block[3] = {16, 1, 1};
+    gcrt_error_t e = gcrt_memset_async(rt, dout, 0, 4ull * n, NULL, "zero out");
+    if (!e) e = gcrt_launch(rt, NULL, img, kernel, grid, block, &p, sizeof p, 0);
+    if (!e) e = gcrt_stream_synchronize(rt, NULL);
+    if (!e) e = gcrt_read(rt, dout, got, 4ull * n);
+    return e;
+}
+
+/* Two images at once: kernels.elf and other.elf link at the same address, so the loader moves the
+ * second (relocations: absolute addressing, tables of addresses); kernels of both run, each from
+ * its own image (both have a `vecadd`, computing different things).  Then the image handles are
+ * checked like streams and events: unloading twice, launching after the unload and using an
+ * image of another runtime are refused with GCRT_ERROR_INVALID_HANDLE (never dereferenced: the
+ * test runs under ASan); an image without relocations cannot be loaded twice. */
+static void t_two_images(void) {
+    lctx_t c;
+    LOPEN(c);
+    gcrt_t *rt = c.rt, *rt2 = NULL;
+    gc_elf_t *other = NULL, *foreign = NULL, *isa = NULL, *isa2 = NULL;
+    enum { N = 200 };
+    static uint32_t a[N], b[N], got[N];
+    rnd(a, N, 21, ~0u);
+    rnd(b, N, 22, ~0u);
+    uint64_t da, db, dout;
+    RT_OK(rt, gcrt_malloc(rt, &da, 4 * N));
+    RT_OK(rt, gcrt_malloc(rt, &db, 4 * N));
+    RT_OK(rt, gcrt_malloc(rt, &dout, 4 * N));
+    RT_OK(rt, gcrt_write(rt, da, a, sizeof a));
+    RT_OK(rt, gcrt_write(rt, db, b, sizeof b));
+    RT_OK(rt, gcrt_load_image(rt, GC_FIRMWARE_DIR "/other.elf", &other));
+    uint32_t k0 = gc_elf_base(c.img), k1 = gc_elf_base(other), pc0 = 0, pc1 = 0;
+    fprintf(stderr, "kernels.elf at 0x%08x (+%u), other.elf at 0x%08x (+%u)\n", k0, gc_elf_span(c.img), k1,
+            gc_elf_span(other));
+    CHECK_EQ(k0, 0x83000000u); /* the first keeps its link address */
+    CHECK(k1 >= k0 + gc_elf_span(c.img) || k1 + gc_elf_span(other) <= k0); /* no overlap */
+    CHECK_EQ(gc_elf_symbol(c.img, "vecadd", &pc0), GC_OK);
+    CHECK_EQ(gc_elf_symbol(other, "vecadd", &pc1), GC_OK);
+    CHECK(pc0 != pc1);
+    for (int round = 0; round < 2; round++) { /* kernels of the two images interleaved, twice */
+        RT_OK(rt, run_other(rt, c.img, "vecadd", 0, da, db, dout, N, got));
+        for (uint32_t i = 0; i < N; i++)
+            if (got[i] != a[i] + b[i]) {
+                TCASE_FAIL_("kernels.elf vecadd: [%u] = 0x%x, want 0x%x", i, got[i], a[i] + b[i]);
+                break;
+            }
+        RT_OK(rt, run_other(rt, other, "vecadd", 0, da, db, dout, N, got));
+        for (uint32_t i = 0; i < N; i++)
+            if (got[i] != a[i] + b[i] + 1) {
+                TCASE_FAIL_("other.elf vecadd: [%u] = 0x%x, want 0x%x", i, got[i], a[i] + b[i] + 1);
+                break;
+            }
+        for (uint32_t sel = 0; sel < 4; sel++) {
+            RT_OK(rt, run_other(rt, other, "table_op", sel, da, db, dout, N, got));
+            for (uint32_t i = 0; i < N; i++)
+                if (got[i] != (gc_other_op(sel, a[i], b[i]) ^ gc_other_mix(i))) {
+                    TCASE_FAIL_("other.elf table_op sel %u: [%u] = 0x%x, want 0x%x", sel, i, got[i],
+                                gc_other_op(sel, a[i], b[i]) ^ gc_other_mix(i));
+                    break;
+                }
+        }
+    }
+    /* unload, then the handle is dead */
+    RT_OK(rt, gcrt_unload_image(rt, other));
+    uint32_t g1[3] = {1, 1, 1};
+    gc_other_params_t p = {0};
+    CHECK_EQ(gcrt_unload_image(rt, other), GCRT_ERROR_INVALID_HANDLE);
+    CHECK(strstr(gcrt_last_message(rt), "unloaded") != NULL);
+    fprintf(stderr, "unload twice: %s\n", gcrt_last_message(rt));
+    CHECK_EQ(gcrt_launch(rt, NULL, other, "vecadd", g1, g1, &p, sizeof p, 0), GCRT_ERROR_INVALID_HANDLE);
+    fprintf(stderr, "launch after unload: %s\n", gcrt_last_message(rt));
+    other = NULL;
+    /* an image of another runtime */
+    gcrt_config_t cfg;
+    gcrt_config_init(&cfg);
+    cfg.device.quiet = true;
+    cfg.device.backend = "ref"; /* the sc backend has one device per process */
+    RT_OK(rt, gcrt_open(&cfg, &rt2));
+    RT_OK(rt2, gcrt_load_image(rt2, GC_FIRMWARE_DIR "/kernels.elf", &foreign));
+    CHECK_EQ(gcrt_launch(rt, NULL, foreign, "vecadd", g1, g1, &p, sizeof p, 0), GCRT_ERROR_INVALID_HANDLE);
+    fprintf(stderr, "launch of another runtime's image: %s\n", gcrt_last_message(rt));
+    CHECK_EQ(gcrt_unload_image(rt, foreign), GCRT_ERROR_INVALID_HANDLE);
+    RT_OK(rt2, gcrt_unload_image(rt2, foreign));
+    /* an image without relocations stays at its link address: a second copy is refused */
+    RT_OK(rt, gcrt_load_image(rt, GC_FIRMWARE_DIR "/simt_isa.elf", &isa));
+    CHECK_EQ(gcrt_load_image(rt, GC_FIRMWARE_DIR "/simt_isa.elf", &isa2), GCRT_ERROR_INVALID_VALUE);
+    CHECK(isa2 == NULL && strstr(gcrt_last_message(rt), "--emit-relocs") != NULL);
+    fprintf(stderr, "second simt_isa.elf: %s\n", gcrt_last_message(rt));
+    /* the first image still works after all that; other.elf loads again */
+    RT_OK(rt, gcrt_load_image(rt, GC_FIRMWARE_DIR "/other.elf", &other));
+    RT_OK(rt, run_other(rt, other, "table_op", 3, da, db, dout, N, got));
+    CHECK_EQ(got[N - 1], gc_other_op(3, a[N - 1], b[N - 1]) ^ gc_other_mix(N - 1));
+    RT_OK(rt, run_other(rt, c.img, "vecadd", 0, da, db, dout, N, got));
+    CHECK_EQ(got[7], a[7] + b[7]);
+out:
+    if (rt2) gcrt_close(rt2);
+    if (other) gcrt_unload_image(rt, other);
+    if (isa) gcrt_unload_image(rt, isa);
+    lclose(&c);
+}
+
 static const tcase_t cases[] = {
+    {"launch_two_images", t_two_images},
+    {"launch_free_kernel_input", t_free_kernel_input},
     {"launch_vecadd", t_vecadd},
     {"launch_reduce_streams", t_reduce_streams},
     {"launch_fault", t_fault},

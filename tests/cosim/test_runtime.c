@@ -1,6 +1,6 @@
 /* The runtime (gpucosim/runtime.h) end to end, on whatever backend GPUCOSIM_BACKEND names: async
  * copies and memsets, streams, events, synchronize, priority mapping and aliasing, copy priorities
- * (seed 000 through the runtime and the CLI's scenario code), malformed requests. */
+ * (the copy-priority walk-through through the runtime and the CLI's scenario code), malformed requests. */
 #include <unistd.h>
 
 #include "cosim_util.h"
@@ -122,7 +122,7 @@ static void t_events(void) {
     gcrt_close(rt);
 }
 
-/* Priority range, seed 001 device priorities through gcrt_set_limit, aliasing onto copy channels. */
+/* Priority range, nested-priority device priorities through gcrt_set_limit, aliasing onto copy channels. */
 static void t_priorities(void) {
     gcrt_t *rt = rt_open(true);
     REQUIRE(rt);
@@ -248,7 +248,7 @@ static void t_many_ops(void) {
     gcrt_close(rt);
 }
 
-/* Seed 000 through the runtime and the scenario code behind `gpucosim run copy-priority`. */
+/* The copy-priority walk-through through the runtime and the scenario code behind `gpucosim run copy-priority`. */
 static void check_order(const gcsc_result_t *r, const char *const want[5]) {
     CHECK_EQ(r->nops, 5);
     for (size_t i = 0; i < 5 && i < r->nops; i++)
@@ -338,13 +338,62 @@ static void t_video_pipeline(void) {
     CHECK(strstr(buf, "\"traceEvents\"") && strstr(buf, "\"F2.d2h\"") && strstr(buf, "\"CE0\""));
 }
 
+/* Freeing the source of a queued copy, allocating again (the allocator hands out the same
+ * range) and writing new bytes there must not change what the copy delivers: gcrt_free waits
+ * for the work pushed before it, like cudaFree. */
+static void t_free_in_use(void) {
+    gcrt_t *rt = rt_open(true);
+    REQUIRE(rt);
+    enum { N = 1 << 20 };
+    static uint8_t in[N], other[N], got[N];
+    gcsc_fill(in, N, 11);
+    gcsc_fill(other, N, 12);
+    uint64_t src, dst, src2, back;
+    RT_OK(rt, gcrt_malloc_host(rt, &src, N));
+    RT_OK(rt, gcrt_malloc(rt, &dst, N));
+    RT_OK(rt, gcrt_write(rt, src, in, N));
+    gcrt_stream_t *s;
+    RT_OK(rt, gcrt_stream_create(rt, &s));
+    RT_OK(rt, gcrt_memcpy_async(rt, dst, src, N, GCRT_MEMCPY_HOST_TO_DEVICE, s, "h2d"));
+    RT_OK(rt, gcrt_free(rt, src));
+    const gcrt_op_t *ops;
+    size_t n;
+    RT_OK(rt, gcrt_ops(rt, &ops, &n));
+    CHECK(n == 1 && ops[0].done); /* the copy completed before the free returned */
+    RT_OK(rt, gcrt_malloc_host(rt, &src2, N));
+    fprintf(stderr, "freed 0x%010llx, the next allocation got 0x%010llx\n", (unsigned long long)src,
+            (unsigned long long)src2);
+    RT_OK(rt, gcrt_write(rt, src2, other, N));
+    /* the destination of a queued copy, freed and reused the same way */
+    RT_OK(rt, gcrt_malloc_host(rt, &back, N));
+    RT_OK(rt, gcrt_memcpy_async(rt, back, dst, N, GCRT_MEMCPY_DEVICE_TO_HOST, s, "d2h"));
+    RT_OK(rt, gcrt_free(rt, back));
+    uint64_t back2;
+    RT_OK(rt, gcrt_malloc_host(rt, &back2, N));
+    RT_OK(rt, gcrt_read(rt, back2, got, N));
+    CHECK_EQ(util_diff("d2h into a freed buffer, read after the free", in, got, N), 0);
+    RT_OK(rt, gcrt_write(rt, back2, other, N));
+    RT_OK(rt, gcrt_stream_synchronize(rt, s));
+    RT_OK(rt, gcrt_read(rt, dst, got, N));
+    CHECK_EQ(util_diff("h2d whose source was freed and reused", in, got, N), 0);
+    /* a free of what is not (or no longer) an allocation is refused and changes nothing */
+    CHECK_EQ(gcrt_free(rt, src2 + 1), GCRT_ERROR_INVALID_VALUE);
+    RT_OK(rt, gcrt_free(rt, src2));
+    CHECK_EQ(gcrt_free(rt, src2), GCRT_ERROR_INVALID_VALUE);
+    CHECK(strstr(gcrt_last_message(rt), "freed already") != NULL);
+    RT_OK(rt, gcrt_free(rt, back2));
+    RT_OK(rt, gcrt_free(rt, dst));
+    gcrt_close(rt);
+}
+
 static const tcase_t cases[] = {
+    {"rt_free_in_use", t_free_in_use},
     {"rt_memcpy_memset", t_memcpy_memset},
     {"rt_events", t_events},
     {"rt_priorities", t_priorities},
     {"rt_bad_requests", t_bad_requests},
     {"rt_many_ops", t_many_ops},
-    {"rt_copy_priority_seed000", t_copy_priority},
+    {"rt_copy_priority_walkthrough", t_copy_priority},
     {"rt_copy_priority_prior_art", t_copy_priority_prior_art},
     {"rt_video_pipeline", t_video_pipeline},
 };

@@ -1,5 +1,5 @@
-/* Seed 000's walk-through (paragraphs on Mlow1..3 / Mhigh1..2) on the RTL, pushbuffers built by
- * hand with hostdrv's encoders.
+/* The copy-priority walk-through (the text's paragraphs on Mlow1..3 / Mhigh1..2) on the device,
+ * pushbuffers built by hand with hostdrv's encoders.
  *
  * Two copy channels on one copy engine's runlist: Clow carries, per copy, "sem acq Shigh 0" (with
  * ACQUIRE_SWITCH, so a failed acquire switches at once) then "mem cpy Mlow_i"; Chigh carries
@@ -246,9 +246,9 @@ static void t_prior_art_sweep(void) {
 }
 
 static const tcase_t cases[] = {
-    {"seed000_priority_order", t_priority_order},
-    {"seed000_baseline_issue_order", t_baseline_issue_order},
-    {"seed000_timeslice_sweep", t_copy_priority_sweep},
-    {"seed000_prior_art_timeslice_sweep", t_prior_art_sweep},
+    {"walkthrough_priority_order", t_priority_order},
+    {"walkthrough_prior_art_order", t_baseline_issue_order},
+    {"walkthrough_timeslice_sweep", t_copy_priority_sweep},
+    {"walkthrough_prior_art_timeslice_sweep", t_prior_art_sweep},
 };
 TCASE_MAIN(cases)

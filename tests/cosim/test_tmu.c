@@ -162,7 +162,7 @@ static void t_tmd_and_channels(void) {
             RT_OK(rt, gcrt_stream_get_device_priority(rt, s[i], &dp[i]));
             RT_OK(rt, gcrt_stream_get_compute_channel(rt, s[i], &ch[i]));
         }
-        CHECK_EQ(dp[0], 6); /* seed 001: level 2 of N = 3 */
+        CHECK_EQ(dp[0], 6); /* the nested-priority mapping: level 2 of N = 3 */
         CHECK_EQ(dp[2], 12);
         CHECK_EQ(ch[0], ch[1]); /* one channel per priority level */
         CHECK(ch[0] != ch[2]);
@@ -284,7 +284,25 @@ static void t_eviction(void) {
     static gcsc_result_t r;
     gcrt_config_t cfg;
     cfg_init(&cfg);
-    RUN_SCENARIO(gcsc_eviction(&cfg, IMAGE, false, stderr, NULL, &r, ERR));
+    char tl[96];
+    snprintf(tl, sizeof tl, "/tmp/gpucosim-eviction-%ld.json", (long)getpid());
+    RUN_SCENARIO(gcsc_eviction(&cfg, IMAGE, false, stderr, tl, &r, ERR));
+    const char *trace = slurp(tl);
+    remove(tl);
+    CHECK(trace != NULL);
+    CHECK(strstr(trace ? trace : "", "\"name\":\"compute engine\"") != NULL);
+    /* every kernel's start / end (gcrt_ops and the timeline) is its START / COMPLETE record */
+    CHECK_EQ(check_kernel_times(&r, trace), r.nlp + 1);
+    /* they ran at once: hp_short started while every lp_grid had started and not completed */
+    const gcrt_op_t *hp = NULL;
+    for (size_t i = 0; i < r.nops; i++)
+        if (r.ops[i].kind == GCRT_OP_KERNEL && r.ops[i].task == r.hp_task) hp = &r.ops[i];
+    REQUIRE(hp != NULL);
+    for (size_t i = 0; i < r.nops; i++)
+        if (r.ops[i].kind == GCRT_OP_KERNEL && r.ops[i].task != r.hp_task) {
+            CHECK(r.ops[i].start_cycle < hp->start_cycle && hp->end_cycle < r.ops[i].end_cycle);
+            CHECK_EQ(r.ops[i].evictions, r.ops[i].task == first(&r, GC_TMU_EVENT_EVICT, GCSC_ANY)->task);
+        }
     CHECK_EQ(r.bad_rules, 0);
     CHECK_EQ(r.nlp, GC_TMU_SLOTS);
     const gcrt_tmu_record_t *ev = first(&r, GC_TMU_EVENT_EVICT, GCSC_ANY);
@@ -350,7 +368,73 @@ static void t_childless_parent_prior_art(void) {
     check_task(&r, r.cp_task[2], 1, 2);
 }
 
+/* Kernels are timed from the TMU log, which the runtime keeps on by itself: they are done, with
+ * start / end, after a synchronize without any gcrt_tmu_log_enable.  A ring too small for what
+ * the device logs while the host does not look (16 records, 12 kernels run by gc_device_run
+ * alone) loses records: synchronize still returns, every kernel is done, those that may have lost
+ * a record say so (timing_lost, start / end 0), and gcrt_tmu_log counts the loss.  A new ring
+ * size waits for the work in flight; kernels after it are timed again. */
+static void t_log_ring(void) {
+    gcrt_t *rt;
+    gc_elf_t *img;
+    TOPEN(rt, img);
+    {
+        uint64_t d;
+        RT_OK(rt, gcrt_malloc(rt, &d, 64));
+        gc_hp_short_params_t p = {gcrt_kernel_ptr(d), 5};
+        uint32_t one[3] = {1, 1, 1};
+        const gcrt_op_t *ops;
+        size_t n;
+        for (int i = 0; i < 2; i++) RT_OK(rt, gcrt_launch(rt, NULL, img, "hp_short", one, one, &p, sizeof p, 0));
+        RT_OK(rt, gcrt_stream_synchronize(rt, NULL));
+        RT_OK(rt, gcrt_ops(rt, &ops, &n));
+        REQUIRE(n == 2);
+        for (size_t i = 0; i < n; i++)
+            CHECK(ops[i].done && !ops[i].timing_lost && ops[i].launch_cycle < ops[i].start_cycle &&
+                  ops[i].start_cycle < ops[i].end_cycle);
+        CHECK(ops[1].start_cycle > ops[0].end_cycle); /* one stream: in order */
+        /* a 16-record ring, and the device run with nobody reading it */
+        RT_OK(rt, gcrt_tmu_log_enable(rt, 4));
+        enum { K = 12 };
+        for (int i = 0; i < K; i++) RT_OK(rt, gcrt_launch(rt, NULL, img, "hp_short", one, one, &p, sizeof p, 0));
+        REQUIRE(gc_device_run(gcrt_device(rt), 2000000) == GC_OK);
+        RT_OK(rt, gcrt_device_synchronize(rt));
+        const gcrt_tmu_record_t *lg;
+        size_t nl;
+        uint64_t lost = 0;
+        RT_OK(rt, gcrt_tmu_log(rt, &lg, &nl, &lost));
+        RT_OK(rt, gcrt_ops(rt, &ops, &n));
+        REQUIRE(n == 2 + K);
+        size_t nlost = 0;
+        for (size_t i = 2; i < n; i++) {
+            CHECK(ops[i].done);
+            if (ops[i].timing_lost) nlost++;
+            else CHECK(ops[i].start_cycle < ops[i].end_cycle);
+        }
+        fprintf(stderr, "16-record ring: %zu records read, %llu lost, %zu of %d kernels without timing\n", nl,
+                (unsigned long long)lost, nlost, K);
+        CHECK(lost >= 3 * K - 16);
+        CHECK(nlost >= 1);
+        /* the default ring again: timed */
+        RT_OK(rt, gcrt_tmu_log_enable(rt, 0));
+        RT_OK(rt, gcrt_launch(rt, NULL, img, "hp_short", one, one, &p, sizeof p, 0));
+        RT_OK(rt, gcrt_stream_synchronize(rt, NULL));
+        RT_OK(rt, gcrt_ops(rt, &ops, &n));
+        CHECK(ops[n - 1].done && !ops[n - 1].timing_lost && ops[n - 1].start_cycle < ops[n - 1].end_cycle);
+        RT_OK(rt, gcrt_tmu_log(rt, &lg, &nl, &lost));
+        CHECK_EQ(lost, 0);
+        CHECK(gcsc_log_find(lg, nl, 0, GC_TMU_EVENT_START, ops[n - 1].task) >= 0);
+        CHECK_EQ(lg[gcsc_log_find(lg, nl, 0, GC_TMU_EVENT_START, ops[n - 1].task)].cycle, ops[n - 1].start_cycle);
+        uint32_t v = 0;
+        RT_OK(rt, gcrt_read(rt, d, &v, sizeof v));
+        CHECK_EQ(v, 5);
+    }
+out:
+    tclose(rt, img);
+}
+
 static const tcase_t cases[] = {
+    {"tmu_log_ring", t_log_ring},
     {"tmu_limits", t_limits},
     {"tmu_bad_priority", t_bad_priority},
     {"tmu_tmd_and_channels", t_tmd_and_channels},

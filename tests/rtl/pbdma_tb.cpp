@@ -25,7 +25,7 @@
 //       IADD 64), 64-bit and timestamped releases, misaligned timestamp release, acquires woken
 //       by another channel's release (acquire_wake_cycles), ACQUIRE_TIMEOUT with the record
 //       while other channels finish;
-//   (d) the seed-000 walk-through (Clow / Chigh with Shigh) and its baseline;
+//   (d) the copy-priority walk-through (Clow / Chigh with Shigh) and its baseline;
 //   (e) runlist 0 with the real compute engine (hand-assembled one-thread kernels that spin on a
 //       flag the bench sets): two channels' launches both taken while both tasks run, each
 //       channel's next method (WFI, RELEASE_WFI, release) waits for its own task only (in
@@ -930,7 +930,7 @@ void test_misc() {
 }
 
 // ==========================================================================================
-// (d) seed 000 walk-through
+// (d) the copy-priority walk-through
 // ==========================================================================================
 struct SeedResult {
   std::vector<std::pair<uint64_t, std::string>> order;
@@ -1028,7 +1028,7 @@ std::string order_str(const SeedResult &r) {
 }
 
 void test_seed() {
-  printf("(d) seed 000 walk-through (runlist 1, CE0)\n");
+  printf("(d) copy-priority walk-through (runlist 1, CE0)\n");
   SeedResult w = seed_run(true, 3000, 8, 9);
   std::string ws = order_str(w);
   check(ws == "Mlow1,Mhigh1,Mhigh2,Mlow2,Mlow3", "walk-through order %s (expected Mlow1,Mhigh1,Mhigh2,Mlow2,Mlow3)",

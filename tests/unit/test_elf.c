@@ -273,7 +273,74 @@ static void t_windows(void) {
     CHECK(!gc_simt_from_device(0xFF00000000ull, &a));
 }
 
+/* The word at thread address a of the (current) image, through its segments. */
+static bool word_at(const gc_elf_t *e, uint32_t a, uint32_t *w) {
+    for (size_t i = 0; i < gc_elf_segment_count(e); i++) {
+        const gc_elf_segment_t *g = gc_elf_segment(e, i);
+        if (a >= g->vaddr && a - g->vaddr + 4 <= g->filesz) {
+            memcpy(w, g->data + (a - g->vaddr), 4);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* gc_elf_relocate on other.elf (--emit-relocs, absolute addressing): symbols, entry and segments
+ * move by the offset, the table of function pointers (R_RISCV_32) holds the moved functions, and
+ * moving back restores every byte; refused (image unchanged, a message) when not a multiple of
+ * 4 KiB away, and for an image without relocations (simt_isa.elf). */
+static void t_relocate(void) {
+    char err[256], path[512];
+    gc_elf_t *e = NULL, *ref = NULL, *isa = NULL;
+    snprintf(path, sizeof path, "%s/other.elf", GC_FIRMWARE_DIR);
+    REQUIRE(gc_elf_read_file(path, &e, err, sizeof err) == GC_OK);
+    REQUIRE(gc_elf_read_file(path, &ref, err, sizeof err) == GC_OK);
+    CHECK(gc_elf_relocatable(e));
+    uint32_t base = gc_elf_base(e), ops = 0, fn[4], entry = gc_elf_entry(e);
+    static const char *const fns[4] = {"op_add", "op_sub", "op_xor", "op_mul"};
+    CHECK_EQ(base, 0x83000000u);
+    const uint32_t delta = 0x00345000u;
+    REQUIRE(gc_elf_relocate(e, base + delta, err, sizeof err) == GC_OK);
+    CHECK_EQ(gc_elf_base(e), base + delta);
+    CHECK_EQ(gc_elf_entry(e), entry + delta);
+    CHECK_EQ(gc_elf_span(e), gc_elf_span(ref));
+    REQUIRE(gc_elf_symbol(e, "ops", &ops) == GC_OK);
+    for (int i = 0; i < 4; i++) {
+        uint32_t w = 0, r = 0;
+        REQUIRE(gc_elf_symbol(e, fns[i], &fn[i]) == GC_OK);
+        CHECK_EQ(gc_elf_symbol(ref, fns[i], &r), GC_OK);
+        CHECK_EQ(fn[i], r + delta);
+        CHECK(word_at(e, ops + 4u * (uint32_t)i, &w));
+        CHECK_EQ(w, fn[i]); /* R_RISCV_32 rewritten */
+    }
+    for (size_t i = 0; i < gc_elf_segment_count(e); i++)
+        CHECK_EQ(gc_elf_segment(e, i)->vaddr, gc_elf_segment(ref, i)->vaddr + delta);
+    /* refused: the image stays where it is */
+    CHECK_EQ(gc_elf_relocate(e, base + 0x123, err, sizeof err), GC_ERR_INVALID_ARG);
+    CHECK(strstr(err, "4096") != NULL);
+    CHECK_EQ(gc_elf_base(e), base + delta);
+    /* back to the link address: every byte as in the file */
+    REQUIRE(gc_elf_relocate(e, base, err, sizeof err) == GC_OK);
+    for (size_t i = 0; i < gc_elf_segment_count(e); i++) {
+        const gc_elf_segment_t *g = gc_elf_segment(e, i), *h = gc_elf_segment(ref, i);
+        CHECK_EQ(g->vaddr, h->vaddr);
+        CHECK(g->filesz == h->filesz && memcmp(g->data, h->data, g->filesz) == 0);
+    }
+    CHECK_EQ(gc_elf_entry(e), entry);
+    /* an image linked without --emit-relocs cannot move */
+    snprintf(path, sizeof path, "%s/simt_isa.elf", GC_FIRMWARE_DIR);
+    REQUIRE(gc_elf_read_file(path, &isa, err, sizeof err) == GC_OK);
+    CHECK(!gc_elf_relocatable(isa));
+    CHECK_EQ(gc_elf_relocate(isa, gc_elf_base(isa) + 0x1000, err, sizeof err), GC_ERR_INVALID_ARG);
+    CHECK(strstr(err, "--emit-relocs") != NULL);
+    CHECK_EQ(gc_elf_relocate(isa, gc_elf_base(isa), err, sizeof err), GC_OK); /* staying put is fine */
+    gc_elf_free(isa);
+    gc_elf_free(ref);
+    gc_elf_free(e);
+}
+
 static const tcase_t cases[] = {
+    {"elf_relocate", t_relocate},
     {"elf_real_image", t_real_image},        {"elf_load_with", t_load_with},
     {"elf_every_truncation", t_every_truncation}, {"elf_random_corruption", t_random_corruption},
     {"elf_hand_made", t_hand_made},          {"elf_windows", t_windows},

@@ -1,4 +1,5 @@
-/* Seed 001's stream-to-device priority mapping, against the text's own examples. */
+/* The stream-to-device priority mapping (docs/sources.md), against the source text's own examples,
+ * and the stream-to-copy-priority aliasing of the copy priorities, table by table. */
 #include "gpucosim/runtime.h"
 #include "tcase.h"
 
@@ -40,6 +41,40 @@ static void t_spacing_property(void) {
         }
 }
 
+/* Stream level -> copy priority, round(l (P-1) / (K-1)) with halves up, pinned exactly for several
+ * K and P (a mapping that rounds down, or l * P / K, differs in at least one entry of each table
+ * with K > 2 here). */
+static void t_copy_priority_table(void) {
+    static const struct {
+        uint32_t k, p;
+        uint32_t want[8];
+    } t[] = {
+        {1, 3, {0}},
+        {2, 3, {0, 2}},
+        {3, 8, {0, 4, 7}},
+        {4, 3, {0, 1, 1, 2}},
+        {5, 4, {0, 1, 2, 2, 3}},
+        {6, 3, {0, 0, 1, 1, 2, 2}},
+        {6, 8, {0, 1, 3, 4, 6, 7}},
+        {8, 3, {0, 0, 1, 1, 1, 1, 2, 2}},
+        {8, 5, {0, 1, 1, 2, 2, 3, 3, 4}},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        for (uint32_t l = 0; l < t[i].k; l++) {
+            if (gcrt_copy_prio_map(t[i].k, t[i].p, l) != t[i].want[l])
+                fprintf(stderr, "K %u P %u level %u: %u, want %u\n", t[i].k, t[i].p, l,
+                        gcrt_copy_prio_map(t[i].k, t[i].p, l), t[i].want[l]);
+            CHECK_EQ(gcrt_copy_prio_map(t[i].k, t[i].p, l), t[i].want[l]);
+        }
+    /* the ends for every K and P the runtime accepts: lowest -> 0, highest -> P-1, monotonic */
+    for (uint32_t k = 2; k <= 1024; k++)
+        for (uint32_t p = 3; p <= 8; p++) {
+            CHECK_EQ(gcrt_copy_prio_map(k, p, 0), 0);
+            CHECK_EQ(gcrt_copy_prio_map(k, p, k - 1), p - 1);
+            CHECK_EQ(gcrt_copy_prio_map(k, p, k + 5), p - 1); /* clamped */
+        }
+}
+
 static void t_invalid(void) {
     CHECK_EQ(gcrt_prio_map(0, 5, 12, 0, 1), -1); /* depth 0 */
     CHECK_EQ(gcrt_prio_map(0, 5, 3, 4, 1), -1);  /* fewer device priorities than the depth */
@@ -61,5 +96,6 @@ static const tcase_t cases[] = {
     {"prio_twelve_depth4", t_twelve_depth4}, {"prio_twelve_depth2", t_twelve_depth2},
     {"prio_surplus_share", t_surplus_share}, {"prio_spacing_property", t_spacing_property},
     {"prio_invalid", t_invalid},             {"prio_error_strings", t_error_strings},
+    {"prio_copy_priority_table", t_copy_priority_table},
 };
 TCASE_MAIN(cases)

@@ -1,4 +1,4 @@
-/* GPFIFO index arithmetic: seed 003 [0071] wrap() for power-of-two and other sizes, full / empty. */
+/* GPFIFO index arithmetic: the work-queue document's wrap() ([0071]) for power-of-two and other sizes, full / empty. */
 #include "gpucosim/hostdrv.h"
 #include "tcase.h"
 
@@ -27,7 +27,7 @@ static void t_wrap_pow2(void) {
 }
 
 static void t_seed_gp_put_init(void) {
-    /* seed 002 step 410: GP_PUT = wrap(GP_GET - 1, work_queue_entry_count) */
+    /* the work-queue document, step 410: GP_PUT = wrap(GP_GET - 1, work_queue_entry_count) */
     CHECK_EQ(gc_wrap(0 - 1, 5), 4);
     CHECK_EQ(gc_wrap(3 - 1, 5), 2);
     CHECK_EQ(gc_wrap_pow2(0 - 1, 3), 7);

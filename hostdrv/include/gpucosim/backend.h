@@ -1,8 +1,8 @@
 /* backend.h: what a device backend provides to hostdrv.
  *
- * A backend is a table of functions over an opaque state.  "rtl" (the Verilated model, in
- * process) is implemented; "ref" (a C functional model) and "sc" (SystemC/TLM) plug in here
- * with no change to the layers above.  The sc backend can also run the driver itself in an
+ * A backend is a table of functions over an opaque state: "rtl" (the Verilated model, in
+ * process), "ref" (a C functional model) and "sc" (SystemC/TLM, a plugin) plug in here with no
+ * change to the layers above.  The sc backend can also run the driver itself in an
  * SC_THREAD of its SystemC top: gpucosim/sc.h.
  */
 #ifndef GPUCOSIM_BACKEND_H
@@ -28,6 +28,12 @@ typedef struct gc_backend_ops {
     uint64_t (*cycles)(void *state);
     uint64_t (*seed)(void *state);
     void (*dump_state)(void *state, FILE *out);
+    /* Optional (NULL: not provided).  watchdog: true once the whole-run watchdog (max_cycles) has
+     * fired, with the cycle it fired at.  debug_read: a register read for diagnostics that works
+     * after the watchdog fired (as the stuck-state dump's reads do); hostdrv builds the one-line
+     * stuck state of its watchdog message from it. */
+    bool (*watchdog)(void *state, uint64_t *fired_at);
+    gc_status_t (*debug_read)(void *state, uint32_t offset, uint32_t *value);
 } gc_backend_ops_t;
 
 /* The backend called `name`, or NULL. */

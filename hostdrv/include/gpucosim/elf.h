@@ -11,6 +11,15 @@
  * fills memsz past filesz, and reserves those device ranges in the driver's allocator so that
  * later gc_mem_alloc() calls do not hand them out (gc_elf_unload() releases them).
  *
+ * Relocatable images.  An image linked with -Wl,--emit-relocs keeps its relocations (SHT_RELA
+ * sections of its allocated sections); such an image can move (gc_elf_relocate): by one offset,
+ * a multiple of 4 KiB, for the whole image, applying R_RISCV_32, HI20, LO12_I and LO12_S against
+ * symbols of the image (PC-relative relocations and differences of two image symbols stay as
+ * they are; anything else is refused with a message).  gc_elf_load() puts an image at its link
+ * address when that range is free, and else, when it is relocatable, at a free range of the same
+ * window: every image of firmware/link.ld links at the same address, so two can be loaded at
+ * once.  gc_elf_symbol() and gc_elf_entry() give the current addresses.
+ *
  *     gc_elf_t *k; char err[160];
  *     if (gc_elf_read_file("build/firmware/kernels.elf", &k, err, sizeof err)) puts(err);
  *     gc_elf_load(dev, k);                       uint32_t pc; gc_elf_symbol(k, "vecadd", &pc);
@@ -48,6 +57,19 @@ const gc_elf_segment_t *gc_elf_segment(const gc_elf_t *elf, size_t i);
 /* Value of a defined symbol (a thread address); GC_ERR_NOT_FOUND when there is none. */
 gc_status_t gc_elf_symbol(const gc_elf_t *elf, const char *name, uint32_t *value);
 
+/* Relocations: the image has them (linked with --emit-relocs), so gc_elf_relocate can move it. */
+bool gc_elf_relocatable(const gc_elf_t *elf);
+/* The current thread address of the image's lowest segment, and the bytes up to the end of its
+ * highest one. */
+uint32_t gc_elf_base(const gc_elf_t *elf);
+uint32_t gc_elf_span(const gc_elf_t *elf);
+/* Move the image so that its lowest segment starts at thread address `base` (a whole number of
+ * 4 KiB pages from its link address): patches the segments' bytes, their addresses, the entry and
+ * the symbols' values.  All or nothing: on an error (no relocations, an unsupported one, does not
+ * fit) the image is unchanged and err says why.  Do not move a loaded image (gc_elf_load does it
+ * when it must). */
+gc_status_t gc_elf_relocate(gc_elf_t *elf, uint32_t base, char *err, size_t errlen);
+
 /* Write every PT_LOAD segment (memsz bytes, zero filled) through `write`; the callback returns
  * 0 on success.  The write of a segment may be split in pieces. */
 typedef int (*gc_elf_write_fn)(void *ctx, uint32_t thread_addr, const void *src, size_t n);
@@ -59,8 +81,10 @@ bool gc_simt_to_device(uint32_t thread_addr, uint64_t *dev_addr);
 bool gc_simt_from_device(uint64_t dev_addr, uint32_t *thread_addr);
 
 #ifndef GC_ELF_NO_DEVICE
-/* Load into the device: segments must lie in the SYSMEM / VIDMEM windows and be free in the
- * allocator (they are reserved until gc_elf_unload or gc_device_close). */
+/* Load into the device: segments must lie in the SYSMEM / VIDMEM windows.  At the link address when
+ * it is free in the allocator; else a relocatable image moves to a free range of the same window
+ * (GC_ERR_BUSY when it is not relocatable).  The range is reserved until gc_elf_unload or
+ * gc_device_close. */
 gc_status_t gc_elf_load(gc_device_t *dev, gc_elf_t *elf);
 gc_status_t gc_elf_unload(gc_device_t *dev, gc_elf_t *elf);
 #endif

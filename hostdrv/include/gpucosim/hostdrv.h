@@ -1,17 +1,19 @@
 /* hostdrv.h: the gpucosim host driver (C11).
  *
  * Layers, bottom up (each usable and testable alone):
- *   device   open a backend ("rtl" now; "ref" and "sc" plug into the same gc_backend_ops_t),
- *            MMIO, host memory access, run cycles, IRQ
+ *   device   open a backend ("rtl", "ref" or "sc", each a gc_backend_ops_t: gpucosim/backend.h),
+ *            MMIO, host memory access, run cycles, IRQ, the whole-run watchdog
  *   mem      sysmem / vidmem allocators
  *   pushbuf  method encoders (from the generated spec header) into a caller's word buffer
- *   ring     GPFIFO index arithmetic, incl. seed 003 [0071] wrap() for any ring size
+ *   ring     GPFIFO index arithmetic, incl. the work-queue document's wrap() for any ring size
  *   channel  a GPFIFO channel: ring + pushbuffer space, submit with flow control on GP_GET,
  *            wait, error report, reset
  *   sem/copy semaphore wait helpers, copies through the copy engine
  * Above it: gpucosim/runtime.h (CUDA-like streams, events, copy priorities) and
  * gpucosim/scenarios.h (the scenarios of the gpucosim CLI).
- * Every call returns a gc_status_t.  No global state: everything hangs off a gc_device_t.
+ * Every call returns a gc_status_t.  No global state: everything hangs off a gc_device_t.  Every
+ * failure of a call that was given a device records a one-line message in gc_device_last_error
+ * (a call without a device, e.g. gc_channel_submit(NULL, ...), has nowhere to put it).
  */
 #ifndef GPUCOSIM_HOSTDRV_H
 #define GPUCOSIM_HOSTDRV_H
@@ -49,16 +51,32 @@ typedef struct gc_device_config {
     uint64_t seed;           /* backend randomness (memory stalls); default 1 or $GPUCOSIM_SEED */
     const char *waves;       /* FST file, or NULL ($GPUCOSIM_WAVES) */
     uint32_t stall_pct;      /* random memory stalls, percent ($GPUCOSIM_STALL_PCT) */
-    uint64_t max_cycles;     /* whole-run watchdog, 0 = none ($GPUCOSIM_MAX_CYCLES) */
+    uint64_t max_cycles;     /* whole-run watchdog, 0 = none ($GPUCOSIM_MAX_CYCLES); when it fires the
+                                run stops and the last error reads "watchdog: <what> after <N> cycles
+                                (limit <L>): <stuck state>" */
     uint64_t wait_cycles;    /* default budget of each gc_*_wait call (default 2,000,000) */
     uint32_t poll_cycles;    /* cycles run between two polls in waits (default 16) */
     const char *inject;      /* backend fault injection for mutation tests ($GPUCOSIM_INJECT) */
     bool quiet;              /* backend prints nothing at open/close */
+    /* progress report: when progress_cycles > 0, gc_device_run calls progress(progress_arg, cycle)
+     * each time the device clock passes a multiple of progress_cycles (default off) */
+    uint64_t progress_cycles;
+    void (*progress)(void *arg, uint64_t cycle);
+    void *progress_arg;
+    /* set by gc_device_config_init when a GPUCOSIM_* variable does not parse or is out of range
+     * (one line naming it); gc_device_open refuses such a configuration */
+    char env_error[160];
 } gc_device_config_t;
 
-/* Fills defaults and the environment overrides named above. */
+/* Fills defaults and the environment overrides named above (a malformed one: see env_error). */
 void gc_device_config_init(gc_device_config_t *cfg);
+/* Open the device; on failure a one-line reason is printed to stderr ("hostdrv: ..."). */
 gc_status_t gc_device_open(const gc_device_config_t *cfg, gc_device_t **out);
+/* The same, but the one-line reason goes to err (nothing is printed). */
+gc_status_t gc_device_open_ex(const gc_device_config_t *cfg, gc_device_t **out, char *err, size_t errlen);
+/* Parse an unsigned number as the CLI and the GPUCOSIM_* variables take it: decimal or 0x-hex
+ * digits only (no sign, no spaces), in [min, max].  false (and *out untouched) otherwise. */
+bool gc_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 void gc_device_close(gc_device_t *dev);
 
 gc_status_t gc_mmio_read(gc_device_t *dev, uint32_t offset, uint32_t *value);
@@ -92,7 +110,7 @@ gc_status_t gc_mem_free(gc_device_t *dev, const gc_buf_t *buf);
  * kernels: gpucosim/elf.h); GC_ERR_BUSY if part of it is allocated.  Freed with gc_mem_free. */
 gc_status_t gc_mem_reserve(gc_device_t *dev, gc_mem_kind_t kind, uint64_t addr, uint64_t size, gc_buf_t *out);
 
-/* ------------------------------------------------------------------ ring (seed 003 [0071]) */
+/* ------------------------------------------------------------------ ring (wrap(): docs/sources.md) */
 /* wrap() for a ring of n entries, any n > 0: x in [-n, 2n) comes back into [0, n). */
 uint32_t gc_wrap(int64_t x, uint32_t n);
 /* wrap() for a power-of-two ring of 2^log2n entries: x & (2^log2n - 1). */
@@ -188,6 +206,9 @@ typedef struct gc_channel_error {
 
 void gc_channel_config_init(gc_channel_config_t *cfg);
 gc_status_t gc_channel_open(gc_device_t *dev, const gc_channel_config_t *cfg, gc_channel_t **out);
+/* Bytes of sysmem a channel opened with cfg (NULL: the defaults) takes: its ring, its pushbuffer
+ * area and its fence word, each 64-byte aligned. */
+uint64_t gc_channel_sysmem_bytes(const gc_channel_config_t *cfg);
 void gc_channel_close(gc_channel_t *ch);
 uint32_t gc_channel_id(const gc_channel_t *ch);
 /* Copy pb into the channel's pushbuffer space, append a GPFIFO entry and ring the doorbell.

@@ -10,19 +10,22 @@
  *   errors               every call returns a gcrt_error_t; gcrt_get_last_error / _peek_ and
  *                        gcrt_error_string, plus a one-line message with the details
  *
- * Copy priorities (seed 000).  The runtime opens P copy HW channels (config.copy_priorities,
- * default 3, at least 3) on one copy engine's runlist, with internal priorities 0 (lowest) ..
- * P-1, and P-1 semaphores S[1..P-1] in sysmem.  A stream is aliased to the copy channel of its
- * priority (stream level l of K -> copy priority l * P / K).  Each copy or memset pushed on copy
- * priority q is bracketed as the seed describes:
+ * Copy priorities (docs/sources.md: "assigning priorities to memory copies").  The runtime opens P
+ * copy HW channels (config.copy_priorities, default 3, at least 3) on one copy engine's runlist,
+ * with internal priorities 0 (lowest) .. P-1, and P-1 semaphores S[1..P-1] in sysmem.  A stream
+ * is aliased to the copy channel of its priority: stream level l of K (0 lowest .. K-1 highest)
+ * -> copy priority round(l * (P-1) / (K-1)), halves rounded up (gcrt_copy_prio_map), so the
+ * lowest level gets 0, the highest P-1 and the rest spread evenly; e.g. K = 4, P = 3: levels
+ * 0, 1, 2, 3 -> 0, 1, 1, 2.  Each copy or memset pushed on copy priority q is bracketed as the
+ * source document describes:
  *     for every h > q:  SEM_EXECUTE ACQUIRE S[h] == 0 (ACQUIRE_SWITCH: switch away at once)
  *     if q > 0:         REDUCTION INC S[q];  the copy;  REDUCTION DEC S[q]
  *     else:             the copy
  * so lower-priority channels yield the copy engine to higher ones, overriding time slices.
- * config.copy_priorities_enabled = false is the seed's "prior art": the same channels and
+ * config.copy_priorities_enabled = false is the document's "prior art": the same channels and
  * aliasing, no semaphore commands, plain time slices.
  *
- * Stream to device priority mapping (seed 001).  M valid device priorities (config.device_priorities,
+ * Stream to device priority mapping (docs/sources.md: "sharing priorities between streams").  M valid device priorities (config.device_priorities,
  * default 64, 0 lowest .. M-1 highest) and a max nesting depth N (gcrt_set_limit
  * GCRT_LIMIT_MAX_NESTING_DEPTH, default 1) give floor(M/N) stream levels spaced N apart: the
  * lowest stream priority maps to device priority 0, the next to N, and so on; once the levels run
@@ -38,7 +41,8 @@
  * device priority, DEPTH = 1, MAX_DEPTH = the max nesting depth N) and its parameter block
  * into one vidmem buffer (freed once the kernel completed), pushes a timestamped release, then
  * SEND_PCAS_A / SEND_SIGNALING_PCAS_B; the TMD's four-word completion release lands in a stamp
- * slot like a copy's, so kernels are ops (GCRT_OP_KERNEL) with the same timing.  A kernel
+ * slot like a copy's, so kernels are ops (GCRT_OP_KERNEL).  Their start and end come from the
+ * task management unit's log (see Timing).  A kernel
  * completes after its CTAs and all its device-launched children (docs/tmu.md), so the stream's
  * next work starts after them.  A stream stays in order across its HW channels (its copy channel
  * and its compute channel): when its next work goes to another channel than its last, the
@@ -49,16 +53,27 @@
  * runtime).  A launch whose device priority is not below COMPUTE.TMU_CONFIG.PRIO_LEVELS is
  * refused (GCRT_ERROR_INVALID_PRIORITY) before anything is pushed.
  *
- * Task management unit (issue 6).  gcrt_tmu_log_enable gives the TMU a log ring (COMPUTE.LOG_*);
- * gcrt_tmu_log returns every record so far, decoded (the timelines draw one track per task slot
- * from it).  gcrt_launch_failures reads the device-side LAUNCH failures (COMPUTE.LAUNCH_FAIL*,
+ * Task management unit (issue 6).  The runtime gives the TMU a log ring (COMPUTE.LOG_*, 4096
+ * records) before its first kernel launch and keeps it on: it times kernels from it.
+ * gcrt_tmu_log_enable starts collecting the records for gcrt_tmu_log (optionally in a ring of
+ * another size); gcrt_tmu_log returns every record collected so far, decoded (the timelines draw
+ * one track per task slot from it).  gcrt_launch_failures reads the device-side LAUNCH failures (COMPUTE.LAUNCH_FAIL*,
  * INTR_STATUS.LAUNCH_FAIL).  gcrt_set_no_evict sets TMU_CTRL.NO_EVICT (the prior art: a pending
  * task waits for a free slot).  gcrt_launch_ex adds per-launch attributes (QUEUE_HEAD insertion,
  * an explicit device priority).
  *
- * Timing.  Every copy and memset carries a timestamped release just before its LAUNCH_DMA and a
- * four-word (timestamped) completion release, so gcrt_ops() reports when each one started and
- * ended, in device cycles, without polling.
+ * Timing (gcrt_ops, timelines), in device cycles, from what the hardware recorded.  Every copy,
+ * memset and kernel carries a timestamped host release just before its LAUNCH_DMA / SEND_PCAS_A
+ * (launch_cycle) and a four-word (timestamped) completion release.  A copy or memset ends at its
+ * copy engine's completion release stamp; it starts at max(its launch stamp, the end of the copy
+ * the same copy engine completed before it): a copy engine runs one copy at a time, but a
+ * channel may reach LAUNCH_DMA while the engine still runs another channel's copy.  The copy
+ * engine records no start of its own, so that is a lower bound: the engine takes the copy tens
+ * of cycles after the launch stamp (the release's round trip to memory), later still when its
+ * channel had to wait for the engine.  A kernel starts at its task's START record and ends at
+ * its COMPLETE record in the TMU log (the compute engine runs several tasks at once: kernels of
+ * different streams overlap).  An op is done once its completion release landed and, for a
+ * kernel, its COMPLETE record was read; stream / device synchronize return only then.
  */
 #ifndef GPUCOSIM_RUNTIME_H
 #define GPUCOSIM_RUNTIME_H
@@ -78,7 +93,7 @@ extern "C" {
 typedef enum gcrt_error {
     GCRT_SUCCESS = 0,
     GCRT_ERROR_INVALID_VALUE,     /* an argument is out of range or NULL */
-    GCRT_ERROR_INVALID_HANDLE,    /* a stream or event this runtime did not create (or destroyed) */
+    GCRT_ERROR_INVALID_HANDLE,    /* a stream, event or image this runtime did not create (or destroyed) */
     GCRT_ERROR_INVALID_PRIORITY,  /* a stream priority outside [greatest, least] */
     GCRT_ERROR_OUT_OF_BOUNDS,     /* a copy or memset outside the allocation it starts in */
     GCRT_ERROR_INVALID_MEMCPY_DIRECTION, /* the addresses do not match the copy kind */
@@ -109,7 +124,7 @@ typedef struct gcrt_config {
     uint32_t device_priorities;   /* M valid device priorities (default and at most TMU_PRIO_LEVELS, 64) */
     uint32_t max_nesting_depth;   /* N (default 1, at most TMU_MAX_DEPTH, 15); also gcrt_set_limit */
     uint32_t copy_priorities;     /* P copy HW channels / internal priorities (default 3, >= 3) */
-    bool copy_priorities_enabled; /* seed 000's semaphore bracketing (default true) */
+    bool copy_priorities_enabled; /* the copy priorities' semaphore bracketing (default true) */
     uint32_t copy_runlist;        /* runlist of the copy channels: 1 (CE0, default) or 2 (CE1) */
     uint32_t copy_timeslice;      /* time slice of each copy channel in cycles (default 3000) */
     uint64_t sync_cycles;         /* budget of one synchronize (default 50,000,000 cycles) */
@@ -117,6 +132,8 @@ typedef struct gcrt_config {
 
 void gcrt_config_init(gcrt_config_t *cfg);
 gcrt_error_t gcrt_open(const gcrt_config_t *cfg, gcrt_t **out);
+/* gcrt_open, with the one-line reason of a failure in err (gcrt_open prints it to stderr). */
+gcrt_error_t gcrt_open_ex(const gcrt_config_t *cfg, gcrt_t **out, char *err, size_t errlen);
 void gcrt_close(gcrt_t *rt);
 /* The hostdrv device under the runtime (MMIO, memory, cycles). */
 gc_device_t *gcrt_device(gcrt_t *rt);
@@ -138,18 +155,27 @@ gcrt_error_t gcrt_get_limit(gcrt_t *rt, gcrt_limit_t limit, uint64_t *value);
 /* CUDA convention: *least = 0 (lowest priority), *greatest = -(K-1) (highest). */
 gcrt_error_t gcrt_stream_priority_range(gcrt_t *rt, int *least, int *greatest);
 
-/* Seed 001's mapping, as a pure function.  Stream priorities are given lowest first as the
+/* The stream-to-device priority mapping, as a pure function.  Stream priorities are given lowest first as the
  * integers [lo, hi] (any range; lo is the lowest priority), device priorities are 0..m-1 with 0
  * lowest, n is the max nesting depth.  Returns the device priority of stream priority `prio`, or
  * -1 when the arguments are invalid (n == 0, m < n, prio outside [lo, hi], lo > hi). */
 int gcrt_prio_map(int lo, int hi, uint32_t m, uint32_t n, int prio);
 /* floor(m / n): how many device priorities are available for streams (0 when n == 0). */
 uint32_t gcrt_prio_stream_levels(uint32_t m, uint32_t n);
+/* The copy priority (0..p-1) of stream level `level` (0 lowest .. k-1 highest; clamped) with k
+ * stream priorities and p copy priorities: round(level * (p-1) / (k-1)), halves up; 0 if k <= 1. */
+uint32_t gcrt_copy_prio_map(uint32_t k, uint32_t p, uint32_t level);
 
 /* ------------------------------------------------------------------ memory */
 /* Device memory (vidmem) and pinned host memory (sysmem), by device address. */
 gcrt_error_t gcrt_malloc(gcrt_t *rt, uint64_t *addr, uint64_t bytes);
 gcrt_error_t gcrt_malloc_host(gcrt_t *rt, uint64_t *addr, uint64_t bytes);
+/* Free an allocation (addr = the start gcrt_malloc / gcrt_malloc_host returned).  Like cudaFree it
+ * first waits until every copy, memset and kernel pushed so far has completed (the device runs
+ * meanwhile): queued work may still read or write the range, and the allocator hands the same
+ * range out again.  Errors: GCRT_ERROR_INVALID_VALUE (not the start of an allocation of this
+ * runtime, or freed already); a channel fault or timeout of that work (the allocation then stays
+ * allocated until gcrt_close). */
 gcrt_error_t gcrt_free(gcrt_t *rt, uint64_t addr);
 /* The host's view of an allocation (no device work; bounds checked). */
 gcrt_error_t gcrt_write(gcrt_t *rt, uint64_t addr, const void *src, size_t bytes);
@@ -161,7 +187,7 @@ gcrt_error_t gcrt_stream_create(gcrt_t *rt, gcrt_stream_t **s);
 gcrt_error_t gcrt_stream_create_with_priority(gcrt_t *rt, gcrt_stream_t **s, int priority);
 gcrt_error_t gcrt_stream_destroy(gcrt_t *rt, gcrt_stream_t *s);
 gcrt_error_t gcrt_stream_get_priority(gcrt_t *rt, gcrt_stream_t *s, int *priority);
-/* The device priority the stream's kernels carry (seed 001 mapping). */
+/* The device priority the stream's kernels carry (the stream-to-device priority mapping). */
 gcrt_error_t gcrt_stream_get_device_priority(gcrt_t *rt, gcrt_stream_t *s, uint32_t *device_priority);
 /* The internal copy priority (0 lowest .. P-1) and HW channel the stream is aliased to. */
 gcrt_error_t gcrt_stream_get_copy_channel(gcrt_t *rt, gcrt_stream_t *s, uint32_t *copy_priority,
@@ -206,13 +232,20 @@ gcrt_error_t gcrt_copy_semaphore(gcrt_t *rt, uint32_t q, uint32_t *value);
 
 /* ------------------------------------------------------------------ kernels */
 /* Read a kernel image (ELF, e.g. build/firmware/kernels.elf) and load it into the device
- * (gc_elf_read_file + gc_elf_load).  Release it with gcrt_unload_image (gcrt_close does not). */
+ * (gc_elf_read_file + gc_elf_load).  Several images may be loaded at once: one whose link range
+ * is taken (they all link at the same address) is moved to a free range when it was linked with
+ * --emit-relocs (firmware/README.md), else refused.  The handle is valid for this runtime until
+ * gcrt_unload_image or gcrt_close (which unloads every image still loaded). */
 gcrt_error_t gcrt_load_image(gcrt_t *rt, const char *path, gc_elf_t **image);
+/* Waits, like gcrt_free, until every kernel pushed so far has completed (they may run the
+ * image's code), then releases the image's range and the handle.  GCRT_ERROR_INVALID_HANDLE for
+ * an image this runtime did not load or already unloaded (the pointer is never dereferenced). */
 gcrt_error_t gcrt_unload_image(gcrt_t *rt, gc_elf_t *image);
 /* The thread address a kernel uses for a device address (for pointers in kernel arguments);
  * 0 when the address is in no global window. */
 uint32_t gcrt_kernel_ptr(uint64_t dev_addr);
-/* Launch `kernel` (a symbol of `image`, which must be loaded) on stream s: grid[3] CTAs of
+/* Launch `kernel` (a symbol of `image`, which this runtime's gcrt_load_image loaded and which was
+ * not unloaded: GCRT_ERROR_INVALID_HANDLE otherwise) on stream s: grid[3] CTAs of
  * block[3] threads, `args_bytes` bytes of `args` as its parameter block (gc_param), shared_bytes
  * of shared memory per CTA.  Errors: GCRT_ERROR_NOT_SUPPORTED (the backend has no compute
  * engine), GCRT_ERROR_INVALID_KERNEL (no such symbol), GCRT_ERROR_INVALID_CONFIGURATION (a zero
@@ -228,7 +261,7 @@ typedef struct gcrt_launch_attr {
                               * priority (default false: after them) */
     int32_t device_priority; /* -1 (default): the stream's device priority; else this TMD
                               * PRIORITY.LEVEL (must be below COMPUTE.TMU_CONFIG.PRIO_LEVELS); the
-                              * kernel goes to the compute channel of that priority.  Seed 001's
+                              * kernel goes to the compute channel of that priority.  The nested-priority document's
                               * prior art (parents at the lowest priority) is device_priority 0 */
 } gcrt_launch_attr_t;
 void gcrt_launch_attr_init(gcrt_launch_attr_t *a);
@@ -261,20 +294,26 @@ typedef struct gcrt_tmu_record {
     uint64_t cycle;    /* stamp */
 } gcrt_tmu_record_t;
 
-/* Allocate a ring of 2^size_log2 records (4..20; 0 = 4096 records) in vidmem, zero it and point
- * the TMU at it (COMPUTE.LOG_BASE_*, LOG_CTRL.ENABLE; LOG_PUT restarts at 0).  Records already
- * read are forgotten.  Call it before launching the work to be logged. */
+/* Collect the TMU log's records for gcrt_tmu_log from now on, in a ring of 2^size_log2 records
+ * (4..20; 0 = 4096, the ring the runtime uses by itself).  Records collected before are
+ * forgotten.  When the ring is not the one in use, the runtime first waits for all its work to
+ * complete (gcrt_device_synchronize) and every record to land, then allocates a zeroed ring and
+ * points the TMU at it (COMPUTE.LOG_BASE_*, LOG_CTRL.ENABLE; LOG_PUT restarts at 0).  Call it
+ * before launching the work to be logged.  A ring too small for the records the device writes
+ * between two runtime calls loses some (*lost of gcrt_tmu_log; gcrt_op_t.timing_lost). */
 gcrt_error_t gcrt_tmu_log_enable(gcrt_t *rt, uint32_t size_log2);
-/* Stop logging (LOG_CTRL = 0); the records read so far stay readable. */
+/* Stop collecting records for gcrt_tmu_log; those collected so far stay readable.  The TMU keeps
+ * logging (LOG_CTRL stays enabled: the runtime times its kernels from the log). */
 gcrt_error_t gcrt_tmu_log_disable(gcrt_t *rt);
-/* Every record written since gcrt_tmu_log_enable, in order (valid until the next runtime call).
+/* Every record collected since gcrt_tmu_log_enable, in order (valid until the next runtime call).
  * Reads the ring without waiting: records of work still running come in later calls.
  * *lost (may be NULL): records the ring overwrote before they were read (0 normally). */
 gcrt_error_t gcrt_tmu_log(gcrt_t *rt, const gcrt_tmu_record_t **recs, size_t *count, uint64_t *lost);
-/* Run the device until the log has the COMPLETE record of every kernel the runtime launched that
- * completed since the log was enabled, and every record the TMU issued (COMPUTE.LOG_PUT) has
- * landed and been read.  (A task's COMPLETE record may land after its stream's synchronize
- * returned: the TMU reports completion to the channel without waiting for its log write.) */
+/* Run the device until the log has the COMPLETE record of every kernel the runtime launched whose
+ * completion release landed, and every record the TMU issued (COMPUTE.LOG_PUT) has landed and
+ * been read (records of device-launched tasks included).  Stream and device synchronize already
+ * wait for the COMPLETE records of the runtime's kernels (the TMU reports completion to the
+ * channel without waiting for its log write). */
 gcrt_error_t gcrt_tmu_log_sync(gcrt_t *rt);
 /* A name for a task (TMD address >> 8) on timelines; kernels launched by gcrt_launch are named
  * after their kernel already (gcrt_op_t.task).  The name is copied. */
@@ -315,14 +354,27 @@ typedef struct gcrt_op {
     int stream_priority;
     uint32_t copy_priority, hw_channel, engine; /* kernels: copy_priority 0, engine GCRT_COMPUTE_ENGINE */
     uint64_t bytes;
-    uint64_t submit_cycle;   /* when the host pushed it */
-    uint64_t launch_cycle;   /* when its channel reached LAUNCH_DMA (0 until then) */
+    uint64_t submit_cycle;   /* when the host pushed it (the device cycle count at the push) */
+    uint64_t launch_cycle;   /* stamp of the timestamped release its channel executed just before
+                              * LAUNCH_DMA / SEND_PCAS_A (0 until then) */
     bool launched;
-    uint64_t start_cycle;    /* when the copy engine took it (0 until complete) */
-    uint64_t end_cycle;      /* when its completion release landed (0 until complete) */
-    bool done;
+    uint64_t start_cycle;    /* copies, memsets: max(launch_cycle, end_cycle of the copy the same copy
+                              * engine completed before it; a copy engine runs one copy at a time):
+                              * a lower bound of when the engine took it (see Timing above).
+                              * Kernels: the stamp of the task's START record in the TMU log (when
+                              * it first took a task slot; set once that record was read, so also
+                              * while the kernel runs).  0 until then, and if timing_lost */
+    uint64_t end_cycle;      /* copies, memsets: the stamp of the copy engine's four-word completion
+                              * release.  Kernels: the stamp of the task's COMPLETE record (issued
+                              * right after the TMD's completion release).  0 until done */
+    bool done;               /* completed, with its start and end known */
     uint32_t task;           /* kernels: TMD address >> 8 (the task id of TMU log records) */
     uint32_t device_priority; /* kernels: TMD PRIORITY.LEVEL */
+    uint32_t evictions;      /* kernels: EVICT records of the task (it RESUMEd as often) */
+    bool timing_lost;        /* kernels: the TMU log ring overwrote records before the runtime read
+                              * them while this kernel ran (a ring too small for the device time
+                              * between two runtime calls): its START / COMPLETE may be missing,
+                              * start_cycle / end_cycle are then 0 */
 } gcrt_op_t;
 
 /* The runtime's copies, memsets and kernels so far, in issue order (valid until the next runtime call).

@@ -64,7 +64,7 @@ typedef struct gcsc_result {
     bool prior_art;
 } gcsc_result_t;
 
-/* Seed 000's walk-through on the runtime: a low-priority stream (priority 0) copies Mlow1..3 and a
+/* The copy-priority walk-through on the runtime: a low-priority stream (priority 0) copies Mlow1..3 and a
  * high-priority stream (the greatest priority) Mhigh1..2; Mlow1 is pushed first and the rest while
  * it copies.  With cfg->copy_priorities_enabled the expected completion order is Mlow1, Mhigh1,
  * Mhigh2, Mlow2, Mlow3; without (prior art), issue order.  Each holds only where the walk-through's
@@ -96,7 +96,7 @@ gcrt_error_t gcsc_prio_latency(const gcrt_config_t *cfg, FILE *out, const char *
 gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t rounds, FILE *out,
                           const char *timeline, gcsc_result_t *res, char *err, size_t errlen);
 
-/* Seed 001 on the device (issue 6): max nesting depth N = 4, a stream at stream level 1 (device
+/* The nested-priority mapping on the device (issue 6): max nesting depth N = 4, a stream at stream level 1 (device
  * priority 4) launches nest_chain, which launches itself level after level: the levels run at
  * device priorities 4, 5, 6, 7 (nesting levels 1..4), the launch from level 4 fails DEPTH, nothing
  * reaches priority 8, the host sees the failure (gcrt_launch_failures).  Asserted from the TMU log
@@ -104,7 +104,7 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
 gcrt_error_t gcsc_nested_priority(const gcrt_config_t *cfg, const char *image, FILE *out, const char *timeline,
                                   gcsc_result_t *res, char *err, size_t errlen);
 
-/* Seed 002's eviction: low-priority lp_grid tasks (one per task slot, device priorities 0..K-1,
+/* The work-queue document's eviction: low-priority lp_grid tasks (one per task slot, device priorities 0..K-1,
  * each from its own stream) fill every slot; then a high-priority hp_short is launched: it evicts
  * the lowest-priority task (log EVICT), completes before it, and the victim resumes; every CTA
  * runs exactly once (per-CTA counters all 1).  no_evict sets TMU_CTRL.NO_EVICT (the prior art:
@@ -113,10 +113,10 @@ gcrt_error_t gcsc_nested_priority(const gcrt_config_t *cfg, const char *image, F
 gcrt_error_t gcsc_eviction(const gcrt_config_t *cfg, const char *image, bool no_evict, FILE *out, const char *timeline,
                            gcsc_result_t *res, char *err, size_t errlen);
 
-/* Seed 001's ChildlessA / ParentA / ChildA: on a high-priority stream (max nesting depth 2),
+/* The nested-priority document's ChildlessA / ParentA / ChildA: on a high-priority stream (max nesting depth 2),
  * ChildlessA and ParentA run at the stream's device priority and ChildA (launched by ParentA) at
  * one more.  prior_art launches ParentA at the lowest device priority instead (ChildA at 1), the
- * approach the seed argues against. */
+ * approach the document argues against. */
 gcrt_error_t gcsc_childless_parent(const gcrt_config_t *cfg, const char *image, bool prior_art, FILE *out,
                                    const char *timeline, gcsc_result_t *res, char *err, size_t errlen);
 
