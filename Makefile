@@ -34,10 +34,10 @@ DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff test_launch test_tmu test_nvclass
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
-DRIVER_SUITE   := test_copy test_faults test_seed000 test_frontend test_runtime test_launch test_tmu test_nvclass
+DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_frontend test_runtime test_launch test_tmu test_nvclass
 # run on the ref backend as well (its compute engine, hostdrv/src/ref_compute.c)
 REF_SUITE      := test_compute
 OTHER_BACKENDS := ref sc
@@ -63,7 +63,9 @@ help:
 	@echo "make run        run the default scenario (copy demo); WAVES=1 writes $(BUILD)/waves/run.fst"
 	@echo "                ARGS='--seed 7 --bytes 65536' passes options to gpucosim run"
 	@echo "make test       all tests (unit, RTL block benches, end to end) -> 'N passed, N failed'"
-	@echo "                TESTS=substring runs a subset"
+	@echo "                TESTS=substring runs a subset; SEED=N STALL=P run every test with memory-model"
+	@echo "                seed N and P % random stalls (GPUCOSIM_SEED / GPUCOSIM_STALL_PCT, +seed=/+stall_pct="
+	@echo "                for the RTL benches); a failing case prints the command that reproduces it"
 	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
 	@echo "make soak       long runs: randomized / end-to-end tests over SOAK_SEEDS memory seeds (default 20)"
 	@echo "                with random stalls, the largest copy on rtl -> 'N passed, N failed'"
@@ -323,7 +325,8 @@ run: $(BUILD)/bin/gpucosim
 
 test: all
 	BUILD=$(BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
-	  $(if $(TESTS),--filter $(TESTS)) $(TEST_BINS) $(RTL_TBS) tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py \
+	  $(if $(TESTS),--filter $(TESTS)) $(if $(SEED),--seed $(SEED)) $(if $(STALL),--stall $(STALL)) $(TEST_BINS) $(RTL_TBS) \
+	  tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
 	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
 	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
 

@@ -10,7 +10,8 @@
 //               time slice of TIMESLICE cycles (0 counts as 1). Switches happen only at a method
 //               boundary, never inside a method:
 //                 TIMESLICE  the slice expired and another channel is runnable (if none is, the
-//                            slice is renewed silently);
+//                            slice is renewed silently), and the channel has made progress: it
+//                            completed a method (or a GPFIFO entry ended) since it was selected;
 //                 ACQUIRE    an acquire failed with ACQUIRE_SWITCH_TSG EN (with DIS the channel
 //                            stays resident in ACQ_RETRY, retrying, until its slice expires and
 //                            another channel is runnable);
@@ -26,6 +27,18 @@
 //               preempted (counted as TIMESLICE) when the engine frees: the owner then resumes
 //               first if its slice has not expired, else round robin continues after the owner.
 //               A copy in flight is never cut.
+//               Forward progress: a channel selected for the engine (owner or guest) is not
+//               switched away for an expired slice or turn until it has completed at least one
+//               method, or its GPFIFO entry has ended, in that residency (prog_q). A switch
+//               throws the reads in flight away, so without this a slice shorter than the memory
+//               latency would refetch forever and nothing would complete. Two cases leave without
+//               it: a guest preempted because the owner's engine work is over (the owner makes
+//               the progress), and a channel blocked in ACQ_RETRY (its failed attempt was made;
+//               it must be able to leave for the channel that would release it). So every
+//               TIMESLICE switch of a channel follows one of its methods or entries:
+//               SWITCH_TIMESLICE <= METHODS + entries, at any TIMESLICE >= 1.
+//               Orders that depend on the slice's length (docs/architecture.md, "Copy priorities
+//               and time slices") are not guaranteed by this rule.
 //   context     per channel: decoder context (sec_op, address, subchannel, count), subchannel
 //               bindings, host-semaphore and copy-class method registers, and for an entry left
 //               mid-way its next undecoded dword address, dwords left, GET (for fault data) and
@@ -317,6 +330,8 @@ module gc_pbdma
   logic [CH_W-1:0]      rr_ptr_q;            // last channel selected by round robin
   logic [1:0]           rr_rnd_q;            // its round
   logic [CH_W-1:0]      g_ptr_q;             // last guest selected
+  logic                 prog_q;              // the resident channel completed a method or an
+                                             // entry since it was selected (forward progress)
 
   // Current segment
   logic [GC_GP_ENTRY0_GET_W-1:0] ent0_get_q; // GP_ENTRY0.GET of the entry being executed
@@ -445,9 +460,16 @@ module gc_pbdma
 
   // Time-slice switch wanted at this method boundary. When round robin would pick the resident
   // owner again (e.g. a HIGH channel's next turn), its slice is renewed in place instead.
-  logic sw_ts, self_next;
-  assign sw_ts = is_guest ? ((hold_q && !own_eng_wait) || (guest_exp && guest_avail))
-                          : (slice_exp && !ce_pend_q[cur_ch_q] && other_run && !self_next);
+  // Forward progress: an expired slice (owner) or turn (guest) switches the channel away only
+  // once it has completed a method or an entry since it was selected (prog_q), so a slice
+  // shorter than the memory latency cannot throw away every fetch. A guest preempted because
+  // the owner's engine work is over leaves at once (the owner makes the progress). sw_blk is
+  // the same wish for a channel blocked on an acquire (ACQ_RETRY): its failed attempt was made.
+  logic sw_ts, sw_blk, self_next;
+  assign sw_blk = is_guest ? ((hold_q && !own_eng_wait) || (guest_exp && guest_avail))
+                           : (slice_exp && !ce_pend_q[cur_ch_q] && other_run && !self_next);
+  assign sw_ts  = is_guest ? ((hold_q && !own_eng_wait) || (guest_exp && guest_avail && prog_q))
+                           : (sw_blk && prog_q);
 
   // Round robin with interleave rounds, from (rr_rnd_q, rr_ptr_q)
   logic            rr_found;
@@ -1219,7 +1241,7 @@ module gc_pbdma
           flt_data_d   = exe_data_q;
         end else if (acq_due[cur_ch_q] || acq_woke_q[cur_ch_q]) begin
           state_d = PBDMA_STATE_PB_FETCH;
-        end else if (sw_ts) begin
+        end else if (sw_blk) begin
           leave       = 1'b1;
           leave_save  = 1'b1;
           leave_cause[SW_ACQUIRE] = 1'b1;
@@ -1238,7 +1260,7 @@ module gc_pbdma
           if (nxt_gp_get == ch_gp_put_i[cur_ch_q]) begin
             leave = 1'b1;
             leave_cause[SW_EMPTY] = 1'b1;
-          end else if (sw_ts) begin
+          end else if (sw_blk) begin   // the entry completes now: progress made
             leave = 1'b1;
             leave_cause[SW_TIMESLICE] = 1'b1;
           end else begin
@@ -1485,6 +1507,7 @@ module gc_pbdma
       rr_ptr_q      <= CH_W'(NCH - 1);
       rr_rnd_q      <= 2'(NROUNDS - 1);   // the first search starts with round 0
       g_ptr_q       <= '0;
+      prog_q        <= 1'b0;
     end else begin
       logic [RD_OUT_W-1:0] rd_beats_n;
       logic [FIFO_AW:0]    cnt_n;
@@ -1704,6 +1727,8 @@ module gc_pbdma
       if (sel_guest) g_ptr_q <= g_ch;
       if (sel_own)   hold_q  <= 1'b0;
       if (sel_rr || sel_guest || sel_own) turn_q <= '0;
+      if (mthd_inc_o || gp_get_we_o) prog_q <= 1'b1;
+      if (sel_rr || sel_guest || sel_own) prog_q <= 1'b0;
       if (drop_own) begin
         own_vld_q <= 1'b0;
         hold_q    <= 1'b0;

@@ -10,10 +10,16 @@ failure, writes JUnit XML (junit-xml), and ends with the line `N passed, N faile
 
 A program given as BACKEND@PATH (e.g. ref@build/tests/test_copy) runs with GPUCOSIM_BACKEND=BACKEND
 and its cases are named BACKEND/<case>: the same driver suite on every device backend.
+
+--seed N / --stall P (make test SEED=N STALL=P) set GPUCOSIM_SEED / GPUCOSIM_STALL_PCT for every
+program (the memory model's seed and random stall percentage) and pass +seed=N / +stall_pct=P to
+the RTL block benches.  A failing case prints the one command that reproduces it: the environment
+(seed, stall, backend), the program and the case.
 """
 import argparse
 import concurrent.futures as cf
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -33,12 +39,35 @@ def split_backend(spec):
     return None, spec
 
 
-def env_for(backend):
-    if backend is None:
-        return None
+def env_for(backend, knobs):
+    """The environment of a case: ours, the knobs (GPUCOSIM_SEED / GPUCOSIM_STALL_PCT), the backend."""
     env = dict(os.environ)
-    env["GPUCOSIM_BACKEND"] = backend
+    env.update(knobs)
+    if backend is not None:
+        env["GPUCOSIM_BACKEND"] = backend
     return env
+
+
+def bench_args(prog, knobs):
+    """The plusargs of an RTL block bench (a program that is not test_*): its seed and stall."""
+    if os.path.basename(prog).startswith("test_"):
+        return []
+    args = []
+    if "GPUCOSIM_SEED" in knobs:
+        args.append("+seed=" + knobs["GPUCOSIM_SEED"])
+    if "GPUCOSIM_STALL_PCT" in knobs:
+        args.append("+stall_pct=" + knobs["GPUCOSIM_STALL_PCT"])
+    return args
+
+
+def repro(prog, case, backend, knobs):
+    """The one shell command that runs this case again the same way."""
+    env = env_for(backend, knobs)
+    words = [f"GPUCOSIM_SEED={env.get('GPUCOSIM_SEED', '1')}",
+             f"GPUCOSIM_STALL_PCT={env.get('GPUCOSIM_STALL_PCT', '0')}",
+             f"GPUCOSIM_BACKEND={env.get('GPUCOSIM_BACKEND', 'rtl')}"]
+    words += [shlex.quote(w) for w in command(prog) + bench_args(prog, knobs) + ([case] if case else [])]
+    return " ".join(words)
 
 
 def list_cases(prog):
@@ -55,12 +84,12 @@ def list_cases(prog):
     return names
 
 
-def run_case(prog, case, timeout, backend=None):
+def run_case(prog, case, timeout, backend, knobs):
     """(status, why, output, seconds); status is 'pass', 'fail' or 'skip'."""
-    argv = command(prog) + ([case] if case else [])
+    argv = command(prog) + bench_args(prog, knobs) + ([case] if case else [])
     t0 = time.monotonic()
     try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env_for(backend))
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env_for(backend, knobs))
         out = p.stdout + p.stderr
         if p.returncode == 0 and case is not None and f"SKIP: {case}" in p.stdout:
             return "skip", "", out, time.monotonic() - t0
@@ -80,7 +109,18 @@ def main():
     ap.add_argument("--timeout", type=int, default=600, help="seconds per case (default %(default)s)")
     ap.add_argument("--filter", default="", help="only cases whose name contains this")
     ap.add_argument("--junit", help="write JUnit XML here")
+    ap.add_argument("--seed", type=int, help="GPUCOSIM_SEED for every program (+seed=N for the RTL benches)")
+    ap.add_argument("--stall", type=int, help="GPUCOSIM_STALL_PCT (0..90) for every program (+stall_pct=P for the benches)")
     args = ap.parse_args()
+    if args.seed is not None and args.seed < 0:
+        ap.error(f"--seed {args.seed}: a seed is >= 0")
+    if args.stall is not None and not 0 <= args.stall <= 90:
+        ap.error(f"--stall {args.stall}: the stall percentage is 0..90")
+    knobs = {}
+    if args.seed is not None:
+        knobs["GPUCOSIM_SEED"] = str(args.seed)
+    if args.stall is not None:
+        knobs["GPUCOSIM_STALL_PCT"] = str(args.stall)
 
     jobs, setup_failures = [], []
     for spec in args.programs:
@@ -100,15 +140,16 @@ def main():
 
     results = []
     with cf.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futs = {pool.submit(run_case, prog, c, args.timeout, backend): (prog, c, name)
+        futs = {pool.submit(run_case, prog, c, args.timeout, backend, knobs): (prog, c, name, backend)
                 for prog, c, name, backend in jobs}
         for fut in cf.as_completed(futs):
-            prog, c, name = futs[fut]
+            prog, c, name, backend = futs[fut]
             status, why, out, secs = fut.result()
             print(f"{status.upper()} {name} ({secs:.1f} s)", flush=True)
             if status == "fail":
                 tail = "\n".join(out.splitlines()[-60:])
-                print(f"---- {name}: {why}; last lines of its output:\n{tail}\n----", flush=True)
+                print(f"---- {name}: {why}; last lines of its output:\n{tail}\n"
+                      f"---- reproduce {name}: {repro(prog, c, backend, knobs)}", flush=True)
             results.append((prog, name, status, why, out, secs))
 
     for prog, why in setup_failures:

@@ -133,6 +133,7 @@ typedef struct ref_pbdma {
     uint32_t own, rr_ptr, rr_rnd, g_ptr;
     uint64_t slice_t, turn_t;
     uint32_t switches;
+    uint32_t sel_methods; /* the resident channel's METHODS when it was selected (forward progress) */
     /* segment being decoded */
     uint32_t ent0_get, seg_left;
     bool sync;

@@ -6,6 +6,9 @@
  *     runnable; switches only at method boundaries, counted by cause: TIMESLICE, ACQUIRE (a failed
  *     acquire with ACQUIRE_SWITCH_TSG, or a resident retrier whose slice expired), ENGINE (the next
  *     method waits for the engine), EMPTY (the ring is empty);
+ *   - forward progress: an expired slice (or a guest's turn) switches a channel away only once it
+ *     completed a method, or its entry ended, since it was selected; a guest preempted because the
+ *     engine freed and a blocked retrier are exempt;
  *   - a channel whose next method waits for its own copy (every method after a LAUNCH_DMA does), or
  *     whose ring went empty with its copy in flight, keeps the slice ("hold") while guests run host
  *     methods and copy-class parameter methods; a guest leaves (ENGINE) at LAUNCH_DMA, WFI or
@@ -143,12 +146,20 @@ static bool self_next(const ref_t *r, const ref_pbdma_t *p, uint32_t *rnd) {
     return rr_pick(r, p, &c, rnd) && c == p->cur;
 }
 
-/* A time-slice switch is wanted at this method boundary. */
-static bool sw_ts(const ref_t *r, const ref_pbdma_t *p) {
-    if (is_guest(p)) return (p->hold && !own_busy(r, p)) || (guest_exp(r, p) && guest_avail(r, p));
+/* A time-slice switch is wanted at this method boundary.  Forward progress: an expired slice (owner)
+ * or turn (guest) switches the channel away only once it has completed a method since it was
+ * selected (progress true; an entry that completes is progress too: seg_done passes true), so a
+ * slice shorter than the memory latency cannot throw away every fetch.  A guest preempted because
+ * the owner's engine work is over leaves at once (the owner makes the progress); a channel blocked
+ * on an acquire (ACQ_RETRY) passes true: its failed attempt was made. */
+static bool sw_ts(const ref_t *r, const ref_pbdma_t *p, bool progress) {
+    if (is_guest(p)) return (p->hold && !own_busy(r, p)) || (guest_exp(r, p) && guest_avail(r, p) && progress);
     uint32_t rnd;
-    return slice_exp(r, p) && !r->ch[p->cur].ce_pend && other_run(r, p) && !self_next(r, p, &rnd);
+    return progress && slice_exp(r, p) && !r->ch[p->cur].ce_pend && other_run(r, p) && !self_next(r, p, &rnd);
 }
+
+/* The resident channel completed a method since it was selected. */
+static bool made_progress(const ref_t *r, const ref_pbdma_t *p) { return r->ch[p->cur].methods != p->sel_methods; }
 
 void ref_pbdma_init(ref_t *r, uint32_t rl) {
     ref_pbdma_t *p = &r->pb[rl];
@@ -263,6 +274,7 @@ static void select_ch(ref_t *r, ref_pbdma_t *p, uint32_t sel) {
     ref_chan_t *c = &r->ch[sel];
     p->cur = sel;
     p->turn_t = r->now;
+    p->sel_methods = c->methods;
     c->eng_wait = false;
     if (c->in_ent) { /* resume mid-entry: refetch from the saved position */
         c->in_ent = false;
@@ -578,7 +590,7 @@ static bool pb_fetch(ref_t *r, ref_pbdma_t *p) {
         p->busy_until = r->now + 1u;
         return true;
     }
-    if (sw_ts(r, p)) return leave(r, p, SW_TIMESLICE, true);
+    if (sw_ts(r, p, made_progress(r, p))) return leave(r, p, SW_TIMESLICE, true);
     if (p->sync && c->ce_pend) { /* SYNC WAIT entry: the channel's copy first */
         c->ew_launch = false;
         p->state = GC_PBDMA_STATE_ENGINE_WAIT;
@@ -693,7 +705,7 @@ static bool seg_done(ref_t *r, ref_pbdma_t *p) {
     ref_chan_t *c = &r->ch[p->cur];
     c->gp_get = (c->gp_get + 1u) & ring_mask(c->log2);
     if (c->gp_get == c->gp_put) return leave(r, p, SW_EMPTY, false);
-    if (sw_ts(r, p)) return leave(r, p, SW_TIMESLICE, false);
+    if (sw_ts(r, p, true)) return leave(r, p, SW_TIMESLICE, false); /* the entry completed */
     gp_issue(r, p, r->now);
     return true;
 }
@@ -774,7 +786,7 @@ bool ref_pbdma_step(ref_t *r, uint32_t rl) {
             p->busy_until = r->now + 1u;
             return true;
         }
-        if (sw_ts(r, p)) return leave(r, p, SW_ACQUIRE, true);
+        if (sw_ts(r, p, true)) return leave(r, p, SW_ACQUIRE, true); /* blocked: its attempt was made */
         return progress;
     case GC_PBDMA_STATE_FAULT: {
         /* wait until no atomic request is outstanding */

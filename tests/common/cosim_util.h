@@ -9,12 +9,28 @@
 #include "gpucosim/scenarios.h"
 #include "gpucosim_spec.h"
 
-/* Open a quiet device on the default backend; `tweak` may adjust the config first. */
+/* A wait budget of `cycles` without stalls, for a memory model stalling `stall_pct` percent of
+ * handshakes: every transfer may take up to (1 + p) / (1 - p) times as long (the ref model's
+ * stretch: c / (1 - p) plus a random share of c p), so the budget grows by that factor. */
+static inline uint64_t util_stall_budget(uint64_t cycles, uint32_t stall_pct) {
+    uint32_t p = stall_pct > 90 ? 90 : stall_pct;
+    return cycles * (100u + p) / (100u - p);
+}
+
+/* The stall percentage a device opened now gets (GPUCOSIM_STALL_PCT, else 0). */
+static inline uint32_t util_stall_pct(void) {
+    gc_device_config_t cfg;
+    gc_device_config_init(&cfg);
+    return cfg.stall_pct;
+}
+
+/* Open a quiet device on the default backend; `tweak` may adjust the config first.  The wait
+ * budget (a hang watchdog) is 500,000 cycles scaled for GPUCOSIM_STALL_PCT. */
 static inline gc_device_t *util_open(void (*tweak)(gc_device_config_t *)) {
     gc_device_config_t cfg;
     gc_device_config_init(&cfg);
     cfg.quiet = true;
-    cfg.wait_cycles = 500000;
+    cfg.wait_cycles = util_stall_budget(500000, cfg.stall_pct);
     if (tweak) tweak(&cfg);
     gc_device_t *dev = NULL;
     gc_status_t st = gc_device_open(&cfg, &dev);
@@ -23,6 +39,19 @@ static inline gc_device_t *util_open(void (*tweak)(gc_device_config_t *)) {
     return dev;
 }
 
+/* Run until channel `id` is no longer resident on its PBDMA (at most `budget` cycles): after
+ * gc_channel_wait_idle the fence's release has landed, but the channel leaves (EMPTY) only when
+ * the release is acknowledged, a memory round trip later, however long the stalls make it. */
+static inline gc_status_t util_wait_left(gc_device_t *dev, uint32_t id, uint64_t budget) {
+    uint32_t st = 0;
+    for (uint64_t t = 0;; t++) {
+        gc_status_t s = gc_mmio_read(dev, GC_REG_CHANNEL_STATUS(id), &st);
+        if (s != GC_OK) return s;
+        if (!GC_CHANNEL_STATUS_RESIDENT_GET(st)) return GC_OK;
+        if (t >= budget) return GC_ERR_TIMEOUT;
+        if ((s = gc_device_run(dev, 1)) != GC_OK) return s;
+    }
+}
 
 /* Bytes of `got` that differ from `want`; prints the first few. */
 static inline size_t util_diff(const char *what, const uint8_t *want, const uint8_t *got, size_t n) {

@@ -208,7 +208,7 @@ static void t_interrupt_counters(void) {
     REQUIRE_OK(dev, gc_channel_wait_idle(ch));
     CHECK(gc_device_irq(dev));
     uint32_t id = gc_channel_id(ch), resident = 0, empty = 0, status = 0;
-    REQUIRE_OK(dev, gc_device_run(dev, 200));
+    REQUIRE_OK(dev, util_wait_left(dev, id, 100000)); /* not a fixed wait: the ack's latency varies */
     REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_CYCLES_RESIDENT(id), &resident));
     REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_SWITCH_EMPTY(id), &empty));
     REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_STATUS(id), &status));

@@ -1,5 +1,5 @@
-/* Seed 000's walk-through (paragraphs on Mlow1..3 / Mhigh1..2) on the RTL, pushbuffers built by
- * hand with hostdrv's encoders.
+/* The copy-priority walk-through (the text's paragraphs on Mlow1..3 / Mhigh1..2) on the device,
+ * pushbuffers built by hand with hostdrv's encoders.
  *
  * Two copy channels on one copy engine's runlist: Clow carries, per copy, "sem acq Shigh 0" (with
  * ACQUIRE_SWITCH, so a failed acquire switches at once) then "mem cpy Mlow_i"; Chigh carries
@@ -15,6 +15,7 @@
 #include "tcase.h"
 
 #define TIMESLICE 3000u
+#define UNLIMITED 0xFFFFFFFFu /* a time slice no run here can use up */
 enum { MLOW1, MLOW2, MLOW3, MHIGH1, MHIGH2, NCOPY };
 static const char *const names[NCOPY] = {"Mlow1", "Mlow2", "Mlow3", "Mhigh1", "Mhigh2"};
 static const uint32_t sizes[NCOPY] = {6144, 6144, 6144, 40960, 2048};
@@ -22,7 +23,7 @@ static const uint32_t sizes[NCOPY] = {6144, 6144, 6144, 40960, 2048};
 typedef struct walk {
     uint64_t start_cycle[NCOPY], done_cycle[NCOPY]; /* CE0's record of each copy */
     int order[NCOPY];
-    uint32_t clow_acq_switches, chigh_slice_switches, shigh_final;
+    uint32_t clow_acq_switches, chigh_slice_switches, clow_slice_switches, shigh_final;
     bool mlow1_running_at_submit;
     size_t bad_bytes;
 } walk_t;
@@ -34,7 +35,7 @@ static void push_copy(gc_pushbuf_t *pb, gc_buf_t *src, gc_buf_t *dst, gc_buf_t *
     gc_pb_copy_desc(pb, 4, &d);
 }
 
-static int run_walk(bool priorities, walk_t *w) {
+static int run_walk(bool priorities, uint32_t timeslice, walk_t *w) {
     memset(w, 0, sizeof *w);
     gc_device_t *dev = util_open(NULL);
     if (!dev) return 0;
@@ -42,7 +43,7 @@ static int run_walk(bool priorities, walk_t *w) {
     gc_channel_config_t cc;
     gc_channel_config_init(&cc);
     cc.runlist = 1; /* both on copy engine 0 */
-    cc.timeslice = TIMESLICE;
+    cc.timeslice = timeslice;
     gc_channel_t *clow = NULL, *chigh = NULL;
     gc_buf_t src, dst, sems, shigh;
     if (gc_channel_open(dev, &cc, &clow) || gc_channel_open(dev, &cc, &chigh) ||
@@ -74,7 +75,8 @@ static int run_walk(bool priorities, walk_t *w) {
         if (gc_channel_submit(ch, &pb)) goto out;
         if (k == MLOW1) { /* run until copy engine 0 is copying Mlow1 */
             uint32_t dbg = 0;
-            for (int i = 0; i < 2000 && GC_ENGINE_DBG_STATE_GET(dbg) != GC_CE_STATE_COPY; i++)
+            uint64_t budget = util_stall_budget(2000, util_stall_pct());
+            for (uint64_t i = 0; i < budget && GC_ENGINE_DBG_STATE_GET(dbg) != GC_CE_STATE_COPY; i++)
                 if (gc_device_run(dev, 1) || gc_mmio_read(dev, GC_REG_ENGINE_DBG(0), &dbg)) goto out;
             if (GC_ENGINE_DBG_STATE_GET(dbg) != GC_CE_STATE_COPY) {
                 fprintf(stderr, "Mlow1 never started\n");
@@ -118,6 +120,7 @@ static int run_walk(bool priorities, walk_t *w) {
         }
     if (gc_mmio_read(dev, GC_REG_CHANNEL_SWITCH_ACQUIRE(gc_channel_id(clow)), &w->clow_acq_switches) ||
         gc_mmio_read(dev, GC_REG_CHANNEL_SWITCH_TIMESLICE(gc_channel_id(chigh)), &w->chigh_slice_switches) ||
+        gc_mmio_read(dev, GC_REG_CHANNEL_SWITCH_TIMESLICE(gc_channel_id(clow)), &w->clow_slice_switches) ||
         gc_mem_read(dev, shigh.addr, &w->shigh_final, 4))
         goto out;
     fprintf(stderr, "%s:", priorities ? "with copy priorities" : "baseline");
@@ -132,9 +135,14 @@ out:
     return ok;
 }
 
+/* The text's order needs Chigh's slice to cover its "sem dec" / "sem inc" pair (~700 cycles
+ * without stalls; docs/architecture.md, "Copy priorities and time slices"): 3000 cycles, or more
+ * as random stalls stretch the pair. */
 static void t_priority_order(void) {
     walk_t w;
-    REQUIRE(run_walk(true, &w));
+    uint64_t slice = util_stall_budget(1000, util_stall_pct());
+    if (slice < TIMESLICE) slice = TIMESLICE;
+    REQUIRE(run_walk(true, (uint32_t)slice, &w));
     CHECK(w.mlow1_running_at_submit);
     static const int want[NCOPY] = {MLOW1, MHIGH1, MHIGH2, MLOW2, MLOW3};
     for (int i = 0; i < NCOPY; i++) {
@@ -142,22 +150,115 @@ static void t_priority_order(void) {
     }
     CHECK_EQ(w.bad_bytes, 0);
     CHECK_EQ(w.shigh_final, 0);           /* every inc matched by its dec */
-    CHECK(w.clow_acq_switches >= 2);      /* Clow suspended after Mlow1, and again after Mhigh1 */
-    CHECK(w.chigh_slice_switches >= 1);   /* Chigh's slice expired during Mhigh1 */
+    CHECK(w.clow_acq_switches >= 1);      /* Clow suspended after Mlow1 */
+    /* As in the text, Chigh's slice expired during Mhigh1 (Mhigh1 ran from Mlow1's end to its own,
+     * longer than the slice): Chigh then lost the slice (TIMESLICE), and Clow, due for a retry
+     * (ACQ_RETRY_INTERVAL 64), failed its acquire again. */
+    if (w.done_cycle[MHIGH1] - w.done_cycle[MLOW1] > slice) {
+        CHECK(w.chigh_slice_switches >= 1);
+        CHECK(w.clow_acq_switches >= 2);
+    }
+}
+
+/* What the prior art (no semaphores, plain time slices) guarantees: each channel's copies complete
+ * in issue order, and a Chigh copy overtakes Mlow3 only if Clow's slice expired (a TIMESLICE switch
+ * of Clow, or its slice dropped while Mlow2 copied; a guest preempted when the engine frees counts
+ * as TIMESLICE too, so the converse does not hold).  With a slice no run can use up, Clow keeps the
+ * engine until its ring is empty: issue order across the channels. */
+static void check_baseline(const walk_t *w, uint32_t timeslice) {
+    CHECK(w->mlow1_running_at_submit);
+    CHECK_EQ(w->order[0], MLOW1);
+    CHECK(w->done_cycle[MLOW1] < w->done_cycle[MLOW2] && w->done_cycle[MLOW2] < w->done_cycle[MLOW3]);
+    CHECK(w->done_cycle[MHIGH1] < w->done_cycle[MHIGH2]);
+    CHECK_EQ(w->bad_bytes, 0);
+    CHECK_EQ(w->clow_acq_switches, 0);
+    bool issue = true;
+    for (int i = 0; i < NCOPY; i++) issue = issue && w->order[i] == i;
+    fprintf(stderr, "time slice %u: %s, Clow time-slice switches %u\n", timeslice, issue ? "issue order" : "interleaved",
+            w->clow_slice_switches);
+    if (!issue) CHECK(w->clow_slice_switches >= 1); /* only an expired slice lets Chigh in */
 }
 
 static void t_baseline_issue_order(void) {
     walk_t w;
-    REQUIRE(run_walk(false, &w));
-    CHECK(w.mlow1_running_at_submit);
-    for (int i = 0; i < NCOPY; i++)
+    REQUIRE(run_walk(false, TIMESLICE, &w));
+    check_baseline(&w, TIMESLICE);
+    REQUIRE(run_walk(false, UNLIMITED, &w));
+    check_baseline(&w, UNLIMITED);
+    for (int i = 0; i < NCOPY; i++) /* Clow keeps the engine until its ring is empty */
         if (w.order[i] != i) TCASE_FAIL_("completion %d is %s, issue order has %s", i + 1, names[w.order[i]], names[i]);
-    CHECK_EQ(w.bad_bytes, 0);
-    CHECK_EQ(w.clow_acq_switches, 0);
+}
+
+/* ------------------------------------------------------------------ the runtime scenario's sweep
+ * `gpucosim run copy-priority --timeslice N` over N = 1 .. 10000 on this backend.  Every run must
+ * complete (forward progress: rtl/gc_pbdma.sv, "scheduler") with every byte right, each channel's
+ * copies in issue order, and a verdict that matches the order.  The walk-through's order needs
+ * Chigh's slice to cover its "sem dec Shigh" (after Mhigh1) and "sem inc Shigh" (before Mhigh2):
+ * about 700 cycles with the memory model's latencies (sysmem 100 cycles a request), 1000 with
+ * margin, stretched by random stalls (util_stall_budget).  Below that the order may differ, and
+ * then the scenario must fail with that reason, which the test checks against the hardware's
+ * records.  The prior art's issue order needs Clow's slice to cover its three copies (10000, as
+ * stretched).  The last slice, 1000000, covers both at any stall. */
+static const uint32_t sweep[] = {1, 2, 5, 10, 50, 100, 200, 500, 1000, 10000, 1000000};
+#define PRIO_COVERS 1000u       /* a slice that covers Chigh's sem dec / sem inc pair, without stalls */
+#define PRIOR_ART_COVERS 10000u /* a slice that covers Clow's three copies (prior art), without stalls */
+
+static void sweep_one(bool priorities, uint32_t timeslice) {
+    gcrt_config_t c;
+    gcrt_config_init(&c);
+    c.device.quiet = true;
+    c.copy_priorities_enabled = priorities;
+    c.copy_timeslice = timeslice;
+    c.sync_cycles = 2000000; /* a run takes ~15-25 k cycles: a livelock fails here, fast */
+    gcsc_result_t r;
+    char err[700] = "";
+    gcrt_error_t e = gcsc_copy_priority(&c, NULL, NULL, &r, err, sizeof err);
+    if (e != GCRT_SUCCESS) {
+        TCASE_FAIL_("time slice %u: the run did not complete: %s", timeslice, err);
+        return;
+    }
+    const gcrt_op_t *o = r.ops;
+    fprintf(stderr, "%s time slice %5u: %6llu cycles, time-slice switches Clow %u Chigh %u, order", priorities ? "priorities" : "prior art",
+            timeslice, (unsigned long long)r.cycles, r.sw_timeslice[0], r.sw_timeslice[1]);
+    for (size_t i = 0; i < r.nops; i++) fprintf(stderr, " %s", o[r.order[i]].tag);
+    fprintf(stderr, ": %s\n", r.order_ok ? "expected" : r.why);
+    REQUIRE_EQ(r.nops, NCOPY);
+    CHECK_EQ(r.bad_bytes, 0);
+    CHECK_EQ(r.sem_final, 0);
+    CHECK(o[MLOW1].end_cycle < o[MLOW2].end_cycle && o[MLOW2].end_cycle < o[MLOW3].end_cycle);
+    CHECK(o[MHIGH1].end_cycle < o[MHIGH2].end_cycle);
+    CHECK_EQ(r.passed, r.order_ok && r.bad_bytes == 0 && r.sem_final == 0);
+    if (r.order_ok) {
+        CHECK_EQ(r.why[0], 0);
+        return;
+    }
+    if (priorities) {
+        if (timeslice >= util_stall_budget(PRIO_COVERS, util_stall_pct())) TCASE_FAIL_("time slice %u covers Chigh's dec/inc pair, yet: %s", timeslice, r.why);
+        /* the only way Mlow2 overtakes Mhigh2: Clow's acquire passed while Shigh was 0 between
+         * Chigh's dec (after Mhigh1) and its inc (before Mhigh2), Chigh switched away in between */
+        CHECK(strstr(r.why, "between Chigh's \"sem dec Shigh\" after Mhigh1") != NULL);
+        CHECK(o[MHIGH1].end_cycle <= o[MLOW2].launch_cycle && o[MLOW2].launch_cycle < o[MHIGH2].launch_cycle);
+        CHECK(r.sw_timeslice[1] >= 1);
+    } else {
+        if (timeslice >= util_stall_budget(PRIOR_ART_COVERS, util_stall_pct())) TCASE_FAIL_("time slice %u covers Clow's copies, yet: %s", timeslice, r.why);
+        CHECK(strstr(r.why, "Clow's time slice") != NULL);
+        CHECK(o[MHIGH1].launch_cycle < o[MLOW3].launch_cycle);
+        CHECK(r.sw_timeslice[0] >= 1);
+    }
+}
+
+static void t_copy_priority_sweep(void) {
+    for (size_t i = 0; i < sizeof sweep / sizeof sweep[0]; i++) sweep_one(true, sweep[i]);
+}
+
+static void t_prior_art_sweep(void) {
+    for (size_t i = 0; i < sizeof sweep / sizeof sweep[0]; i++) sweep_one(false, sweep[i]);
 }
 
 static const tcase_t cases[] = {
-    {"seed000_priority_order", t_priority_order},
-    {"seed000_baseline_issue_order", t_baseline_issue_order},
+    {"walkthrough_priority_order", t_priority_order},
+    {"walkthrough_prior_art_order", t_baseline_issue_order},
+    {"walkthrough_timeslice_sweep", t_copy_priority_sweep},
+    {"walkthrough_prior_art_timeslice_sweep", t_prior_art_sweep},
 };
 TCASE_MAIN(cases)

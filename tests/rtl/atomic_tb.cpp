@@ -8,6 +8,7 @@
 //     +ops      random requests per requester and memory configuration (default 1500)
 //     +lat      extra read / write-response latency of the "slow" configuration (default 20)
 //     +stall    stall probability of the "stalls" configuration (default 0.3)
+//     +stall_pct the same in percent (what `make test STALL=P` passes)
 //     +vectors  random vectors per function and mode for the function window (default 20000)
 // ($PWD: Verilator 5.006 runs make inside -Mdir, so the C++ file needs an absolute path.)
 //
@@ -1252,6 +1253,7 @@ int main(int argc, char** argv) {
     else if (!strncmp(a, "+ops=", 5)) ops = (unsigned)strtoul(a + 5, nullptr, 0);
     else if (!strncmp(a, "+lat=", 5)) lat = (unsigned)strtoul(a + 5, nullptr, 0);
     else if (!strncmp(a, "+stall=", 7)) stall = strtod(a + 7, nullptr);
+    else if (!strncmp(a, "+stall_pct=", 11)) stall = strtod(a + 11, nullptr) / 100.0;  // make test STALL=P
     else if (!strncmp(a, "+vectors=", 9)) nvec = (unsigned)strtoul(a + 9, nullptr, 0);
     else if (a[0] >= '0' && a[0] <= '9') seed = strtoull(a, nullptr, 0);
   }

@@ -320,6 +320,21 @@ def t_unknown_command():
     assert p.returncode == 0 and "gpucosim --version" in p.stdout, p
 
 
+def t_copy_priority_verdict():
+    """The verdict and the exit status agree: a time slice too short for the walk-through's order
+    completes (forward progress) but fails with the reason; both ends of --timeslice run."""
+    for backend in ("rtl", "ref"):
+        for ts in ("1", "100"):
+            p = run("run", "copy-priority", "--backend", backend, "--timeslice", ts)
+            assert p.returncode == 1, f"--timeslice {ts}: exit {p.returncode}: {p.stdout[-800:]!r} {p.stderr[-800:]!r}"
+            assert "PASSED" not in p.stdout and "summary: copy-priority FAILED" in p.stdout, p.stdout
+            assert "order DIFFERS" in p.stdout and "0 bytes differ" in p.stdout, p.stdout
+            assert re.search(r"^why: Clow's \"sem acq Shigh 0\" before Mlow2 passed .* between Chigh's \"sem dec "
+                             r"Shigh\" after Mhigh1", p.stdout, re.M), p.stdout
+        for ts in ("10000", "4294967295"):
+            passed(run("run", "copy-priority", "--backend", backend, "--timeslice", ts), "copy-priority")
+
+
 if __name__ == "__main__":
     main("cli_", {
         "version": t_version,
@@ -340,4 +355,5 @@ if __name__ == "__main__":
         "runtime_open_failure_has_a_reason": t_runtime_open_failure_has_a_reason,
         "no_c_expressions_in_messages": t_no_c_expressions_in_messages,
         "unknown_command": t_unknown_command,
+        "copy_priority_verdict": t_copy_priority_verdict,
     })

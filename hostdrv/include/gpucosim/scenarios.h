@@ -27,6 +27,13 @@ typedef struct gcsc_result {
     uint64_t cycles;             /* device cycles of the whole run */
     size_t bad_bytes;            /* destination bytes that differ from the expected data */
     uint32_t sem_final;          /* copy-priority: every copy-priority semaphore summed at the end */
+    /* copy-priority: the verdict.  order_ok: the completion order is the expected one (the
+     * walk-through's with copy priorities, issue order without); passed: that, no byte differs and
+     * the semaphores are back to 0.  why: when the order differs, which of the walk-through's
+     * assumptions did not hold in this run, from the hardware's records (empty otherwise). */
+    bool order_ok, passed;
+    char why[512];
+    uint32_t sw_timeslice[2];    /* copy-priority: SWITCH_TIMESLICE of Clow and Chigh at the end */
     /* prio-latency */
     uint64_t lat_idle, lat_flood;
     /* video-pipeline */
@@ -60,8 +67,14 @@ typedef struct gcsc_result {
 
 /* The copy-priority walk-through on the runtime: a low-priority stream (priority 0) copies Mlow1..3 and a
  * high-priority stream (the greatest priority) Mhigh1..2; Mlow1 is pushed first and the rest while
- * it copies.  With cfg->copy_priorities_enabled the completion order is Mlow1, Mhigh1, Mhigh2,
- * Mlow2, Mlow3; without (prior art), issue order.  `timeline` (may be NULL): Perfetto JSON. */
+ * it copies.  With cfg->copy_priorities_enabled the expected completion order is Mlow1, Mhigh1,
+ * Mhigh2, Mlow2, Mlow3; without (prior art), issue order.  Each holds only where the walk-through's
+ * timing assumptions hold (docs/architecture.md, "Copy priorities and time slices"): with
+ * priorities, that Chigh's "sem inc" for Mhigh1 lands while Mlow1 copies and that Chigh runs its
+ * "sem dec" (after Mhigh1) and "sem inc" (before Mhigh2) back to back, i.e. its time slice covers
+ * both; without, that Clow's time slice covers its three copies.  res->order_ok / passed / why
+ * give the verdict (the return value is only the runtime's status).  `timeline` (may be NULL):
+ * Perfetto JSON. */
 gcrt_error_t gcsc_copy_priority(const gcrt_config_t *cfg, FILE *out, const char *timeline, gcsc_result_t *res,
                                 char *err, size_t errlen);
 
