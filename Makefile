@@ -258,7 +258,7 @@ $(FW)/kernels.elf: $(FW_OBJ) firmware/link.ld
 # kernels.elf, so that both can be loaded at once.
 $(FW)/simt_isa.elf: tests/rtl/simt_isa.S tests/rtl/simt_isa_list.h firmware/link.ld $(GEN)/gpucosim_spec.h | check-riscv
 	@mkdir -p $(dir $@)
-	$(RV_CC) -march=rv32ima_zicsr -mabi=ilp32 -mno-relax -nostdlib -nostartfiles -I$(GEN) -Itests/rtl \
+	$(RV_CC) -march=rv32imaf_zicsr -mabi=ilp32 -mno-relax -nostdlib -nostartfiles -I$(GEN) -Itests/rtl \
 	  -Wl,--no-relax -T firmware/link.ld -Wl,--defsym=GC_LOAD_BASE=0x83800000 -Wl,-e,isa_main -o $@ $<
 
 # $(call simt_bench,NAME,verilator -G options): build/rtl_NAME/test_NAME
@@ -270,7 +270,7 @@ $(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) tests/rtl/simt_tb_top.sv tests/rtl/simt
 	@mkdir -p $(BUILD)
 	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal $(2) -I$(GEN) \
 	  -CFLAGS "-O2 -I$(CURDIR)/$(GEN) -I$(CURDIR)/hostdrv/include -I$(CURDIR)/cosim -I$(CURDIR)/tests/common \
-	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include" \
+	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include -DFPU_VECTORS='\"$(abspath $(FP_VECTORS))\"'" \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(SIMT_RTL) tests/rtl/simt_tb_top.sv $(CURDIR)/tests/rtl/simt_tb.cpp \
 	  --top-module simt_tb_top -Mdir $(BUILD)/rtl_$(1) -o test_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || \
 	  { cat $(BUILD)/rtl_$(1).log; exit 1; }
@@ -281,7 +281,7 @@ $(eval $(call simt_bench,simt2sm,-GNSM=2))
 SIMT_TBS   := $(BUILD)/rtl_simt8/test_simt8 $(BUILD)/rtl_simt32/test_simt32 $(BUILD)/rtl_simt2sm/test_simt2sm
 TEST_BINS  += $(SIMT_TBS)
 all: $(FW_ELFS) $(SIMT_TBS)
-$(SIMT_TBS): | $(FW_ELFS)
+$(SIMT_TBS): | $(FW_ELFS) $(FP_VECTORS)
 
 # Host side: the ELF loader and TMD unit tests, and the end-to-end compute test (tests/compute/)
 $(BUILD)/tests/%: $(BUILD)/san/obj/tests/compute/%.c.o $(BUILD)/san/libgpucosim.a $(VL)/.stamp

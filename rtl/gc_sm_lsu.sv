@@ -63,7 +63,7 @@ module gc_sm_lsu
   input  lsu_kind_e                req_kind_i,
   input  logic [2:0]               req_f3_i,
   input  logic [4:0]               req_f5_i,
-  input  logic [4:0]               req_rd_i,
+  input  logic [5:0]               req_rd_i,      // {FP register file, rd}
   input  logic [31:0]              req_pc_i,
   input  logic [NL-1:0]            req_mask_i,
   input  logic [NL-1:0][1:0]       req_space_i,   // mem_space_e per lane
@@ -75,7 +75,8 @@ module gc_sm_lsu
 
   output logic                     wb_valid_o,
   output logic [WW-1:0]            wb_warp_o,
-  output logic [4:0]               wb_rd_o,
+  output logic [5:0]               wb_rd_o,
+  output logic                     wb_load_o,     // the entry is a load (else an AMO / LR / SC)
   output logic [NL-1:0]            wb_mask_o,
   output logic [NL-1:0][31:0]      wb_data_o,
 
@@ -193,7 +194,8 @@ module gc_sm_lsu
   // ------------------------------------------------------------------------------------------
   logic [LQ-1:0]          q_valid_q, q_closed_q, q_err_q;
   logic [WW-1:0]          q_warp_q   [LQ];
-  logic [4:0]             q_rd_q     [LQ];
+  logic [5:0]             q_rd_q     [LQ];
+  logic [LQ-1:0]          q_ld_q;
   logic [2:0]             q_f3_q     [LQ];
   logic [31:0]            q_pc_q     [LQ];
   logic [NL-1:0]          q_mask_q   [LQ];
@@ -381,6 +383,7 @@ module gc_sm_lsu
   assign wb_valid_o = head_done;
   assign wb_warp_o  = q_warp_q[hd_q];
   assign wb_rd_o    = q_rd_q[hd_q];
+  assign wb_load_o  = q_ld_q[hd_q];
   assign wb_mask_o  = q_mask_q[hd_q];
   assign wb_data_o  = q_data_q[hd_q];
 
@@ -529,6 +532,7 @@ module gc_sm_lsu
           q_err_q[tl_q]     <= 1'b0;
           q_warp_q[tl_q]    <= req_warp_i;
           q_rd_q[tl_q]      <= req_rd_i;
+          q_ld_q[tl_q]      <= (req_kind_i == LK_LOAD);
           q_f3_q[tl_q]      <= (req_kind_i == LK_AMO) ? F3_W : req_f3_i;
           q_pc_q[tl_q]      <= req_pc_i;
           q_mask_q[tl_q]    <= req_mask_i;

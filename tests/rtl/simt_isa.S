@@ -1,8 +1,8 @@
 /* simt_isa.S: the instruction tests of tests/rtl/simt_tb.cpp (assembled by riscv64-unknown-elf-gcc
- * -march=rv32ima_zicsr, linked by firmware/link.ld at GC_LOAD_BASE 0x83800000).
+ * -march=rv32imaf_zicsr -mabi=ilp32, linked by firmware/link.ld at GC_LOAD_BASE 0x83800000).
  *
  * isa_main: every thread runs every block of simt_isa_list.h on its own inputs.  PARAM points to
- *   { in, out, scratch, ntests }: thread g (linear in the grid) reads a, b at in + (g * ntests + i) * 8
+ *   { in, out, scratch, ntests }: thread g (linear in the grid) reads a, b, c at in + (g * ntests + i) * 12
  *   and writes r0, r1, r2 at out + (g * ntests + i) * 12; its global scratch is scratch + g * 16,
  *   its shared scratch SHARED_BASE + (thread index in the CTA) * 16 (SMEM_BYTES >= 16 * CTA
  *   threads), its local scratch LOCAL_BASE + 512.
@@ -16,8 +16,8 @@
 #define SPACE_S s3
 #define SPACE_L s4
 
-#define PRO  lw a0, 0(s0); lw a1, 4(s0); li a2, 0; li a3, 0; li a4, 0;
-#define EPI  sw a2, 0(s1); sw a3, 4(s1); sw a4, 8(s1); addi s0, s0, 8; addi s1, s1, 12;
+#define PRO  lw a0, 0(s0); lw a1, 4(s0); lw a5, 8(s0); li a2, 0; li a3, 0; li a4, 0;
+#define EPI  sw a2, 0(s1); sw a3, 4(s1); sw a4, 8(s1); addi s0, s0, 12; addi s1, s1, 12;
 
 #define RR(op)          PRO op a2, a0, a1; EPI
 #define RI(op, imm)     PRO op a2, a0, imm; EPI
@@ -26,6 +26,47 @@
 #define ST(sp, op, o)   PRO sw a1, 0(SPACE_##sp); op a0, o(SPACE_##sp); lw a2, 0(SPACE_##sp); EPI
 #define AMO(sp, op)     PRO sw a1, 0(SPACE_##sp); op.w a2, a0, (SPACE_##sp); lw a3, 0(SPACE_##sp); EPI
 #define SP(name)        PRO SP_##name; EPI
+
+/* F extension.  FP(form, mnemonic, OP, rm): the bit patterns a, b, c go to fa0, fa1, fa2 (or a
+ * stays in a0 for the integer sources); r0 = the result bits, r1 = fflags, r2 = fcsr after the
+ * instruction.  fcsr is 0 before it, except rm dyn: frm = lane % 5 (so every lane rounds its own
+ * way).  FLS(space): FLW of the word b (r0), FSW of the bits a read back with LW (r1). */
+#define FRM_rne
+#define FRM_rtz
+#define FRM_rdn
+#define FRM_rup
+#define FRM_rmm
+#define FRM_none
+#define FRM_dyn         csrr t0, GC_SIMT_CSR_LANEID; li t1, 5; remu t0, t0, t1; fsrm t0;
+#define RMARG_rne       , rne
+#define RMARG_rtz       , rtz
+#define RMARG_rdn       , rdn
+#define RMARG_rup       , rup
+#define RMARG_rmm       , rmm
+#define RMARG_dyn       , dyn
+#define RMARG_none
+#define F_F2(m, rm)     m fa3, fa0, fa1 RMARG_##rm; fmv.x.w a2, fa3;
+#define F_F1(m, rm)     m fa3, fa0 RMARG_##rm; fmv.x.w a2, fa3;
+#define F_F3(m, rm)     m fa3, fa0, fa1, fa2 RMARG_##rm; fmv.x.w a2, fa3;
+#define F_X2(m, rm)     m a2, fa0, fa1;
+#define F_X1(m, rm)     m a2, fa0 RMARG_##rm;
+#define F_I1(m, rm)     m fa3, a0 RMARG_##rm; fmv.x.w a2, fa3;
+#define FP(form, m, op, rm) PRO fscsr x0; fmv.w.x fa0, a0; fmv.w.x fa1, a1; fmv.w.x fa2, a5; FRM_##rm \
+                        F_##form(m, rm) frflags a3; frcsr a4; fscsr x0; EPI
+#define FLS(sp)         PRO sw a1, 0(SPACE_##sp); flw fa3, 0(SPACE_##sp); fmv.x.w a2, fa3; fmv.w.x fa4, a0; \
+                        fsw fa4, 0(SPACE_##sp); lw a3, 0(SPACE_##sp); EPI
+
+/* fflags / frm / fcsr through every Zicsr form (r0 = fcsr after writing 0x1FF: bit 8 is not
+ * kept; r1 = the old values t1 | t2 << 8 | t3 << 16 | t4 << 24; r2 = fcsr at the end) */
+#define SP_fcsr         li t0, 0x1FF; fscsr t0; frcsr a2; csrrci t1, fflags, 0x15; csrrwi t2, frm, 3; \
+                        li t0, 0x11; csrrs t3, fflags, t0; csrrc t4, fcsr, a0; csrrsi t5, frm, 0; \
+                        slli t2, t2, 8; slli t3, t3, 16; slli t4, t4, 24; or a3, t1, t2; or a3, a3, t3; \
+                        or a3, a3, t4; frcsr a4; fscsr x0;
+/* a dependent FP chain (every step waits for the one before in the scoreboard), through memory
+ * too: x = a & 255; r0 = 2x^2, r1 = 2x^2 + x, r2 = fflags (0: all exact) */
+#define SP_fp_chain     andi t0, a0, 255; fcvt.s.w fa1, t0; fadd.s fa2, fa1, fa1; fmul.s fa3, fa2, fa1; \
+                        fcvt.w.s a2, fa3, rtz; fsw fa3, 0(s2); flw fa4, 0(s2); fadd.s fa5, fa4, fa1; \
+                        fcvt.w.s a3, fa5; frflags a4;
 
 #define SP_lui          lui a2, 0x12345; lui a3, 0xfffff; lui a4, 0x80000;
 #define SP_auipc        1: auipc a2, 0x1; auipc a3, 0; sub a2, a2, a3; lla a4, 1b; sub a3, a3, a4;

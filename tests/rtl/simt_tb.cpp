@@ -42,6 +42,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -391,7 +392,51 @@ using RefFn = std::function<Exp(const Thr &, uint32_t a, uint32_t b)>;
 struct IsaTest {
     std::string name;
     RefFn ref;
+    std::string fop;   // F instruction tests (FP in simt_isa_list.h): the vector file's operation
+    int frm;           //   its rounding mode, -1: dyn (frm = lane % 5)
 };
+
+// ---- F instruction tests: operands and expected values from the SoftFloat vectors
+// (scripts/gen_fp_vectors.py -> build/fpvec/vectors.txt, compiled in as FPU_VECTORS)
+#ifndef FPU_VECTORS
+#define FPU_VECTORS "build/fpvec/vectors.txt"
+#endif
+struct FVec {
+    uint32_t a, b, c, r, fl;
+};
+const std::map<std::pair<std::string, int>, std::vector<FVec>> *fp_vectors() {
+    static std::map<std::pair<std::string, int>, std::vector<FVec>> m;
+    static bool loaded = false, ok = false;
+    if (!loaded) {
+        loaded = true;
+        FILE *f = std::fopen(FPU_VECTORS, "r");
+        if (!f) return nullptr;
+        char name[32];
+        unsigned rm;
+        FVec v;
+        while (std::fscanf(f, "%31s %x %x %x %x %x %x", name, &rm, &v.a, &v.b, &v.c, &v.r, &v.fl) == 7)
+            m[{name, (int)rm}].push_back(v);
+        std::fclose(f);
+        ok = !m.empty();
+    }
+    return ok ? &m : nullptr;
+}
+// the vector thread g uses for test i: rotating through operands with an exponent field of 0 or
+// 255 (zeros, subnormals, infinities, NaNs), results that raise UF / OF / NV / DZ, and any
+const FVec *fp_pick(const std::vector<FVec> &pool, uint32_t g, uint32_t i, uint64_t seed) {
+    auto special = [](uint32_t x) { uint32_t e = (x >> 23) & 0xFF; return e == 0 || e == 0xFF; };
+    std::mt19937_64 r(seed * 0x2545F4914F6CDD1Dull + g * 7919ull + i * 104729ull);
+    size_t start = r() % pool.size();
+    unsigned kind = (g + i) % 4;
+    for (size_t k = 0; k < pool.size(); k++) {
+        const FVec &v = pool[(start + k) % pool.size()];
+        bool want = kind == 0 ? (special(v.a) || special(v.b) || special(v.c))
+                    : kind == 1 ? (v.fl & 0x1E) != 0
+                                : true;
+        if (want) return &v;
+    }
+    return &pool[start];
+}
 
 uint32_t rr_add(uint32_t a, uint32_t b) { return a + b; }
 uint32_t rr_sub(uint32_t a, uint32_t b) { return a - b; }
@@ -488,6 +533,15 @@ Exp sp_stld_forward(const Thr &, uint32_t a, uint32_t b) {
     uint32_t w1 = (a & 0xFFFF) | (b << 16);
     return e3(a, w1, (a & 0xFF) | ((a & 0xFF) << 8));
 }
+Exp sp_fcsr(const Thr &, uint32_t a, uint32_t) {
+    // after 0x1FF: fcsr 0xFF; fflags 0x1F &~ 0x15 = 0x0A; frm 7 -> 3; fflags | 0x11 = 0x1B;
+    // fcsr (3 << 5 | 0x1B = 0x7B) &~ a
+    return e3(0xFF, 0x1Fu | (7u << 8) | (0x0Au << 16) | (0x7Bu << 24), 0x7Bu & ~a & 0xFF);
+}
+Exp sp_fp_chain(const Thr &, uint32_t a, uint32_t) {
+    uint32_t x = a & 255;
+    return e3(2 * x * x, 2 * x * x + x, 0);
+}
 Exp sp_nested_div(const Thr &, uint32_t a, uint32_t b) {
     uint32_t r = 0;
     for (uint32_t t = a & 7; t; t--) r += (t & 1) ? 3 : 5;
@@ -507,7 +561,12 @@ std::vector<IsaTest> isa_tests() {
 #define AMO(sp, op) \
     v.push_back({#sp " " #op, [](const Thr &, uint32_t a, uint32_t b) { return e3(b, amo_##op(b, a), 0); }});
 #define SP(name) v.push_back({#name, sp_##name});
+    constexpr int rm_rne = 0, rm_rtz = 1, rm_rdn = 2, rm_rup = 3, rm_rmm = 4, rm_dyn = -1, rm_none = 0;
+#define FP(form, m, op, rm) v.push_back({#m " " #rm, nullptr, #op, rm_##rm});
+#define FLS(sp) v.push_back({"flw/fsw " #sp, [](const Thr &, uint32_t a, uint32_t b) { return e3(b, a, 0); }});
 #include "simt_isa_list.h"
+#undef FP
+#undef FLS
 #undef RR
 #undef RI
 #undef BR
@@ -520,13 +579,14 @@ std::vector<IsaTest> isa_tests() {
 
 // Inputs of thread g, test i: random, with edge values, and patterns that make some lanes hit
 // INT_MIN / -1, division by zero, equal operands
-void isa_inputs(uint32_t g, uint32_t i, uint64_t seed, uint32_t &a, uint32_t &b) {
+void isa_inputs(uint32_t g, uint32_t i, uint64_t seed, uint32_t &a, uint32_t &b, uint32_t &c) {
     static const uint32_t edge[] = {0, 1, 2, 0xFFFFFFFFu, 0xFFFFFFFEu, 0x80000000u, 0x7FFFFFFFu, 0x80000001u,
                                     31, 32, 0xFFFF, 0x8000, 0xFF, 0x80, 0x12345678u, 0xFEDCBA98u};
     std::mt19937_64 r(seed * 0x9E3779B97F4A7C15ull + g * 1000003ull + i);
     auto pick = [&]() -> uint32_t { return (r() % 3 == 0) ? edge[r() % 16] : (uint32_t)r(); };
     a = pick();
     b = pick();
+    c = pick();
     switch (g % 8) {
     case 0: a = 0x80000000u; b = 0xFFFFFFFFu; break;
     case 1: b = 0; break;
@@ -579,9 +639,32 @@ void isa_run(Dims grid, Dims cta, uint32_t stall, uint64_t seed) {
         return;
     }
     uint32_t threads = grid.n() * cta.n();
-    std::vector<uint32_t> in(threads * nt * 2);
-    for (uint32_t g = 0; g < threads; g++)
-        for (uint32_t i = 0; i < nt; i++) isa_inputs(g, i, seed, in[(g * nt + i) * 2], in[(g * nt + i) * 2 + 1]);
+    const auto *fv = fp_vectors();
+    if (!fv) {
+        gc_elf_free(e);
+        TCASE_FAIL_("no FP vectors in %s (make builds them with scripts/gen_fp_vectors.py)", FPU_VECTORS);
+        return;
+    }
+    std::vector<uint32_t> in(threads * nt * 3);
+    std::vector<const FVec *> fpv(threads * nt, nullptr);
+    for (uint32_t g = 0; g < threads; g++) {
+        Thr th = thread_of(g, grid, cta, s.nl, 0, 0, s.nsm);
+        for (uint32_t i = 0; i < nt; i++) {
+            uint32_t *x = &in[(g * nt + i) * 3];
+            isa_inputs(g, i, seed, x[0], x[1], x[2]);
+            if (tests[i].fop.empty()) continue;
+            int rm = tests[i].frm < 0 ? (int)(th.lane % 5) : tests[i].frm;
+            auto it = fv->find({tests[i].fop, rm});
+            if (it == fv->end() || it->second.empty()) {
+                gc_elf_free(e);
+                TCASE_FAIL_("no vectors for %s rm %d in %s", tests[i].fop.c_str(), rm, FPU_VECTORS);
+                return;
+            }
+            const FVec *v = fp_pick(it->second, g, i, seed);
+            fpv[g * nt + i] = v;
+            x[0] = v->a, x[1] = v->b, x[2] = v->c;
+        }
+    }
     uint64_t din = s.put(in);
     uint64_t dout = s.alloc(threads * nt * 12);
     std::vector<uint32_t> junk(threads * nt * 3, 0xDEADBEEFu);
@@ -603,18 +686,24 @@ void isa_run(Dims grid, Dims cta, uint32_t stall, uint64_t seed) {
     for (uint32_t g = 0; g < threads; g++) {
         Thr th = thread_of(g, grid, cta, s.nl, (uint32_t)(r.tmd >> 8), tp(dpar), s.nsm);
         for (uint32_t i = 0; i < nt; i++) {
-            uint32_t a = in[(g * nt + i) * 2], b = in[(g * nt + i) * 2 + 1];
+            uint32_t a = in[(g * nt + i) * 3], b = in[(g * nt + i) * 3 + 1];
             const uint32_t *got = &out[(g * nt + i) * 3];
-            Exp x = tests[i].ref(th, a, b);
+            Exp x;
+            if (const FVec *v = fpv[g * nt + i]) {
+                uint32_t frm = tests[i].frm < 0 ? th.lane % 5 : 0;
+                x = e3(v->r, v->fl, (frm << 5) | v->fl);
+            } else {
+                x = tests[i].ref(th, a, b);
+            }
             for (int k = 0; k < 3; k++) {
                 bool ok;
                 if (x.range[k]) ok = got[k] >= x.lo[k] && got[k] <= x.hi[k];
                 else ok = !x.cmp[k] || got[k] == x.v[k];
                 checks++;
                 if (!ok && ++bad <= 25)
-                    TCASE_FAIL_("%s: thread %u (CTA %u,%u,%u thread %u,%u,%u warp %u lane %u) a=0x%08x b=0x%08x: r%d = 0x%08x, want 0x%08x",
+                    TCASE_FAIL_("%s: thread %u (CTA %u,%u,%u thread %u,%u,%u warp %u lane %u) a=0x%08x b=0x%08x c=0x%08x: r%d = 0x%08x, want 0x%08x",
                                 tests[i].name.c_str(), g, th.ctaid[0], th.ctaid[1], th.ctaid[2], th.tid[0], th.tid[1],
-                                th.tid[2], th.warp, th.lane, a, b, k, got[k], x.v[k]);
+                                th.tid[2], th.warp, th.lane, a, b, in[(g * nt + i) * 3 + 2], k, got[k], x.v[k]);
             }
         }
     }
