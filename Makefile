@@ -227,8 +227,8 @@ lint-sc: $(VL_SC)/.stamp $(GEN_FILES)
 # divider), wrapped by gc_simt.  Firmware: crt0, link script, device runtime and the C kernels
 # (firmware/), built with riscv64-unknown-elf-gcc into $(FW)/kernels.elf; the instruction tests
 # (tests/rtl/simt_isa.S) into $(FW)/simt_isa.elf.  The SIMT block bench is built three times:
-# build/rtl_simt8/test_simt8 (LANES 8, the default), build/rtl_simt32/test_simt32 (LANES 32) and
-# build/rtl_simt2sm/test_simt2sm (2 SMs).
+# build/rtl_simt8/test_simt8 (LANES 8, the default), build/rtl_simt32/test_simt32 (LANES 32),
+# build/rtl_simt2sm/test_simt2sm (2 SMs) and build/rtl_simtnofpu/test_simtnofpu (FPU = 0).
 SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
               rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv \
               rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
@@ -278,7 +278,10 @@ endef
 $(eval $(call simt_bench,simt8,))
 $(eval $(call simt_bench,simt32,-GLANES=32))
 $(eval $(call simt_bench,simt2sm,-GNSM=2))
-SIMT_TBS   := $(BUILD)/rtl_simt8/test_simt8 $(BUILD)/rtl_simt32/test_simt32 $(BUILD)/rtl_simt2sm/test_simt2sm
+# the SMs without the FPU (gc_sm FPU = 0): F instructions fault; its own short case list
+$(eval $(call simt_bench,simtnofpu,-GFPU=0 -CFLAGS -DSIMT_TB_FPU=0))
+SIMT_TBS   := $(BUILD)/rtl_simt8/test_simt8 $(BUILD)/rtl_simt32/test_simt32 $(BUILD)/rtl_simt2sm/test_simt2sm \
+              $(BUILD)/rtl_simtnofpu/test_simtnofpu
 TEST_BINS  += $(SIMT_TBS)
 all: $(FW_ELFS) $(SIMT_TBS)
 $(SIMT_TBS): | $(FW_ELFS) $(FP_VECTORS)

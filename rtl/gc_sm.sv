@@ -1,5 +1,6 @@
 // gc_sm: one SIMT streaming multiprocessor.  NW warp slots of NL lanes; every thread runs
-// RV32IMA plus the SIMT CSRs and custom instructions of spec/gpucosim.yaml (simt:).
+// RV32IMA, RV32F (parameter FPU; spec simt.fp) plus the SIMT CSRs and custom instructions of
+// spec/gpucosim.yaml (simt:).
 //
 // ================================================================================ design notes
 //
@@ -13,19 +14,28 @@
 // no compiler help and no reconvergence stack.  (Known limit of the scheme: a spin loop waiting
 // for a thread of the same warp that sits at a higher PC never ends.)
 //
-// Pipeline, per warp at most one instruction in flight (so no hazards, no bypass):
+// Pipeline, per warp at most one instruction in IF / RR / EX; results of the FP units and of
+// loads may still be in flight behind it, tracked by a per-warp scoreboard (no bypass):
 //   IF  the scheduler picks the next ready warp round robin (allocated, not busy, not waiting for
-//       an instruction-cache fill, some live thread), computes its min PC and active mask,
-//       translates the PC (SYSMEM / VIDMEM window) and looks it up in the instruction cache
-//       (gc_sm_icache).  A miss starts the line's fill and parks the warp until a fill ends.
-//   RR  register read: rs1 / rs2 of every lane from the warp's register file.
+//       an instruction-cache fill or for the scoreboard, some live thread), computes its min PC
+//       and active mask, translates the PC (SYSMEM / VIDMEM window) and looks it up in the
+//       instruction cache (gc_sm_icache).  A miss starts the line's fill and parks the warp until
+//       a fill ends.  A hit is checked against the warp's scoreboard (sb_need / sb_blocked:
+//       pending source or destination registers, fflags / fcsr accesses while FP instructions
+//       are in flight, stores / AMOs while loads are, a fifth load): blocked, the warp parks
+//       (hz_q) until what it waits for has been written back, and the others issue meanwhile.
+//   RR  register read: rs1 / rs2 of every lane from the warp's integer or FP register file (as
+//       gc_fp_pkg::fp_decode says), rs3 from the FP file.
 //   EX  decode and execute for every active lane: ALU, MUL*, branches and jumps (per-lane next
 //       PC), CSRs, BAR, EXIT, FENCE; address generation and checks (alignment, windows, the
 //       CTA's shared memory size, local memory size) for memory instructions; LAUNCH (below).
 //       ALU results are
 //       written and the PCs updated at the end of EX; the warp is free again in the next cycle,
 //       so NW >= 3 warps keep one instruction per cycle issuing.  Loads / stores / atomics go to
-//       gc_sm_lsu, DIV / REM to gc_sm_div; the warp stays busy until the unit writes back.  An
+//       gc_sm_lsu, DIV / REM to gc_sm_div, F instructions to gc_sm_fpu (pipelined, 3 cycles) or
+//       gc_sm_fdivsqrt (FDIV / FSQRT, 29 cycles).  Stores, atomics and DIV / REM keep the warp
+//       busy until their unit is done; loads and F instructions do not: their rd is marked
+//       pending in the scoreboard until the unit writes it back (at most 4 loads per warp).  An
 //       instruction the unit cannot take now (unit busy, or FENCE with stores in flight) is
 //       replayed: the warp is released with its PCs unchanged and issues it again later.
 //

@@ -28,8 +28,10 @@
 // atomic results are written into it by the issue side, global load beats by the return side,
 // which matches each R beat to the lanes that wait for it (every lane got the sequence number of
 // its beat when its burst was issued; R data comes back in AR order).  The head entry completes
-// when its issue finished and all its beats arrived: wb_valid_o writes the registers and frees
-// the warp.  Stores are posted: sdone_valid_o frees the warp once the last W beat is sent;
+// when its issue finished and all its beats arrived: wb_valid_o writes the registers (rd[5]: the
+// FP file, FLW) and, for an atomic (wb_load_o low), frees the warp; a load's warp went on issuing
+// (gc_sm's scoreboard waits for rd).  Stores are posted: sdone_valid_o frees the warp once the
+// last W beat is sent;
 // st_pend_o[w] stays high until all of warp w's B responses are back (barriers, FENCE, EXIT and
 // the next global load wait for it).
 //

@@ -94,6 +94,12 @@
                         csrr a4, GC_SIMT_CSR_CYCLEH;
 /* a store, then a load of the same word right away (the load waits for the store's response) */
 #define SP_stld_forward sw a0, 0(s2); lw a2, 0(s2); sh a1, 2(s2); lw a3, 0(s2); sb a0, 1(s2); lhu a4, 0(s2);
+/* loads do not block: a load, then a store to the same word (the load must still see the old
+ * value), then a load again; and an ALU write to a register whose load is in flight (WAW: the
+ * ALU result must win) */
+#define SP_ld_st_order  sw a0, 0(s2); lw a2, 0(s2); sw a1, 0(s2); lw a3, 0(s2); add a4, a2, a3;
+#define SP_waw          sw a0, 0(s2); lw a2, 0(s2); li a2, 7; lw a3, 0(s3); lw a3, 0(s2); addi a3, a3, 1; \
+                        lw x0, 0(s2); mv a4, a3;
 /* nested data-dependent branches: lanes split three ways, then meet again */
 #define SP_nested_div   andi t0, a0, 7; li a2, 0; \
                         7: beqz t0, 9f; andi t1, t0, 1; beqz t1, 8f; addi a2, a2, 3; j 10f; \
@@ -137,9 +143,10 @@ isa_main:
     mul     t1, t1, t2
     add     s7, t1, s6                  /* g */
     mul     t1, s7, s5                  /* g * ntests */
-    slli    t2, t1, 3
-    add     s0, s0, t2
     slli    t2, t1, 2
+    add     s0, s0, t2
+    add     s0, s0, t2
+    add     s0, s0, t2                  /* in + g * ntests * 12 */
     add     s1, s1, t2
     add     s1, s1, t2
     add     s1, s1, t2                  /* out + g * ntests * 12 */
@@ -261,6 +268,37 @@ LANE3_ONLY(fault_lr_shared)
     .globl fault_lr_shared_pc; fault_lr_shared_pc: lr.w t3, (t2)
 FAULT_END(fault_lr_shared)
 
+/* F instructions: a reserved static rounding mode (5), DYN while frm holds 6, any F instruction
+ * or fcsr access on a model without the FPU (FPU = 0) */
+LANE3_ONLY(fault_fp_rm)
+    .globl fault_fp_rm_pc; fault_fp_rm_pc: .insn r GC_FP_OPC_OP_FP, 5, 0, ft0, ft1, ft2
+FAULT_END(fault_fp_rm)
+
+LANE3_ONLY(fault_fp_dyn)
+    csrwi frm, 6
+    .globl fault_fp_dyn_pc; fault_fp_dyn_pc: fadd.s ft0, ft1, ft2, dyn
+FAULT_END(fault_fp_dyn)
+
+LANE3_ONLY(fault_fp_absent)
+    .globl fault_fp_absent_pc; fault_fp_absent_pc: fadd.s ft0, ft1, ft2, rne
+FAULT_END(fault_fp_absent)
+
+LANE3_ONLY(fault_fp_absent_csr)
+    .globl fault_fp_absent_csr_pc; fault_fp_absent_csr_pc: frflags t3
+FAULT_END(fault_fp_absent_csr)
+
+/* fault_load_late: like fault_store_late for a load: loads do not block, so lane 3 runs on past
+ * the wild load (PARAM word 0) until the bus error arrives; the record names the load */
+LANE3_ONLY(fault_load_late)
+    csrr t5, GC_SIMT_CSR_PARAM
+    lw t2, 0(t5)
+    .globl fault_load_late_pc; fault_load_late_pc: lw t3, 0(t2)
+    li t4, 64
+2:  addi t4, t4, -1
+    bnez t4, 2b
+    sw t4, 4(t5)
+FAULT_END(fault_load_late)
+
 /* a jump out of the code windows (into the SHARED window) */
 LANE3_ONLY(fault_fetch)
     li t2, GC_SIMT_WIN_SHARED_BASE
@@ -290,6 +328,113 @@ alu_loop:
     slli t3, t3, 2
     add t2, t2, t3
     sw a0, 0(t2)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* fp_dep: PARAM = { iters, mode, out }.  mode 0: 16 FMAs per iteration, each on the result of the
+ * one before (fa0 = fa0 x 1 + 1); mode 1: the same 16 on four accumulators (each FMA depends on
+ * the one four before); mode 2: 16 dependent FDIVs (fa0 / 1); mode 3: 16 dependent FSQRTs.
+ * out[3 tid_x] = { fa0 (modes 0, 2) or the accumulators' sum (mode 1) as an integer, CYCLE
+ * before the loop, CYCLE once the result is there } */
+    .globl fp_dep; .type fp_dep, @function; .p2align 2
+fp_dep:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw t1, 0(t0)
+    lw t2, 4(t0)
+    lw s1, 8(t0)
+    csrr s0, GC_SIMT_CSR_TID_X
+    fcvt.s.w fa0, s0
+    fcvt.s.w fa1, s0
+    fcvt.s.w fa2, s0
+    fcvt.s.w fa3, s0
+    li t3, 1
+    fcvt.s.w fa4, t3
+    fmv.s fa5, fa0
+    csrr t5, GC_SIMT_CSR_CYCLE
+    li t3, 1
+    beq t2, t3, 41f
+    li t3, 2
+    beq t2, t3, 43f
+    li t3, 3
+    beq t2, t3, 45f
+#define FMA0 fmadd.s fa0, fa0, fa4, fa4;
+40: FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0
+    addi t1, t1, -1
+    bnez t1, 40b
+    j 42f
+#define FMA4 fmadd.s fa0, fa0, fa4, fa4; fmadd.s fa1, fa1, fa4, fa4; fmadd.s fa2, fa2, fa4, fa4; fmadd.s fa3, fa3, fa4, fa4;
+41: FMA4 FMA4 FMA4 FMA4
+    addi t1, t1, -1
+    bnez t1, 41b
+    fadd.s fa0, fa0, fa1
+    fadd.s fa2, fa2, fa3
+    fadd.s fa0, fa0, fa2
+    j 42f
+#define FDV fdiv.s fa0, fa0, fa4;
+43: FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV
+    addi t1, t1, -1
+    bnez t1, 43b
+    j 42f
+#define FSQ fsqrt.s fa5, fa5;
+45: FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ
+    addi t1, t1, -1
+    bnez t1, 45b
+    fmv.s fa0, fa5
+42: fcvt.w.s t4, fa0, rtz
+    csrr t6, GC_SIMT_CSR_CYCLE
+    li t3, 12
+    mul t3, t3, s0
+    add s1, s1, t3
+    sw t4, 0(s1)
+    sw t5, 4(s1)
+    sw t6, 8(s1)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* ld_inflight: PARAM = { buf, out }: every thread loads buf[lane + 64 k], k = 0..3 (four loads,
+ * one burst each, none waiting for another), adds them, then makes five more loads (the fifth
+ * needs a free load slot of its warp: at most 4 in flight) and one whose value it uses at once.
+ * Twice (the second pass runs from the instruction cache); out[6 tid_x] = { sum, CYCLE before
+ * the loads, CYCLE after the fourth, CYCLE after the sum, CYCLE after the fifth of the five,
+ * CYCLE after the used one } of the second pass */
+    .globl ld_inflight; .type ld_inflight, @function; .p2align 2
+ld_inflight:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw s0, 0(t0)
+    lw s1, 4(t0)
+    csrr t1, GC_SIMT_CSR_LANEID
+    slli t1, t1, 2
+    add s0, s0, t1
+    csrr t2, GC_SIMT_CSR_TID_X
+    li t3, 24
+    mul t3, t3, t2
+    add s1, s1, t3
+    li a7, 2
+50: csrr t5, GC_SIMT_CSR_CYCLE
+    lw a0, 0(s0)
+    lw a1, 256(s0)
+    lw a2, 512(s0)
+    lw a3, 768(s0)
+    csrr t6, GC_SIMT_CSR_CYCLE
+    add a4, a0, a1
+    add a4, a4, a2
+    add a4, a4, a3
+    csrr a5, GC_SIMT_CSR_CYCLE
+    lw t0, 0(s0)
+    lw t1, 256(s0)
+    lw t2, 512(s0)
+    lw t3, 768(s0)
+    lw t4, 1024(s0)
+    csrr s2, GC_SIMT_CSR_CYCLE
+    lw a6, 1280(s0)
+    addi a6, a6, 1
+    csrr s3, GC_SIMT_CSR_CYCLE
+    addi a7, a7, -1
+    bnez a7, 50b
+    sw a4, 0(s1)
+    sw t5, 4(s1)
+    sw t6, 8(s1)
+    sw a5, 12(s1)
+    sw s2, 16(s1)
+    sw s3, 20(s1)
     .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
 
 /* lrsc_store: plain stores break LR/SC reservations.  PARAM = { words (4 x 4 bytes, W0..W3),

@@ -542,6 +542,8 @@ Exp sp_fp_chain(const Thr &, uint32_t a, uint32_t) {
     uint32_t x = a & 255;
     return e3(2 * x * x, 2 * x * x + x, 0);
 }
+Exp sp_ld_st_order(const Thr &, uint32_t a, uint32_t b) { return e3(a, b, a + b); }
+Exp sp_waw(const Thr &, uint32_t a, uint32_t) { return e3(7, a + 1, a + 1); }
 Exp sp_nested_div(const Thr &, uint32_t a, uint32_t b) {
     uint32_t r = 0;
     for (uint32_t t = a & 7; t; t--) r += (t & 1) ? 3 : 5;
@@ -1105,7 +1107,13 @@ FAULT(fault_shared_oob, ACCESS_FAULT, 0, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE + 64,
 FAULT(fault_lr_shared, ACCESS_FAULT, 0, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE, 0)
 FAULT(fault_fetch, FETCH_ACCESS, GC_SIMT_WIN_SHARED_BASE, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE, 0)
 FAULT(fault_fetch_bus, FETCH_BUS_ERROR, WILD, 0, A_ABS, WILD, WILD)
+FAULT(fault_fp_rm, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0x0020D053u, 0)   /* fadd.s ft0, ft1, ft2 with rm 5 */
+FAULT(fault_fp_dyn, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0x0020F053u, 0)  /* fadd.s ft0, ft1, ft2, dyn; frm 6 */
+FAULT(fault_fp_absent, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0x00208053u, 0)    /* fadd.s ft0, ft1, ft2, rne */
+FAULT(fault_fp_absent_csr, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0x00102E73u, 0) /* frflags t3 */
 #undef FAULT
+// loads do not block: a load's bus error arrives while the thread runs on; the record names the load
+void t_fault_load_late() { fault_run({"fault_load_late", GC_SIMT_FAULT_LOAD_BUS_ERROR, 0, 0, A_ABS, WILD, 0, WILD}); }
 // a posted store's bus error arrives while the thread runs on: the record names the store
 void t_fault_store_late() { fault_run({"fault_store_late", GC_SIMT_FAULT_STORE_BUS_ERROR, 0, 0, A_ABS, WILD, 0, WILD}); }
 // an LR's bus error is a load's (RISC-V), on rtl as on ref
@@ -1261,6 +1269,126 @@ void t_perf_alu_ipc() {
             break;
         }
     }
+    gc_elf_free(e);
+}
+
+// fp_dep (simt_isa.S) on `threads` threads in one CTA: {per thread: result, start, end}, the run
+struct FpDep {
+    std::vector<uint32_t> out;
+    Sim::Result r;
+    uint64_t span() const {   // first start to last end, over all threads
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (size_t t = 0; t < out.size() / 3; t++) lo = std::min(lo, out[3 * t + 1]), hi = std::max(hi, out[3 * t + 2]);
+        return hi - lo;
+    }
+};
+FpDep fp_dep_run(Sim &s, gc_elf_t *e, uint32_t threads, uint32_t iters, uint32_t mode) {
+    FpDep d;
+    uint64_t out = s.alloc(threads * 12);
+    uint64_t p = s.put({iters, mode, tp(out)});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "fp_dep");
+    t.param = tp(p);
+    t.cta[0] = threads;
+    d.r = s.run(t);
+    d.out = s.get(out, threads * 3);
+    return d;
+}
+
+// The scoreboard: a dependent FP instruction waits for its operand (the FPU's latency), an
+// independent one does not, and while one warp waits the others issue.  Bounds from the CYCLE
+// CSR the threads read around the loop (hardware timestamps).
+void t_fp_scoreboard() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t iters = 20, n = 16 * iters;
+    FpDep dep = fp_dep_run(s, e, s.nl, iters, 0), ind = fp_dep_run(s, e, s.nl, iters, 1);
+    REQUIRE(dep.r.done && !dep.r.err && ind.r.done && !ind.r.err);
+    for (uint32_t t = 0; t < s.nl; t++) {
+        CHECK_EQ(dep.out[3 * t], t + n);
+        CHECK_EQ(ind.out[3 * t], 4 * t + n);
+    }
+    // a dependent FMA issues at the earliest when the one before wrote back: IF, RR, EX and the
+    // FPU's 3 stages = 6 cycles apart; independent ones one warp issue apart (IF, RR, EX: 3)
+    uint64_t td = dep.span(), ti = ind.span();
+    std::printf("fp_scoreboard: one warp, %u FMAs: dependent %" PRIu64 " cycles (%.2f per FMA), independent %" PRIu64
+                " cycles (%.2f per FMA)\n", n, td, (double)td / n, ti, (double)ti / n);
+    CHECK(td >= 6ull * n);
+    CHECK(ti < td * 3 / 4);
+    // every warp slot runs the dependent chain: the others fill one warp's waits, so the whole
+    // takes well under the warps' chains one after another
+    FpDep all = fp_dep_run(s, e, s.nw * s.nl, iters, 0);
+    REQUIRE(all.r.done && !all.r.err);
+    for (uint32_t t = 0; t < s.nw * s.nl; t++) CHECK_EQ(all.out[3 * t], t + n);
+    uint64_t ta = all.span();
+    std::printf("fp_scoreboard: %u warps of dependent chains: %" PRIu64 " cycles (one warp: %" PRIu64 ")\n", s.nw, ta, td);
+    CHECK(ta < td * 3 / 2);
+    gc_elf_free(e);
+}
+
+// Loads do not block the warp: four independent loads issue before the first one's data can be
+// back (SYSMEM: >= 100 cycles), the sum waits for them, a fifth load in a row waits for a free
+// load slot (4 per warp).  Bounds from the threads' CYCLE reads.
+void t_ld_inflight() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t LAT = 100;   // SYSMEM read latency of the memory model (cosim/axi_mem.h), at least
+    uint32_t nbuf = 512 + s.nl;
+    std::vector<uint32_t> buf = rnd_vec(nbuf, 9);
+    uint64_t dbuf = s.alloc(nbuf * 4, 256, true);
+    s.write(dbuf, buf.data(), nbuf * 4);
+    for (uint32_t threads : {s.nl, s.nw * s.nl}) {
+        uint64_t out = s.alloc(threads * 24);
+        uint64_t p = s.put({tp(dbuf), tp(out)});
+        gc_tmd_t t;
+        gc_tmd_init(&t);
+        t.entry_pc = sym(e, "ld_inflight");
+        t.param = tp(p);
+        t.cta[0] = threads;
+        Sim::Result r = s.run(t);
+        REQUIRE(r.done && !r.err);
+        std::vector<uint32_t> o = s.get(out, threads * 6);
+        for (uint32_t tid = 0; tid < threads; tid++) {
+            uint32_t l = tid % s.nl;
+            CHECK_EQ(o[6 * tid], buf[l] + buf[l + 64] + buf[l + 128] + buf[l + 192]);
+        }
+        if (threads != s.nl) continue;   // the timing bounds: one warp (the return queue is the SM's)
+        for (uint32_t tid = 0; tid < threads; tid++) {
+            const uint32_t *c = &o[6 * tid];
+            uint32_t issue4 = c[2] - c[1], sum = c[3] - c[1], fifth = c[4] - c[3], used = c[5] - c[4];
+            if (tid == 0)
+                std::printf("ld_inflight: 4 loads issued in %u cycles, their sum after %u; 5 loads in a row %u; a used load %u\n",
+                            issue4, sum, fifth, used);
+            CHECK(issue4 < LAT);    // blocking loads: >= 3 x LAT
+            CHECK(sum >= LAT);      // the sum waited for the data
+            CHECK(fifth >= LAT);    // the fifth load waited for a slot: the first load's data
+            CHECK(used >= LAT);
+        }
+    }
+    gc_elf_free(e);
+}
+
+// FP figures for make bench: FMA-bound IPC (four accumulators, every warp slot), dependent FMA,
+// FDIV and FSQRT issue-to-issue latencies (one warp)
+void t_perf_fp() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t iters = 200, n = 16 * iters;
+    FpDep ipc = fp_dep_run(s, e, s.nw * s.nl, iters, 1);
+    REQUIRE(ipc.r.done && !ipc.r.err);
+    double wi = s.reg(GC_REG_COMPUTE_WARP_INSTRS), act = s.reg(GC_REG_COMPUTE_ACTIVE_CYCLES);
+    std::printf("perf: fma loop %u threads: %.0f warp instructions in %.0f active cycles: FMA IPC %.3f of peak 1\n",
+                s.nw * s.nl, wi, act, wi / act);
+    CHECK(wi / act > 0.8);
+    FpDep fma = fp_dep_run(s, e, s.nl, iters, 0), div = fp_dep_run(s, e, s.nl, 4, 2), sq = fp_dep_run(s, e, s.nl, 4, 3);
+    REQUIRE(fma.r.done && div.r.done && sq.r.done);
+    for (uint32_t t = 0; t < s.nl; t++) CHECK_EQ(div.out[3 * t], t);
+    std::printf("perf: dependent latency: fma_latency_cycles %.2f fdiv_latency_cycles %.2f fsqrt_latency_cycles %.2f\n",
+                (double)fma.span() / n, (double)div.span() / 64, (double)sq.span() / 64);
     gc_elf_free(e);
 }
 
@@ -1841,6 +1969,10 @@ void t_tmu_child_fault() {
     CHECK_EQ(GC_COMPUTE_DBG_WARPS_ACTIVE_GET(s.reg(GC_REG_COMPUTE_DBG)), 0);
 }
 
+#ifndef SIMT_TB_FPU
+#define SIMT_TB_FPU 1
+#endif
+#if SIMT_TB_FPU
 const tcase_t cases[] = {
     {"isa_one_lane", t_isa_one_lane},
     {"isa_one_lane_b", t_isa_one_lane_b},
@@ -1878,6 +2010,12 @@ const tcase_t cases[] = {
     {"fault_fetch_bus", t_fault_fetch_bus},
     {"fault_store_late", t_fault_store_late},
     {"fault_wild_lr", t_fault_wild_lr},
+    {"fault_load_late", t_fault_load_late},
+    {"fault_fp_rm", t_fault_fp_rm},
+    {"fault_fp_dyn", t_fault_fp_dyn},
+    {"fp_scoreboard", t_fp_scoreboard},
+    {"ld_inflight", t_ld_inflight},
+    {"perf_fp", t_perf_fp},
     {"tmd_checks", t_tmd_checks},
     {"tmd_release", t_tmd_release},
     {"perf_alu_ipc", t_perf_alu_ipc},
@@ -1889,6 +2027,16 @@ const tcase_t cases[] = {
     {"tmu_full", t_tmu_full},
     {"tmu_child_fault", t_tmu_child_fault},
 };
+#else
+// the model built without the FPU (gc_sm parameter FPU = 0): F instructions and fcsr accesses
+// fault ILLEGAL_INSTRUCTION; the integer core works as ever
+const tcase_t cases[] = {
+    {"fault_fp_absent", t_fault_fp_absent},
+    {"fault_fp_absent_csr", t_fault_fp_absent_csr},
+    {"kern_vecadd", t_kern_vecadd},
+    {"kern_reduce", t_kern_reduce},
+};
+#endif
 
 }  // namespace
 
