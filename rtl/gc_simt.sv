@@ -18,7 +18,7 @@ module gc_simt
   parameter int unsigned TAG_BASE = 0,
   parameter int unsigned NSLOT    = GC_TMU_SLOTS,
   parameter int unsigned NENT     = GC_TMU_ENTRIES,
-  parameter bit          FPU      = 1'b1,      // the SMs implement the F extension
+  parameter int unsigned FPU      = 1,         // 1: the SMs implement the F extension
   localparam int unsigned AW      = GC_AXI_ADDR_W,
   localparam int unsigned NC      = 1 + 2 * NSM,
   localparam int unsigned NA      = 1 + NSM,

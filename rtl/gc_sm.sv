@@ -81,7 +81,7 @@ module gc_sm
   parameter int unsigned SM_ID    = 0,
   parameter int unsigned RTW      = 1,         // atomic-unit reservation tag width
   parameter int unsigned TAG_BASE = 0,         // reservation tag of this SM's warp 0 lane 0
-  parameter bit          FPU      = 1'b1,      // the F extension (0: F instructions are illegal)
+  parameter int unsigned FPU      = 1,         // 1: the F extension (0: F instructions are illegal)
   localparam int unsigned AW      = GC_AXI_ADDR_W,
   localparam int unsigned WW      = (NW > 1) ? $clog2(NW) : 1,
   localparam int unsigned LW      = (NL > 1) ? $clog2(NL) : 1
@@ -181,11 +181,15 @@ module gc_sm
   localparam int unsigned SEG_W = $clog2(SEG);
   localparam int unsigned NRF   = NW * NL * 32;
   localparam int unsigned IC_OFS = $clog2(GC_SIMT_ICACHE_LINE_BYTES);
+  localparam bit          HAS_FPU = (FPU != 0);
   localparam int unsigned LD_MAX = 4;                            // loads in flight per warp
   localparam int unsigned LDW    = $clog2(LD_MAX + 1);
 
   if ((NW & (NW - 1)) != 0 || (NL & (NL - 1)) != 0 || NL > 128 || NW > 128) begin : g_bad_cfg
     $error("gc_sm: WARPS and LANES must be powers of two (<= 128)");
+  end
+  if (FPU > 1) begin : g_bad_fpu
+    $error("gc_sm: FPU must be 0 (no F extension) or 1");
   end
 
   // ------------------------------------------------------------------------------------------
@@ -325,7 +329,7 @@ module gc_sm
     d   = fp_decode(ins);
     op  = ins[6:0];
     fn3 = ins[14:12];
-    if (FPU && d.is_f) begin
+    if (HAS_FPU && d.is_f) begin
       if (d.rs1_fp) n.f[ins[19:15]] = 1'b1;
       else          n.x[ins[19:15]] = 1'b1;
       if (d.rs2_fp) n.f[ins[24:20]] = 1'b1;
@@ -345,7 +349,7 @@ module gc_sm
       if (wr) n.x[ins[11:7]]  = 1'b1;
       n.ld    = op inside {OPC_STORE, OPC_AMO};
       n.ldmax = (op == OPC_LOAD);
-      n.fl    = FPU && (op == OPC_SYSTEM) && (fn3 != F3_PRIV) &&
+      n.fl    = HAS_FPU && (op == OPC_SYSTEM) && (fn3 != F3_PRIV) &&
                 (ins[31:20] == GC_FP_CSR_FFLAGS || ins[31:20] == GC_FP_CSR_FCSR);
     end
     n.x[0] = 1'b0;
@@ -495,7 +499,7 @@ module gc_sm
   logic                fcsr_sel, rm_bad;
   logic [NL-1:0][2:0]  ex_rm;
   assign exd      = fp_decode(ex_instr_q);
-  assign fcsr_sel = FPU && (csr == GC_FP_CSR_FFLAGS || csr == GC_FP_CSR_FRM || csr == GC_FP_CSR_FCSR);
+  assign fcsr_sel = HAS_FPU && (csr == GC_FP_CSR_FFLAGS || csr == GC_FP_CSR_FRM || csr == GC_FP_CSR_FCSR);
   always_comb begin
     rm_bad = 1'b0;
     for (int l = 0; l < NL; l++) begin
@@ -577,7 +581,7 @@ module gc_sm
     if (ex_instr_q[1:0] != 2'b11) begin
       ill = 1'b1;
     end else if (exd.is_f) begin
-      if (!FPU || !exd.legal || (exd.rounds && rm_bad)) begin
+      if (!HAS_FPU || !exd.legal || (exd.rounds && rm_bad)) begin
         ill = 1'b1;
       end else if (exd.load) begin
         is_load = 1'b1;
@@ -897,7 +901,7 @@ module gc_sm
   logic [NL-1:0][31:0] fpu_wb_data, fds_wb_data;
   logic [NL-1:0][4:0]  fpu_wb_fl, fds_wb_fl;
 
-  if (FPU) begin : g_fpu
+  if (HAS_FPU) begin : g_fpu
     gc_sm_fpu #(
       .NL (NL),
       .WW (WW)
@@ -947,20 +951,8 @@ module gc_sm
   end else begin : g_no_fpu
     logic unused_nofpu;
     assign unused_nofpu = ^{ex_c_q, fpu_req};
-    assign fpu_wb      = 1'b0;
-    assign fpu_wb_fp   = 1'b0;
-    assign fpu_wb_w    = '0;
-    assign fpu_wb_rd   = '0;
-    assign fpu_wb_mask = '0;
-    assign fpu_wb_data = '0;
-    assign fpu_wb_fl   = '0;
-    assign fds_rdy     = 1'b0;
-    assign fds_wb      = 1'b0;
-    assign fds_wb_w    = '0;
-    assign fds_wb_rd   = '0;
-    assign fds_wb_mask = '0;
-    assign fds_wb_data = '0;
-    assign fds_wb_fl   = '0;
+    assign {fpu_wb, fpu_wb_fp, fpu_wb_w, fpu_wb_rd, fpu_wb_mask, fpu_wb_data, fpu_wb_fl} = '0;
+    assign {fds_rdy, fds_wb, fds_wb_w, fds_wb_rd, fds_wb_mask, fds_wb_data, fds_wb_fl} = '0;
   end
 
   // ------------------------------------------------------------------------------------------
@@ -1340,9 +1332,9 @@ module gc_sm
         r2 = rr_instr_q[24:20];
         r3 = rr_instr_q[31:27];
         dd = fp_decode(rr_instr_q);
-        if (FPU && dd.is_f && dd.rs1_fp) ex_a_q[l] <= frf_q[{rr_w_q, LW'(l), r1}];
+        if (HAS_FPU && dd.is_f && dd.rs1_fp) ex_a_q[l] <= frf_q[{rr_w_q, LW'(l), r1}];
         else ex_a_q[l] <= (r1 == 5'd0) ? 32'h0 : rf_q[{rr_w_q, LW'(l), r1}];
-        if (FPU && dd.is_f && dd.rs2_fp) ex_b_q[l] <= frf_q[{rr_w_q, LW'(l), r2}];
+        if (HAS_FPU && dd.is_f && dd.rs2_fp) ex_b_q[l] <= frf_q[{rr_w_q, LW'(l), r2}];
         else ex_b_q[l] <= (r2 == 5'd0) ? 32'h0 : rf_q[{rr_w_q, LW'(l), r2}];
         ex_c_q[l] <= frf_q[{rr_w_q, LW'(l), r3}];
       end
