@@ -28,12 +28,12 @@ RTL       += rtl/gc_simt_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
              hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
              hostdrv/src/backend_rtl.c hostdrv/src/backend_ref.c hostdrv/src/ref_pbdma.c hostdrv/src/ref_engine.c \
-             hostdrv/src/ref_compute.c
+             hostdrv/src/ref_compute.c hostdrv/src/ref_fp.c
 DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
 DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 COSIM_SRC := cosim/cosim.cpp
-UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd
+UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_fp
 COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff test_launch test_tmu
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
@@ -64,6 +64,7 @@ help:
 	@echo "                ARGS='--seed 7 --bytes 65536' passes options to gpucosim run"
 	@echo "make test       all tests (unit, RTL block benches, end to end) -> 'N passed, N failed'"
 	@echo "                TESTS=substring runs a subset"
+	@echo "make soak       long runs: soak-fp pipes FP_SOAK_COUNT (10^6) SoftFloat vectors per RV32F operation through test_fp"
 	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
 	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
 	@echo "                (also builds $(BUILD)/bin/gpucosim-lanes32: gpu_top with LANES=32)"
@@ -89,8 +90,8 @@ check-tools:
 	  echo "error: gpucosim is pinned to Verilator $(VERILATOR_WANT) (Debian bookworm's); found $$v." >&2; \
 	  echo "       Run 'make setup' on Debian bookworm, or set VERILATOR_ANY=1 to try this version anyway." >&2; \
 	  exit 1; fi
-	@$(PY) -c 'import yaml, junit_xml' 2>/dev/null || \
-	  { echo "error: Python packages missing (PyYAML, junit-xml): run 'make setup'" >&2; exit 1; }
+	@$(PY) -c 'import yaml, junit_xml, softfloatpy' 2>/dev/null || \
+	  { echo "error: Python packages missing (PyYAML, junit-xml, softfloatpy): run 'make setup'" >&2; exit 1; }
 
 # ---------------------------------------------------------------- generated spec
 gen: $(GEN_FILES)
@@ -302,6 +303,28 @@ lint-simt: check-tools $(GEN_FILES)
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) -Ifirmware/include $(wildcard tests/compute/*.c)
 
 -include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d)
+
+# ---------------------------------------------------------------- RV32F vectors (issue 15)
+# Berkeley SoftFloat (softfloatpy) -> $(FP_VECTORS): FP_COUNT vectors per operation across the
+# rounding modes, seed FP_SEED (format: scripts/gen_fp_vectors.py).  tests/unit/test_fp.c runs
+# them through the ref model's FPU (hostdrv/src/ref_fp.c); `make soak-fp` pipes FP_SOAK_COUNT
+# per operation through the same test without keeping a file.
+FP_VECTORS    := $(BUILD)/fp_vectors.txt
+FP_COUNT      ?= 10000
+FP_SEED       ?= 1
+FP_SOAK_COUNT ?= 1000000
+$(FP_VECTORS): scripts/gen_fp_vectors.py requirements.txt | check-tools
+	@mkdir -p $(dir $@)
+	$(PY) scripts/gen_fp_vectors.py --count $(FP_COUNT) --seed $(FP_SEED) --out $@
+$(BUILD)/san/obj/tests/unit/test_fp.c.o: CFLAGS += -DGC_FP_VECTORS_DEFAULT='"$(abspath $(FP_VECTORS))"'
+$(BUILD)/tests/test_fp: | $(FP_VECTORS)
+all: $(FP_VECTORS)
+
+.PHONY: soak-fp
+soak: soak-fp
+soak-fp: $(BUILD)/tests/test_fp
+	set -o pipefail; $(PY) scripts/gen_fp_vectors.py --count $(FP_SOAK_COUNT) --seed $(FP_SEED) | \
+	  GC_FP_VECTORS=- GC_FP_MIN_PER_OP=$(FP_SOAK_COUNT) $(BUILD)/tests/test_fp fp_vectors
 
 # ---------------------------------------------------------------- main targets
 WAVES ?= 0
