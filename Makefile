@@ -48,7 +48,7 @@ CFLAGS   := -std=c11 $(WARN) -O2 -g $(INCS) -MMD -MP
 VL_INCS  := -I$(VL) -isystem $(VERILATOR_ROOT_INC) -isystem $(VERILATOR_ROOT_INC)/vltstd
 CXXFLAGS := -std=c++17 $(WARN) -O2 -g $(INCS) $(VL_INCS) -MMD -MP
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-LDLIBS   := -lz -pthread
+LDLIBS   := -lz -lm -pthread
 
 VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
             --top-module gpu_top -Mdir $(VL) -I$(GEN) -Wno-fatal \
@@ -226,13 +226,27 @@ SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_ato
               rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 FW         := $(BUILD)/firmware
 RV_CC      ?= riscv64-unknown-elf-gcc
-FW_CFLAGS  := -O2 -march=rv32ima -mabi=ilp32 -mcmodel=medany -mno-relax -ffreestanding -fno-builtin \
-              -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Ifirmware/include -I$(GEN) -MMD -MP
+# Kernels are RV32IMAF (ilp32f) and may use picolibc's libm (Debian picolibc-riscv64-unknown-elf):
+# it has no rv32imaf multilib, so the rv32imf / ilp32f one (same ABI, no atomics inside) is linked.
+# -ffp-contract=off: a * b + c in C stays two roundings (the hosts' checks compute it so).
+PICOLIBC   ?= /usr/lib/picolibc/riscv64-unknown-elf
+FW_ARCH    := -march=rv32imaf -mabi=ilp32f
+FW_CFLAGS_COMMON := -O2 -mcmodel=medany -mno-relax -ffreestanding -fno-builtin -ffp-contract=off \
+              -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Ifirmware/include -I$(GEN) \
+              -isystem $(PICOLIBC)/include -MMD -MP
+FW_CFLAGS  := $(FW_ARCH) $(FW_CFLAGS_COMMON)
+FW_LIBC    := $(PICOLIBC)/lib/release/rv32imf/ilp32f/libc.a
 FW_LDFLAGS := -nostdlib -nostartfiles -Wl,--no-relax -T firmware/link.ld
 FW_SRC     := firmware/crt0.S firmware/lib.c firmware/kernels/vecadd.c firmware/kernels/reduce.c \
-              firmware/kernels/histogram.c firmware/kernels/divergent.c firmware/kernels/tmu.c
+              firmware/kernels/histogram.c firmware/kernels/divergent.c firmware/kernels/tmu.c \
+              firmware/kernels/float.c
 FW_OBJ     := $(patsubst %,$(FW)/obj/%.o,$(FW_SRC))
-FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf
+FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf $(FW)/kernels_soft.elf
+# The float kernels again for RV32IMA (ilp32, libgcc's soft float): kernels_soft.elf, for the
+# soft_vs_hw_float_speedup figure of `make bench`.
+FW_SOFT_CFLAGS := -march=rv32ima -mabi=ilp32 $(FW_CFLAGS_COMMON)
+FW_SOFT_LIBC   := $(PICOLIBC)/lib/release/rv32im/ilp32/libc.a
+FW_SOFT_OBJ    := $(patsubst %,$(FW)/soft/obj/%.o,firmware/crt0.S firmware/lib.c firmware/kernels/float.c)
 
 .PHONY: check-riscv
 check-riscv:
@@ -245,7 +259,15 @@ $(FW)/obj/%.S.o: %.S $(GEN)/gpucosim_spec.h | check-riscv
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(FW_CFLAGS) -c $< -o $@
 $(FW)/kernels.elf: $(FW_OBJ) firmware/link.ld
-	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_OBJ) -lgcc
+	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_OBJ) -Wl,--start-group $(FW_LIBC) -lgcc -Wl,--end-group
+$(FW)/soft/obj/%.c.o: %.c $(GEN)/gpucosim_spec.h | check-riscv
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_SOFT_CFLAGS) -c $< -o $@
+$(FW)/soft/obj/%.S.o: %.S $(GEN)/gpucosim_spec.h | check-riscv
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_SOFT_CFLAGS) -c $< -o $@
+$(FW)/kernels_soft.elf: $(FW_SOFT_OBJ) firmware/link.ld
+	$(RV_CC) $(FW_SOFT_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_SOFT_OBJ) -Wl,--start-group $(FW_SOFT_LIBC) -lgcc -Wl,--end-group
 # The instruction tests use the Zicsr mnemonics (csrr ...) and sit at another address than
 # kernels.elf, so that both can be loaded at once.
 $(FW)/simt_isa.elf: tests/rtl/simt_isa.S tests/rtl/simt_isa_list.h firmware/link.ld $(GEN)/gpucosim_spec.h | check-riscv
@@ -302,7 +324,8 @@ lint: lint-simt
 lint-simt: check-tools $(GEN_FILES)
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) -Ifirmware/include $(wildcard tests/compute/*.c)
 
--include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d)
+-include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d $(FW)/soft/obj/firmware/*.d \
+  $(FW)/soft/obj/firmware/kernels/*.d)
 
 # ---------------------------------------------------------------- RV32F vectors (issue 15)
 # Berkeley SoftFloat (softfloatpy) -> $(FP_VECTORS): FP_COUNT vectors per operation across the

@@ -56,10 +56,10 @@ static uint64_t shift_round_bits(uint64_t sig, int32_t shift, int *rem_cmp, bool
 
 static bool round_up(int rem_cmp, bool inexact, uint64_t kept, uint32_t sign, unsigned rm) {
     switch (rm) {
-    case RF_RNE: return rem_cmp > 0 || (rem_cmp == 0 && (kept & 1u));
-    case RF_RTZ: return false;
-    case RF_RDN: return inexact && sign;
-    case RF_RUP: return inexact && !sign;
+    case GC_FP_RM_RNE: return rem_cmp > 0 || (rem_cmp == 0 && (kept & 1u));
+    case GC_FP_RM_RTZ: return false;
+    case GC_FP_RM_RDN: return inexact && sign;
+    case GC_FP_RM_RUP: return inexact && !sign;
     default: return rem_cmp >= 0; /* RMM */
     }
 }
@@ -87,14 +87,14 @@ static uint32_t round_pack(uint32_t sign, int32_t exp, uint64_t sig, unsigned rm
                 uint64_t k24 = shift_round_bits(sig, n - 23, &c24, &x24);
                 if (round_up(c24, x24, k24, sign, rm) && k24 + 1u == (1ull << 24)) tiny = false;
             }
-            if (tiny) *fl |= RF_UF;
+            if (tiny) *fl |= GC_FP_FLAG_UF;
         }
     }
-    if (inexact) *fl |= RF_NX;
+    if (inexact) *fl |= GC_FP_FLAG_NX;
     int64_t bits = ((int64_t)(lsb + 149) << 23) + (int64_t)kept; /* the carry of kept moves the exponent */
     if (bits >= (int64_t)INF) {
-        *fl |= RF_OF | RF_NX;
-        bool to_inf = rm == RF_RNE || rm == RF_RMM || (rm == RF_RDN && sign) || (rm == RF_RUP && !sign);
+        *fl |= GC_FP_FLAG_OF | GC_FP_FLAG_NX;
+        bool to_inf = rm == GC_FP_RM_RNE || rm == GC_FP_RM_RMM || (rm == GC_FP_RM_RDN && sign) || (rm == GC_FP_RM_RUP && !sign);
         return (sign << 31) | (to_inf ? INF : MAXF);
     }
     return (sign << 31) | (uint32_t)bits;
@@ -103,7 +103,7 @@ static uint32_t round_pack(uint32_t sign, int32_t exp, uint64_t sig, unsigned rm
 /* Exact zero result of x - x: +0, or -0 rounding down. */
 static uint32_t zero_sum(uint32_t sa, uint32_t sb, unsigned rm) {
     if (sa == sb) return sa << 31;
-    return rm == RF_RDN ? 0x80000000u : 0u;
+    return rm == GC_FP_RM_RDN ? 0x80000000u : 0u;
 }
 
 /* (-1)^sa * ma * 2^ea + (-1)^sb * mb * 2^eb; ma, mb nonzero with their leading one at bit 61. */
@@ -130,13 +130,13 @@ static uint64_t norm61(uint64_t m, int32_t *e) {
 }
 
 static uint32_t nan_result(uint32_t a, uint32_t b, uint32_t c, unsigned *fl) {
-    if (is_snan(a) || is_snan(b) || is_snan(c)) *fl |= RF_NV;
-    return RF_CANONICAL_NAN;
+    if (is_snan(a) || is_snan(b) || is_snan(c)) *fl |= GC_FP_FLAG_NV;
+    return GC_FP_CANONICAL_NAN;
 }
 
 static uint32_t invalid(unsigned *fl) {
-    *fl |= RF_NV;
-    return RF_CANONICAL_NAN;
+    *fl |= GC_FP_FLAG_NV;
+    return GC_FP_CANONICAL_NAN;
 }
 
 uint32_t rf_add(uint32_t a, uint32_t b, unsigned rm, unsigned *fl) {
@@ -216,7 +216,7 @@ uint32_t rf_div(uint32_t a, uint32_t b, unsigned rm, unsigned *fl) {
     if (is_inf(b)) return s << 31;
     if (is_zero(b)) {
         if (is_zero(a)) return invalid(fl);
-        *fl |= RF_DZ;
+        *fl |= GC_FP_FLAG_DZ;
         return (s << 31) | INF;
     }
     if (is_zero(a)) return s << 31;
@@ -277,23 +277,23 @@ static uint64_t round_int(uint32_t x, unsigned rm, bool *neg, bool *inexact) {
 }
 
 int32_t rf_to_i32(uint32_t a, unsigned rm, unsigned *fl) {
-    if (is_nan(a)) return *fl |= RF_NV, INT32_MAX;
-    if (is_inf(a)) return *fl |= RF_NV, SIGN(a) ? INT32_MIN : INT32_MAX;
+    if (is_nan(a)) return *fl |= GC_FP_FLAG_NV, INT32_MAX;
+    if (is_inf(a)) return *fl |= GC_FP_FLAG_NV, SIGN(a) ? INT32_MIN : INT32_MAX;
     bool neg, nx;
     uint64_t m = round_int(a, rm, &neg, &nx);
-    if (neg ? m > 0x80000000ull : m > 0x7FFFFFFFull) return *fl |= RF_NV, neg ? INT32_MIN : INT32_MAX;
-    if (nx) *fl |= RF_NX;
+    if (neg ? m > 0x80000000ull : m > 0x7FFFFFFFull) return *fl |= GC_FP_FLAG_NV, neg ? INT32_MIN : INT32_MAX;
+    if (nx) *fl |= GC_FP_FLAG_NX;
     return neg ? (int32_t)(0u - (uint32_t)m) : (int32_t)m;
 }
 
 uint32_t rf_to_u32(uint32_t a, unsigned rm, unsigned *fl) {
-    if (is_nan(a)) return *fl |= RF_NV, UINT32_MAX;
-    if (is_inf(a)) return *fl |= RF_NV, SIGN(a) ? 0u : UINT32_MAX;
+    if (is_nan(a)) return *fl |= GC_FP_FLAG_NV, UINT32_MAX;
+    if (is_inf(a)) return *fl |= GC_FP_FLAG_NV, SIGN(a) ? 0u : UINT32_MAX;
     bool neg, nx;
     uint64_t m = round_int(a, rm, &neg, &nx);
-    if (neg && m) return *fl |= RF_NV, 0u;
-    if (m > 0xFFFFFFFFull) return *fl |= RF_NV, UINT32_MAX;
-    if (nx) *fl |= RF_NX;
+    if (neg && m) return *fl |= GC_FP_FLAG_NV, 0u;
+    if (m > 0xFFFFFFFFull) return *fl |= GC_FP_FLAG_NV, UINT32_MAX;
+    if (nx) *fl |= GC_FP_FLAG_NX;
     return (uint32_t)m;
 }
 
@@ -309,8 +309,8 @@ uint32_t rf_from_i32(int32_t v, unsigned rm, unsigned *fl) {
 static uint32_t order_key(uint32_t x) { return SIGN(x) ? ~x : x | 0x80000000u; }
 
 static uint32_t minmax(uint32_t a, uint32_t b, bool max, unsigned *fl) {
-    if (is_snan(a) || is_snan(b)) *fl |= RF_NV;
-    if (is_nan(a) && is_nan(b)) return RF_CANONICAL_NAN;
+    if (is_snan(a) || is_snan(b)) *fl |= GC_FP_FLAG_NV;
+    if (is_nan(a) && is_nan(b)) return GC_FP_CANONICAL_NAN;
     if (is_nan(a)) return b;
     if (is_nan(b)) return a;
     bool a_lt = order_key(a) < order_key(b);
@@ -322,7 +322,7 @@ uint32_t rf_max(uint32_t a, uint32_t b, unsigned *fl) { return minmax(a, b, true
 
 bool rf_eq(uint32_t a, uint32_t b, unsigned *fl) {
     if (is_nan(a) || is_nan(b)) {
-        if (is_snan(a) || is_snan(b)) *fl |= RF_NV;
+        if (is_snan(a) || is_snan(b)) *fl |= GC_FP_FLAG_NV;
         return false;
     }
     return a == b || (is_zero(a) && is_zero(b));
@@ -335,20 +335,20 @@ static bool ordered_lt(uint32_t a, uint32_t b, bool or_eq) {
 }
 
 bool rf_lt(uint32_t a, uint32_t b, unsigned *fl) {
-    if (is_nan(a) || is_nan(b)) return *fl |= RF_NV, false;
+    if (is_nan(a) || is_nan(b)) return *fl |= GC_FP_FLAG_NV, false;
     return ordered_lt(a, b, false);
 }
 
 bool rf_le(uint32_t a, uint32_t b, unsigned *fl) {
-    if (is_nan(a) || is_nan(b)) return *fl |= RF_NV, false;
+    if (is_nan(a) || is_nan(b)) return *fl |= GC_FP_FLAG_NV, false;
     return ordered_lt(a, b, true);
 }
 
 uint32_t rf_class(uint32_t a) {
     uint32_t s = SIGN(a);
-    if (is_nan(a)) return is_snan(a) ? 1u << 8 : 1u << 9;
-    if (is_inf(a)) return s ? 1u << 0 : 1u << 7;
-    if (is_zero(a)) return s ? 1u << 3 : 1u << 4;
-    if (EXPF(a) == 0) return s ? 1u << 2 : 1u << 5;
-    return s ? 1u << 1 : 1u << 6;
+    if (is_nan(a)) return is_snan(a) ? GC_FP_CLASS_SNAN : GC_FP_CLASS_QNAN;
+    if (is_inf(a)) return s ? GC_FP_CLASS_NEG_INF : GC_FP_CLASS_POS_INF;
+    if (is_zero(a)) return s ? GC_FP_CLASS_NEG_ZERO : GC_FP_CLASS_POS_ZERO;
+    if (EXPF(a) == 0) return s ? GC_FP_CLASS_NEG_SUBNORMAL : GC_FP_CLASS_POS_SUBNORMAL;
+    return s ? GC_FP_CLASS_NEG_NORMAL : GC_FP_CLASS_POS_NORMAL;
 }

@@ -1,9 +1,9 @@
 /* ref_fp.h: IEEE 754 binary32 arithmetic as RV32F defines it, in integer C (the ref model's FPU).
  *
  * Every function takes operands as their bit patterns, returns the result's bit pattern and ORs
- * the exception flags it raises into *fl (the fflags bits: NX, UF, OF, DZ, NV).  Rounding modes
- * are the RISC-V rm values 0-4 (RNE, RTZ, RDN, RUP, RMM); a caller resolves the dynamic mode
- * (rm = 7) from frm and refuses the reserved ones before calling.  RISC-V's choices where IEEE
+ * the exception flags it raises into *fl (the fflags bits GC_FP_FLAG_*).  Rounding modes are the
+ * static rm values GC_FP_RM_RNE .. GC_FP_RM_RMM; a caller resolves the dynamic mode from frm and
+ * refuses the reserved ones before calling.  RISC-V's choices where IEEE
  * leaves one: a NaN result is always the canonical NaN 0x7FC00000 (no payload propagation),
  * tininess is detected after rounding, FMADD of inf x 0 raises NV even with a quiet NaN addend,
  * float -> integer conversions saturate (NaN as the largest value) and raise NV instead of NX.
@@ -16,9 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum { RF_RNE = 0, RF_RTZ = 1, RF_RDN = 2, RF_RUP = 3, RF_RMM = 4, RF_DYN = 7 };
-enum { RF_NX = 1u, RF_UF = 2u, RF_OF = 4u, RF_DZ = 8u, RF_NV = 16u };
-#define RF_CANONICAL_NAN 0x7FC00000u
+#include "gpucosim_spec.h" /* GC_FP_RM_*, GC_FP_FLAG_*, GC_FP_CLASS_*, GC_FP_CANONICAL_NAN (spec simt.fp) */
 
 /* rm 0-4 */
 uint32_t rf_add(uint32_t a, uint32_t b, unsigned rm, unsigned *fl);

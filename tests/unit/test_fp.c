@@ -103,56 +103,56 @@ static void t_vectors(void) {
 static void t_riscv_choices(void) {
     unsigned fl = 0;
     /* canonical NaN, no payload propagation; sNaN raises NV, qNaN does not */
-    CHECK_EQ(rf_add(0x7FC00123u, 0x3F800000u, RF_RNE, &fl), RF_CANONICAL_NAN);
+    CHECK_EQ(rf_add(0x7FC00123u, 0x3F800000u, GC_FP_RM_RNE, &fl), GC_FP_CANONICAL_NAN);
     CHECK_EQ(fl, 0);
-    CHECK_EQ(rf_mul(0xFF800001u, 0x3F800000u, RF_RNE, &fl), RF_CANONICAL_NAN);
-    CHECK_EQ(fl, RF_NV);
+    CHECK_EQ(rf_mul(0xFF800001u, 0x3F800000u, GC_FP_RM_RNE, &fl), GC_FP_CANONICAL_NAN);
+    CHECK_EQ(fl, GC_FP_FLAG_NV);
     /* fmin / fmax: -0 < +0, one NaN gives the other operand, two the canonical NaN */
     fl = 0;
     CHECK_EQ(rf_min(0x00000000u, 0x80000000u, &fl), 0x80000000u);
     CHECK_EQ(rf_max(0x80000000u, 0x00000000u, &fl), 0x00000000u);
     CHECK_EQ(rf_min(0x7FC00000u, 0x40000000u, &fl), 0x40000000u);
     CHECK_EQ(fl, 0);
-    CHECK_EQ(rf_max(0x7F800001u, 0x7FC00000u, &fl), RF_CANONICAL_NAN);
-    CHECK_EQ(fl, RF_NV);
+    CHECK_EQ(rf_max(0x7F800001u, 0x7FC00000u, &fl), GC_FP_CANONICAL_NAN);
+    CHECK_EQ(fl, GC_FP_FLAG_NV);
     /* feq quiet, flt / fle signalling */
     fl = 0;
     CHECK_EQ(rf_eq(0x7FC00000u, 0x7FC00000u, &fl), 0);
     CHECK_EQ(fl, 0);
     CHECK_EQ(rf_le(0x7FC00000u, 0x3F800000u, &fl), 0);
-    CHECK_EQ(fl, RF_NV);
+    CHECK_EQ(fl, GC_FP_FLAG_NV);
     /* conversions saturate with NV and no NX */
     fl = 0;
-    CHECK_EQ((uint32_t)rf_to_i32(0x7FC00000u, RF_RNE, &fl), 0x7FFFFFFFu);
-    CHECK_EQ((uint32_t)rf_to_i32(0xCF000001u, RF_RTZ, &fl), 0x80000000u);
-    CHECK_EQ(rf_to_u32(0xBF800000u, RF_RNE, &fl), 0u);
-    CHECK_EQ(fl, RF_NV);
+    CHECK_EQ((uint32_t)rf_to_i32(0x7FC00000u, GC_FP_RM_RNE, &fl), 0x7FFFFFFFu);
+    CHECK_EQ((uint32_t)rf_to_i32(0xCF000001u, GC_FP_RM_RTZ, &fl), 0x80000000u);
+    CHECK_EQ(rf_to_u32(0xBF800000u, GC_FP_RM_RNE, &fl), 0u);
+    CHECK_EQ(fl, GC_FP_FLAG_NV);
     fl = 0;
-    CHECK_EQ(rf_to_u32(0xBF000000u, RF_RNE, &fl), 0u); /* -0.5 rounds to -0: inexact, valid */
-    CHECK_EQ(fl, RF_NX);
+    CHECK_EQ(rf_to_u32(0xBF000000u, GC_FP_RM_RNE, &fl), 0u); /* -0.5 rounds to -0: inexact, valid */
+    CHECK_EQ(fl, GC_FP_FLAG_NX);
     /* inf x 0 + qNaN is invalid; tininess after rounding */
     fl = 0;
-    CHECK_EQ(rf_fma(0x7F800000u, 0, 0x7FC00000u, false, false, RF_RNE, &fl), RF_CANONICAL_NAN);
-    CHECK_EQ(fl, RF_NV);
+    CHECK_EQ(rf_fma(0x7F800000u, 0, 0x7FC00000u, false, false, GC_FP_RM_RNE, &fl), GC_FP_CANONICAL_NAN);
+    CHECK_EQ(fl, GC_FP_FLAG_NV);
     fl = 0;
-    CHECK_EQ(rf_mul(0x3F7FFFFFu, 0x00800000u, RF_RNE, &fl), 0x00800000u); /* (1 - 2^-24) x 2^-126: tiny */
-    CHECK_EQ(fl, RF_NX | RF_UF);
+    CHECK_EQ(rf_mul(0x3F7FFFFFu, 0x00800000u, GC_FP_RM_RNE, &fl), 0x00800000u); /* (1 - 2^-24) x 2^-126: tiny */
+    CHECK_EQ(fl, GC_FP_FLAG_NX | GC_FP_FLAG_UF);
     fl = 0; /* 2^-126 (1 - 18 x 2^-47): below 2^-126, but 2^-126 once rounded to 24 bits: not tiny */
-    CHECK_EQ(rf_mul(0x3F7FFFFAu, 0x00800003u, RF_RNE, &fl), 0x00800000u);
-    CHECK_EQ(fl, RF_NX);
+    CHECK_EQ(rf_mul(0x3F7FFFFAu, 0x00800003u, GC_FP_RM_RNE, &fl), 0x00800000u);
+    CHECK_EQ(fl, GC_FP_FLAG_NX);
     fl = 0;
-    CHECK_EQ(rf_mul(0x3F7FFFFFu, 0x00800000u, RF_RTZ, &fl), 0x007FFFFFu);
-    CHECK_EQ(fl, RF_NX | RF_UF);
+    CHECK_EQ(rf_mul(0x3F7FFFFFu, 0x00800000u, GC_FP_RM_RTZ, &fl), 0x007FFFFFu);
+    CHECK_EQ(fl, GC_FP_FLAG_NX | GC_FP_FLAG_UF);
     /* overflow by rounding mode */
     fl = 0;
-    CHECK_EQ(rf_mul(0x7F7FFFFFu, 0x40000000u, RF_RTZ, &fl), 0x7F7FFFFFu);
-    CHECK_EQ(rf_mul(0x7F7FFFFFu, 0xC0000000u, RF_RUP, &fl), 0xFF7FFFFFu);
-    CHECK_EQ(rf_mul(0x7F7FFFFFu, 0xC0000000u, RF_RDN, &fl), 0xFF800000u);
-    CHECK_EQ(fl, RF_OF | RF_NX);
+    CHECK_EQ(rf_mul(0x7F7FFFFFu, 0x40000000u, GC_FP_RM_RTZ, &fl), 0x7F7FFFFFu);
+    CHECK_EQ(rf_mul(0x7F7FFFFFu, 0xC0000000u, GC_FP_RM_RUP, &fl), 0xFF7FFFFFu);
+    CHECK_EQ(rf_mul(0x7F7FFFFFu, 0xC0000000u, GC_FP_RM_RDN, &fl), 0xFF800000u);
+    CHECK_EQ(fl, GC_FP_FLAG_OF | GC_FP_FLAG_NX);
     /* x - x is +0, or -0 rounding down */
     fl = 0;
-    CHECK_EQ(rf_sub(0x3F800000u, 0x3F800000u, RF_RNE, &fl), 0u);
-    CHECK_EQ(rf_sub(0x3F800000u, 0x3F800000u, RF_RDN, &fl), 0x80000000u);
+    CHECK_EQ(rf_sub(0x3F800000u, 0x3F800000u, GC_FP_RM_RNE, &fl), 0u);
+    CHECK_EQ(rf_sub(0x3F800000u, 0x3F800000u, GC_FP_RM_RDN, &fl), 0x80000000u);
     CHECK_EQ(fl, 0);
     CHECK_EQ(rf_class(0x00000001u), 1u << 5);
     CHECK_EQ(rf_class(0xFF800000u), 1u << 0);
