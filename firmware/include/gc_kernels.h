@@ -96,6 +96,14 @@ typedef struct gc_fmath_params {
     uint32_t in, out, n;
 } gc_fmath_params_t;
 
+/* fp_prog: runs generated code, a function code(in, out) (tests/cosim/test_diff.c), per thread
+ * of the grid (x only) with its own GC_FPPROG_IN input and GC_FPPROG_OUT output words */
+#define GC_FPPROG_IN 48
+#define GC_FPPROG_OUT 64
+typedef struct gc_fp_prog_params {
+    uint32_t code, in, out;
+} gc_fp_prog_params_t;
+
 /* fpu_probe: *out = bits of (float)three * 2.5f (three = 3: 0x40F00000) */
 typedef struct gc_fpu_probe_params {
     uint32_t out, three;

@@ -67,3 +67,12 @@ GC_KERNEL(fpu_probe) {
     union { float f; uint32_t u; } v = {.f = three * 2.5f};
     *(volatile uint32_t *)(uintptr_t)p->out = v.u;
 }
+
+/* Runs generated code (tests/cosim/test_diff.c's random F programs): thread g of the grid calls
+ * code(in + GC_FPPROG_IN * g, out + GC_FPPROG_OUT * g) */
+GC_KERNEL(fp_prog) {
+    const gc_fp_prog_params_t *p = gc_param;
+    uint32_t g = gc_global_id_x();
+    void (*code)(const uint32_t *, uint32_t *) = (void (*)(const uint32_t *, uint32_t *))(uintptr_t)p->code;
+    code((const uint32_t *)(uintptr_t)p->in + GC_FPPROG_IN * g, (uint32_t *)(uintptr_t)p->out + GC_FPPROG_OUT * g);
+}
