@@ -23,8 +23,8 @@ SPEC      := spec/gpucosim.yaml
 GEN_FILES := $(GEN)/gpucosim_pkg.sv $(GEN)/gpucosim_spec.h $(GEN)/spec.md
 RTL       := rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
              rtl/gc_pbdma.sv rtl/gpu_top.sv
-RTL       += rtl/gc_simt_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
-             rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
+RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
+             rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
              hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
              hostdrv/src/backend_rtl.c hostdrv/src/backend_ref.c hostdrv/src/ref_pbdma.c hostdrv/src/ref_engine.c \
@@ -138,20 +138,29 @@ $(BUILD)/tests/%: $(BUILD)/san/obj/tests/cosim/%.c.o $(BUILD)/san/libgpucosim.a 
 	$(CXX) $(SAN) -o $@ $< $(BUILD)/san/libgpucosim.a $(VL_LIB) $(LDLIBS)
 
 # ---------------------------------------------------------------- RTL block benches
-# $(call rtl_bench,NAME,RTL files): tests/rtl/NAME_tb_top.sv + tests/rtl/NAME_tb.cpp -> build/rtl_NAME/VNAME_tb_top
+# $(call rtl_bench,NAME,RTL files[,more verilator options]): tests/rtl/NAME_tb_top.sv + tests/rtl/NAME_tb.cpp
+# -> build/rtl_NAME/VNAME_tb_top
 define rtl_bench
 $(BUILD)/rtl_$(1)/V$(1)_tb_top: $(2) tests/rtl/$(1)_tb_top.sv tests/rtl/$(1)_tb.cpp $(GEN)/gpucosim_pkg.sv \
     $(GEN)/gpucosim_spec.h rtl/lint.vlt | check-tools
 	@mkdir -p $(BUILD)
-	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) -CFLAGS -I$(CURDIR)/$(GEN) \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) -CFLAGS -I$(CURDIR)/$(GEN) $(3) \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(2) tests/rtl/$(1)_tb_top.sv $(CURDIR)/tests/rtl/$(1)_tb.cpp \
 	  --top-module $(1)_tb_top -Mdir $(BUILD)/rtl_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || { cat $(BUILD)/rtl_$(1).log; exit 1; }
 endef
-RTL_BENCHES := ce xbar atomic pbdma
+RTL_BENCHES := ce xbar atomic pbdma fpu
 $(eval $(call rtl_bench,ce,rtl/gc_copy_engine.sv))
 $(eval $(call rtl_bench,xbar,rtl/gc_mem_xbar.sv))
 $(eval $(call rtl_bench,atomic,rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv))
 $(eval $(call rtl_bench,pbdma,$(RTL)))
+# The FP units against SoftFloat vectors (scripts/gen_fp_vectors.py: >= 10^4 per operation)
+FP_RTL     := rtl/gc_fp_pkg.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv
+FP_VECTORS := $(BUILD)/fpvec/vectors.txt
+$(FP_VECTORS): scripts/gen_fp_vectors.py
+	@mkdir -p $(dir $@)
+	$(PY) scripts/gen_fp_vectors.py --out $@
+$(eval $(call rtl_bench,fpu,$(FP_RTL),-CFLAGS -DFPU_VECTORS='\"$(abspath $(FP_VECTORS))\"'))
+$(BUILD)/rtl_fpu/Vfpu_tb_top: | $(FP_VECTORS)
 RTL_TBS := $(foreach b,$(RTL_BENCHES),$(BUILD)/rtl_$(b)/V$(b)_tb_top)
 
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS) $(COSIM_TESTS))
@@ -221,8 +230,8 @@ lint-sc: $(VL_SC)/.stamp $(GEN_FILES)
 # (tests/rtl/simt_isa.S) into $(FW)/simt_isa.elf.  The SIMT block bench is built three times:
 # build/rtl_simt8/test_simt8 (LANES 8, the default), build/rtl_simt32/test_simt32 (LANES 32) and
 # build/rtl_simt2sm/test_simt2sm (2 SMs).
-SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
-              rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
+SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
+              rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv \
               rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 FW         := $(BUILD)/firmware
 RV_CC      ?= riscv64-unknown-elf-gcc
@@ -328,25 +337,18 @@ lint-simt: check-tools $(GEN_FILES)
   $(FW)/soft/obj/firmware/kernels/*.d)
 
 # ---------------------------------------------------------------- RV32F vectors (issue 15)
-# Berkeley SoftFloat (softfloatpy) -> $(FP_VECTORS): FP_COUNT vectors per operation across the
-# rounding modes, seed FP_SEED (format: scripts/gen_fp_vectors.py).  tests/unit/test_fp.c runs
-# them through the ref model's FPU (hostdrv/src/ref_fp.c); `make soak-fp` pipes FP_SOAK_COUNT
-# per operation through the same test without keeping a file.
-FP_VECTORS    := $(BUILD)/fp_vectors.txt
-FP_COUNT      ?= 10000
-FP_SEED       ?= 1
+# The same SoftFloat vectors ($(FP_VECTORS), above) through the ref model's FPU
+# (hostdrv/src/ref_fp.c): tests/unit/test_fp.c.  `make soak-fp` pipes FP_SOAK_COUNT vectors per
+# operation (seed FP_SOAK_SEED) through the same test without keeping a file.
 FP_SOAK_COUNT ?= 1000000
-$(FP_VECTORS): scripts/gen_fp_vectors.py requirements.txt | check-tools
-	@mkdir -p $(dir $@)
-	$(PY) scripts/gen_fp_vectors.py --count $(FP_COUNT) --seed $(FP_SEED) --out $@
+FP_SOAK_SEED  ?= 1
 $(BUILD)/san/obj/tests/unit/test_fp.c.o: CFLAGS += -DGC_FP_VECTORS_DEFAULT='"$(abspath $(FP_VECTORS))"'
 $(BUILD)/tests/test_fp: | $(FP_VECTORS)
-all: $(FP_VECTORS)
 
 .PHONY: soak-fp
 soak: soak-fp
 soak-fp: $(BUILD)/tests/test_fp
-	set -o pipefail; $(PY) scripts/gen_fp_vectors.py --count $(FP_SOAK_COUNT) --seed $(FP_SEED) | \
+	set -o pipefail; $(PY) scripts/gen_fp_vectors.py --per-op $(FP_SOAK_COUNT) --seed $(FP_SOAK_SEED) --out /dev/stdout | \
 	  GC_FP_VECTORS=- GC_FP_MIN_PER_OP=$(FP_SOAK_COUNT) $(BUILD)/tests/test_fp fp_vectors
 
 # ---------------------------------------------------------------- main targets

@@ -1,6 +1,6 @@
 /* The ref model's RV32F arithmetic (hostdrv/src/ref_fp.c) bit for bit, flags included, against
  * Berkeley SoftFloat: the vectors of scripts/gen_fp_vectors.py (format in its header), generated
- * at build time into build/fp_vectors.txt.  GC_FP_VECTORS names another file ("-" = stdin: `make
+ * at build time into build/fpvec/vectors.txt (the RTL FPU's bench, fpu_tb, runs the same file).  GC_FP_VECTORS names another file ("-" = stdin: `make
  * soak-fp` pipes 10^6 vectors per operation through), GC_FP_MIN_PER_OP the count each operation
  * must reach (default 10000).  A few hand-written cases pin the RISC-V choices by themselves. */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include "tcase.h"
 
 #ifndef GC_FP_VECTORS_DEFAULT
-#define GC_FP_VECTORS_DEFAULT "build/fp_vectors.txt"
+#define GC_FP_VECTORS_DEFAULT "build/fpvec/vectors.txt"
 #endif
 
 typedef enum {
@@ -18,10 +18,11 @@ typedef enum {
     OP_MV_X_W, OP_MV_W_X, OP_N
 } fop_t;
 
+/* the names of spec simt.fp (the vector file's OP field) */
 static const char *const op_names[OP_N] = {
-    "fadd", "fsub", "fmul", "fdiv", "fsqrt", "fmadd", "fmsub", "fnmadd", "fnmsub", "fcvt.w.s", "fcvt.wu.s",
-    "fcvt.s.w", "fcvt.s.wu", "fmin", "fmax", "fsgnj", "fsgnjn", "fsgnjx", "feq", "flt", "fle", "fclass",
-    "fmv.x.w", "fmv.w.x"};
+    "FADD", "FSUB", "FMUL", "FDIV", "FSQRT", "FMADD", "FMSUB", "FNMADD", "FNMSUB", "FCVT_W_S", "FCVT_WU_S",
+    "FCVT_S_W", "FCVT_S_WU", "FMIN", "FMAX", "FSGNJ", "FSGNJN", "FSGNJX", "FEQ", "FLT", "FLE", "FCLASS",
+    "FMV_X_W", "FMV_W_X"};
 
 /* The ref model's answer for one vector (the sign injections and moves are bit operations the
  * interpreter does inline; they are modelled here the same way). */
