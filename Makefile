@@ -64,7 +64,7 @@ help:
 	@echo "                ARGS='--seed 7 --bytes 65536' passes options to gpucosim run"
 	@echo "make test       all tests (unit, RTL block benches, end to end) -> 'N passed, N failed'"
 	@echo "                TESTS=substring runs a subset"
-	@echo "make soak       long runs: soak-fp pipes FP_SOAK_COUNT (10^6) SoftFloat vectors per RV32F operation through test_fp"
+	@echo "make soak       long runs: soak-fp runs 10^6 SoftFloat vectors per RV32F operation (FP_SOAK_CHUNKS x 10^4) through test_fp"
 	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
 	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
 	@echo "                (also builds $(BUILD)/bin/gpucosim-lanes32: gpu_top with LANES=32)"
@@ -338,18 +338,22 @@ lint-simt: check-tools $(GEN_FILES)
 
 # ---------------------------------------------------------------- RV32F vectors (issue 15)
 # The same SoftFloat vectors ($(FP_VECTORS), above) through the ref model's FPU
-# (hostdrv/src/ref_fp.c): tests/unit/test_fp.c.  `make soak-fp` pipes FP_SOAK_COUNT vectors per
-# operation (seed FP_SOAK_SEED) through the same test without keeping a file.
-FP_SOAK_COUNT ?= 1000000
-FP_SOAK_SEED  ?= 1
+# (hostdrv/src/ref_fp.c): tests/unit/test_fp.c.  `make soak-fp`: FP_SOAK_CHUNKS files of 10^4
+# vectors per operation (seeds 1001, 1002, ...; default 100 chunks: 10^6 per operation), each
+# generated into $(BUILD)/fpvec/soak.txt and run through test_fp.
+FP_SOAK_CHUNKS ?= 100
 $(BUILD)/san/obj/tests/unit/test_fp.c.o: CFLAGS += -DGC_FP_VECTORS_DEFAULT='"$(abspath $(FP_VECTORS))"'
 $(BUILD)/tests/test_fp: | $(FP_VECTORS)
 
 .PHONY: soak-fp
 soak: soak-fp
 soak-fp: $(BUILD)/tests/test_fp
-	set -o pipefail; $(PY) scripts/gen_fp_vectors.py --per-op $(FP_SOAK_COUNT) --seed $(FP_SOAK_SEED) --out /dev/stdout | \
-	  GC_FP_VECTORS=- GC_FP_MIN_PER_OP=$(FP_SOAK_COUNT) $(BUILD)/tests/test_fp fp_vectors
+	@mkdir -p $(BUILD)/fpvec
+	@for s in $$(seq 1 $(FP_SOAK_CHUNKS)); do \
+	  $(PY) scripts/gen_fp_vectors.py --per-op 10000 --seed $$((1000 + s)) --out $(BUILD)/fpvec/soak.txt && \
+	  GC_FP_VECTORS=$(BUILD)/fpvec/soak.txt $(BUILD)/tests/test_fp fp_vectors >$(BUILD)/fpvec/soak.log 2>&1 || \
+	  { cat $(BUILD)/fpvec/soak.log; echo "soak-fp: FAILED at seed $$((1000 + s))" >&2; exit 1; }; \
+	done; echo "soak-fp: $(FP_SOAK_CHUNKS) x 10^4 SoftFloat vectors per RV32F operation: ref_fp matches"
 
 # ---------------------------------------------------------------- main targets
 WAVES ?= 0

@@ -1,8 +1,9 @@
 /* The ref model's RV32F arithmetic (hostdrv/src/ref_fp.c) bit for bit, flags included, against
  * Berkeley SoftFloat: the vectors of scripts/gen_fp_vectors.py (format in its header), generated
- * at build time into build/fpvec/vectors.txt (the RTL FPU's bench, fpu_tb, runs the same file).  GC_FP_VECTORS names another file ("-" = stdin: `make
- * soak-fp` pipes 10^6 vectors per operation through), GC_FP_MIN_PER_OP the count each operation
- * must reach (default 10000).  A few hand-written cases pin the RISC-V choices by themselves. */
+ * at build time into build/fpvec/vectors.txt (the RTL FPU's bench, fpu_tb, runs the same file).
+ * GC_FP_VECTORS names another file ("-": stdin; `make soak-fp` runs 100 files of other seeds),
+ * GC_FP_MIN_PER_OP the count each operation must reach (default 10000).  A few hand-written
+ * cases pin the RISC-V choices by themselves. */
 #include <errno.h>
 
 #include "../../hostdrv/src/ref_fp.h"
