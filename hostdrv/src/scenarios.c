@@ -585,6 +585,48 @@ static void float_round(ctx_t *c, gcrt_t *rt, gc_elf_t *img, gcrt_stream_t *lo, 
     for (size_t i = 0; i < nlist; i++) chk(c, gcrt_free(rt, list[i]), "free");
 }
 
+gcrt_error_t gcsc_float_kernels(const gcrt_config_t *cfg, const char *image, FILE *out, gcsc_result_t *res, char *err,
+                                size_t errlen) {
+    memset(res, 0, sizeof *res);
+    ctx_t c = {.err = err, .errlen = errlen};
+    if (!image) {
+        if (err) snprintf(err, errlen, "float-kernels: no kernel image");
+        return GCRT_ERROR_INVALID_VALUE;
+    }
+    uint32_t probe = 0;
+    gcrt_error_t pe = gcsc_fpu_probe(cfg, image, &res->fpu, &probe, err, errlen);
+    if (pe) return pe;
+    if (!res->fpu) {
+        res->float_skipped = true;
+        if (out) fprintf(out, "float-kernels: SKIPPED: the SIMT core has no FPU (fpu_probe faulted ILLEGAL_INSTRUCTION)\n");
+        return GCRT_SUCCESS;
+    }
+    gcrt_t *rt = NULL;
+    gc_elf_t *img = NULL;
+    gcrt_stream_t *st[2] = {0};
+    uint32_t ccfg = 0;
+    if (open_rt(&c, cfg, &rt) && chk(&c, gcrt_load_image(rt, image, &img), image)) {
+        if (gc_mmio_read(gcrt_device(rt), GC_REG_COMPUTE_CONFIG, &ccfg) != GC_OK)
+            chk(&c, GCRT_ERROR_BACKEND, "read COMPUTE_CONFIG");
+        const uint32_t shape[2] = {2, GC_COMPUTE_CONFIG_LANES_GET(ccfg) * GC_COMPUTE_CONFIG_WARPS_GET(ccfg)};
+        kcheck(res, out, probe == GC_FPU_PROBE_RESULT, "fpu_probe", 0);
+        (void)(chk(&c, gcrt_stream_create(rt, &st[0]), "stream") && chk(&c, gcrt_stream_create(rt, &st[1]), "stream"));
+        if (c.e == GCRT_SUCCESS) float_round(&c, rt, img, st[0], st[1], 0, shape, out, res);
+        if (c.e == GCRT_SUCCESS && harvest(&c, res)) {
+            for (size_t i = 0; i < res->nops; i++)
+                if (res->ops[i].kind == GCRT_OP_KERNEL) res->float_cycles += res->ops[i].end_cycle - res->ops[i].start_cycle;
+            if (out)
+                fprintf(out, "summary: float-kernels %s: %s: fsaxpy, fdot, fmath: %u of %u results match the host, "
+                             "%llu kernel cycles\n",
+                        res->bad_checks == 0 ? "PASSED" : "FAILED", image, res->checks - res->bad_checks, res->checks,
+                        (unsigned long long)res->float_cycles);
+        }
+    }
+    if (img) gcrt_unload_image(rt, img);
+    gcrt_close(rt);
+    return c.e;
+}
+
 gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t rounds, FILE *out,
                           const char *timeline, gcsc_result_t *res, char *err, size_t errlen) {
     enum { NMAX = 1200, NSHAPES = 5, MAXBUF = 24, NBINS_MAX = 24 };

@@ -38,6 +38,7 @@ typedef struct gcsc_result {
     bool fpu;                    /* kernels: the SIMT core ran fpu_probe (it has the F extension) */
     bool float_skipped;          /* kernels: the float kernels did not run (no FPU) */
     double fmath_worst_ulp[5];   /* kernels: the largest error seen, in ulp: expf, logf, sqrtf, sinf, powf */
+    uint64_t float_cycles;       /* float-kernels: cycles of fsaxpy + fdot + fmath (each launch to its end) */
     /* task management unit scenarios (nested-priority, eviction, childless-parent) */
     uint32_t rules, bad_rules;   /* rules the scenario checked, and how many failed */
     gcrt_tmu_record_t log[GCSC_MAX_LOG]; /* the TMU log of the run (the first GCSC_MAX_LOG records) */
@@ -95,6 +96,14 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
  * worst seen over the 1000 rounds' 96,000 inputs: 0.85, 0.77, 1.25, 2.99); sqrtf is correctly
  * rounded (0.5) and compared bit for bit with the host's.  Order: expf, logf, sqrtf, sinf, powf. */
 #define GCSC_FMATH_ULP {1.0, 1.0, 0.5, 2.0, 4.0}
+
+/* The float kernels once (fsaxpy, fdot, fmath as in a kernels round, grid 2 x a full CTA) from `image`,
+ * checked like the kernels scenario; res->float_cycles: their cycles, summed.  The same source is
+ * built for RV32IMAF (kernels.elf) and RV32IMA with soft float (kernels_soft.elf): `make bench`
+ * compares the two (soft_vs_hw_float_speedup).  Without the FPU (gcsc_fpu_probe on the image: the
+ * soft image always runs it) res->float_skipped and nothing runs. */
+gcrt_error_t gcsc_float_kernels(const gcrt_config_t *cfg, const char *image, FILE *out, gcsc_result_t *res, char *err,
+                                size_t errlen);
 
 /* Whether the SIMT core has the F extension: runs the image's fpu_probe kernel in a runtime of its
  * own; *present false (and GCRT_SUCCESS) when the kernel faults ILLEGAL_INSTRUCTION on an F
