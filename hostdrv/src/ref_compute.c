@@ -30,13 +30,17 @@
  * decided when the CTA is interpreted) with the TMD as the thread left it at the LAUNCH; the TMD
  * read's time starts at the launching warp's time.
  *
- * Threads run RV32IMA with the spec's CSRs, BAR, EXIT and LAUNCH, the thread address windows
+ * Threads run RV32IMAF with the spec's CSRs, BAR, EXIT and LAUNCH, the thread address windows
  * (SYSMEM, VIDMEM, the CTA's shared memory, the thread's local memory), global atomics and LR/SC
  * (one reservation per thread, broken by any global write to its word), min-PC reconvergence in a
- * warp, warps round robin one instruction at a time.  A fault stops the CTA's interpretation and
- * the task's dispatch; it is reported (COMPUTE.FAULT_*, TASK_FAULT, log FAULT, kill of the task's
- * CTAs in flight) when the faulting CTA ends.  The functional results are exact for programs
- * without races between CTAs, tasks or engines.
+ * warp, warps round robin one instruction at a time.  F (spec simt.fp): per-thread f0..f31 and
+ * fcsr (zero at the thread's start), the arithmetic of ref_fp.c (integer C, bit-exact RISC-V, flags
+ * accrued into fflags), FLW / FSW through the same windows and faults as LW / SW, fflags / frm /
+ * fcsr in every Zicsr form; a reserved rm (static 5, 6, or DYN with frm 5..7), fmt D and the
+ * unassigned encodings fault ILLEGAL_INSTRUCTION.  An F instruction costs 3 cycles like the rest.
+ * A fault stops the CTA's interpretation and the task's dispatch; it is reported (COMPUTE.FAULT_*,
+ * TASK_FAULT, log FAULT, kill of the task's CTAs in flight) when the faulting CTA ends.  The
+ * functional results are exact for programs without races between CTAs, tasks or engines.
  *
  * Task log: every event is queued in order and written as a 16-byte record through the atomic
  * unit, one at a time (requester REF_AU_LOG); a logged TMU step waits while REF_LOG_BACKLOG
