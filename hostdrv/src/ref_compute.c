@@ -172,13 +172,22 @@ typedef struct ires {
     uint32_t lat;         /* global access: the memory's latency */
 } ires_t;
 
+/* Where an n-byte access at thread address ad goes (*wn, *p, *dev as where()); the fault cause
+ * (`misaligned` when ad is not n-aligned, ACCESS_FAULT outside every window) or NONE. */
+static uint32_t mem_place(run_t *k, uint32_t tidx, uint32_t ad, uint32_t n, uint32_t misaligned, win_t *wn,
+                          uint8_t **p, uint64_t *dev) {
+    if (ad % n) return misaligned;
+    *wn = where(k, tidx, ad, n, p, dev);
+    return *wn == W_NONE ? GC_SIMT_FAULT_ACCESS_FAULT : GC_SIMT_FAULT_NONE;
+}
+
 /* A load of n bytes (n-aligned) at thread address ad into *v; the fault cause or NONE. */
 static uint32_t mem_load(run_t *k, uint32_t tidx, uint32_t ad, uint32_t n, ires_t *res, uint32_t *v) {
-    if (ad % n) return GC_SIMT_FAULT_MISALIGNED_LOAD;
     uint8_t *p = NULL, buf[4];
     uint64_t dev = 0;
-    win_t wn = where(k, tidx, ad, n, &p, &dev);
-    if (wn == W_NONE) return GC_SIMT_FAULT_ACCESS_FAULT;
+    win_t wn = W_NONE;
+    uint32_t c = mem_place(k, tidx, ad, n, GC_SIMT_FAULT_MISALIGNED_LOAD, &wn, &p, &dev);
+    if (c != GC_SIMT_FAULT_NONE) return c;
     if (wn == W_GLOBAL) {
         res->global_mem = true;
         res->lat = ref_latency(dev);
@@ -191,19 +200,19 @@ static uint32_t mem_load(run_t *k, uint32_t tidx, uint32_t ad, uint32_t n, ires_
 
 /* A store of the low n bytes of v at thread address ad; the fault cause or NONE. */
 static uint32_t mem_store(run_t *k, uint32_t tidx, uint32_t ad, uint32_t n, ires_t *res, uint32_t v) {
-    if (ad % n) return GC_SIMT_FAULT_MISALIGNED_STORE;
     uint8_t *p = NULL, buf[4];
     uint64_t dev = 0;
-    win_t wn = where(k, tidx, ad, n, &p, &dev);
-    if (wn == W_NONE) return GC_SIMT_FAULT_ACCESS_FAULT;
-    if (wn == W_GLOBAL) {
-        res->global_mem = true;
-        st_le(buf, v, n);
-        if (!ref_mem_write(k->r, dev, buf, n)) return GC_SIMT_FAULT_STORE_BUS_ERROR;
-        break_resv(k, ad); /* a plain store breaks them too */
-    } else {
+    win_t wn = W_NONE;
+    uint32_t c = mem_place(k, tidx, ad, n, GC_SIMT_FAULT_MISALIGNED_STORE, &wn, &p, &dev);
+    if (c != GC_SIMT_FAULT_NONE) return c;
+    if (wn != W_GLOBAL) {
         st_le(p, v, n);
+        return GC_SIMT_FAULT_NONE;
     }
+    res->global_mem = true;
+    st_le(buf, v, n);
+    if (!ref_mem_write(k->r, dev, buf, n)) return GC_SIMT_FAULT_STORE_BUS_ERROR;
+    break_resv(k, ad); /* a plain store breaks them too */
     return GC_SIMT_FAULT_NONE;
 }
 

@@ -66,6 +66,14 @@ static uint64_t rng_next(uint64_t *x) {
 }
 static uint32_t rnd(uint64_t *x, uint32_t n) { return (uint32_t)(rng_next(x) % n); }
 
+/* The runtime configuration of every run here: `backend`, quiet, 20 M cycles per synchronize. */
+static void diff_config(gcrt_config_t *c, const char *backend) {
+    gcrt_config_init(c);
+    c->device.backend = backend;
+    c->device.quiet = true;
+    c->sync_cycles = 20000000;
+}
+
 static void gen(prog_t *p, uint64_t seed) {
     uint64_t x = seed * 0x9E3779B97F4A7C15ull + 7;
     memset(p, 0, sizeof *p);
@@ -139,10 +147,7 @@ typedef struct outcome {
 static int run(const prog_t *p, const char *backend, outcome_t *out) {
     memset(out, 0, sizeof *out);
     gcrt_config_t c;
-    gcrt_config_init(&c);
-    c.device.backend = backend;
-    c.device.quiet = true;
-    c.sync_cycles = 20000000;
+    diff_config(&c, backend);
     gcrt_t *rt = NULL;
     if (gcrt_open(&c, &rt)) {
         fprintf(stderr, "%s: gcrt_open failed\n", backend);
@@ -474,10 +479,7 @@ typedef struct frec {
 /* Open a runtime on `backend` with simt_isa.elf loaded; -1: no compute engine. */
 static int isa_open(const char *backend, gcrt_t **rt, gc_elf_t **img) {
     gcrt_config_t c;
-    gcrt_config_init(&c);
-    c.device.backend = backend;
-    c.device.quiet = true;
-    c.sync_cycles = 20000000;
+    diff_config(&c, backend);
     *rt = NULL;
     *img = NULL;
     if (gcrt_open(&c, rt)) return 0;
@@ -969,10 +971,7 @@ static void fp_model(const fprog_t *p, int t, uint32_t *out) {
 static int fp_run(const char *backend, const uint32_t *code, int nwords, const uint32_t *in, uint32_t *out,
                   frec_t *fault) {
     gcrt_config_t cfg;
-    gcrt_config_init(&cfg);
-    cfg.device.backend = backend;
-    cfg.device.quiet = true;
-    cfg.sync_cycles = 20000000;
+    diff_config(&cfg, backend);
     gcrt_t *rt = NULL;
     gc_elf_t *img = NULL;
     memset(fault, 0, sizeof *fault);
@@ -1131,10 +1130,7 @@ static void t_fp_faults_ref(void) {
 /* rtl needs the FPU; otherwise the case is skipped (not passed) */
 static bool rtl_has_fpu(void) {
     gcrt_config_t cfg;
-    gcrt_config_init(&cfg);
-    cfg.device.backend = "rtl";
-    cfg.device.quiet = true;
-    cfg.sync_cycles = 20000000;
+    diff_config(&cfg, "rtl");
     bool fpu = false;
     uint32_t v = 0;
     char err[300] = "";
