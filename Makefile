@@ -228,8 +228,8 @@ lint-sc: $(VL_SC)/.stamp $(GEN_FILES)
 # divider), wrapped by gc_simt.  Firmware: crt0, link script, device runtime and the C kernels
 # (firmware/), built with riscv64-unknown-elf-gcc into $(FW)/kernels.elf; the instruction tests
 # (tests/rtl/simt_isa.S) into $(FW)/simt_isa.elf.  The SIMT block bench is built three times:
-# build/rtl_simt8/test_simt8 (LANES 8, the default), build/rtl_simt32/test_simt32 (LANES 32) and
-# build/rtl_simt2sm/test_simt2sm (2 SMs).
+# build/rtl_simt8/test_simt8 (LANES 8, the default), build/rtl_simt32/test_simt32 (LANES 32),
+# build/rtl_simt2sm/test_simt2sm (2 SMs) and build/rtl_simtnofpu/test_simtnofpu (FPU = 0).
 SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
               rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv \
               rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
@@ -281,7 +281,7 @@ $(FW)/kernels_soft.elf: $(FW_SOFT_OBJ) firmware/link.ld
 # kernels.elf, so that both can be loaded at once.
 $(FW)/simt_isa.elf: tests/rtl/simt_isa.S tests/rtl/simt_isa_list.h firmware/link.ld $(GEN)/gpucosim_spec.h | check-riscv
 	@mkdir -p $(dir $@)
-	$(RV_CC) -march=rv32ima_zicsr -mabi=ilp32 -mno-relax -nostdlib -nostartfiles -I$(GEN) -Itests/rtl \
+	$(RV_CC) -march=rv32imaf_zicsr -mabi=ilp32 -mno-relax -nostdlib -nostartfiles -I$(GEN) -Itests/rtl \
 	  -Wl,--no-relax -T firmware/link.ld -Wl,--defsym=GC_LOAD_BASE=0x83800000 -Wl,-e,isa_main -o $@ $<
 
 # $(call simt_bench,NAME,verilator -G options): build/rtl_NAME/test_NAME
@@ -293,7 +293,7 @@ $(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) tests/rtl/simt_tb_top.sv tests/rtl/simt
 	@mkdir -p $(BUILD)
 	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal $(2) -I$(GEN) \
 	  -CFLAGS "-O2 -I$(CURDIR)/$(GEN) -I$(CURDIR)/hostdrv/include -I$(CURDIR)/cosim -I$(CURDIR)/tests/common \
-	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include" \
+	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include -DFPU_VECTORS='\"$(abspath $(FP_VECTORS))\"'" \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(SIMT_RTL) tests/rtl/simt_tb_top.sv $(CURDIR)/tests/rtl/simt_tb.cpp \
 	  --top-module simt_tb_top -Mdir $(BUILD)/rtl_$(1) -o test_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || \
 	  { cat $(BUILD)/rtl_$(1).log; exit 1; }
@@ -301,10 +301,13 @@ endef
 $(eval $(call simt_bench,simt8,))
 $(eval $(call simt_bench,simt32,-GLANES=32))
 $(eval $(call simt_bench,simt2sm,-GNSM=2))
-SIMT_TBS   := $(BUILD)/rtl_simt8/test_simt8 $(BUILD)/rtl_simt32/test_simt32 $(BUILD)/rtl_simt2sm/test_simt2sm
+# the SMs without the FPU (gc_sm FPU = 0): F instructions fault; its own short case list
+$(eval $(call simt_bench,simtnofpu,-GFPU=0 -CFLAGS -DSIMT_TB_FPU=0))
+SIMT_TBS   := $(BUILD)/rtl_simt8/test_simt8 $(BUILD)/rtl_simt32/test_simt32 $(BUILD)/rtl_simt2sm/test_simt2sm \
+              $(BUILD)/rtl_simtnofpu/test_simtnofpu
 TEST_BINS  += $(SIMT_TBS)
 all: $(FW_ELFS) $(SIMT_TBS)
-$(SIMT_TBS): | $(FW_ELFS)
+$(SIMT_TBS): | $(FW_ELFS) $(FP_VECTORS)
 
 # Host side: the ELF loader and TMD unit tests, and the end-to-end compute test (tests/compute/)
 $(BUILD)/tests/%: $(BUILD)/san/obj/tests/compute/%.c.o $(BUILD)/san/libgpucosim.a $(VL)/.stamp

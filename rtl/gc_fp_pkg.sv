@@ -307,67 +307,38 @@ package gc_fp_pkg;
         endcase
       end
       GC_FP_OPC_OP_FP: begin
+        // the operation by the spec's selectors (funct5, and funct3 / rs2 where they select);
+        // the register files, rounding and unit follow from the operation
         d.is_f  = 1'b1;
         d.legal = s;
-        d.rd_fp = 1'b1;
-        d.rs1_fp = 1'b1;
-        d.rs2_fp = 1'b1;
-        if (f5 == GC_FP_F5_FADD || f5 == GC_FP_F5_FSUB || f5 == GC_FP_F5_FMUL || f5 == GC_FP_F5_FDIV) begin
-          d.rounds  = 1'b1;
-          d.divsqrt = (f5 == GC_FP_F5_FDIV);
-          d.op = (f5 == GC_FP_F5_FADD) ? FOP_ADD : (f5 == GC_FP_F5_FSUB) ? FOP_SUB :
-                 (f5 == GC_FP_F5_FMUL) ? FOP_MUL : FOP_DIV;
-        end else if (f5 == GC_FP_F5_FSQRT && r2 == GC_FP_RS2_FSQRT) begin
-          d.rounds  = 1'b1;
-          d.divsqrt = 1'b1;
-          d.rs2_fp  = 1'b0;
-          d.op      = FOP_SQRT;
-        end else if (f5 == GC_FP_F5_FSGNJ && f3 == GC_FP_F3_FSGNJ)   d.op = FOP_SGNJ;
-        else if (f5 == GC_FP_F5_FSGNJN && f3 == GC_FP_F3_FSGNJN)     d.op = FOP_SGNJN;
-        else if (f5 == GC_FP_F5_FSGNJX && f3 == GC_FP_F3_FSGNJX)     d.op = FOP_SGNJX;
-        else if (f5 == GC_FP_F5_FMIN && f3 == GC_FP_F3_FMIN)         d.op = FOP_MIN;
-        else if (f5 == GC_FP_F5_FMAX && f3 == GC_FP_F3_FMAX)         d.op = FOP_MAX;
-        else if (f5 == GC_FP_F5_FEQ || f5 == GC_FP_F5_FLT || f5 == GC_FP_F5_FLE) begin
-          d.rd_fp = 1'b0;
-          if (f5 == GC_FP_F5_FEQ && f3 == GC_FP_F3_FEQ)              d.op = FOP_EQ;
-          else if (f5 == GC_FP_F5_FLT && f3 == GC_FP_F3_FLT)         d.op = FOP_LT;
-          else if (f5 == GC_FP_F5_FLE && f3 == GC_FP_F3_FLE)         d.op = FOP_LE;
-          else d.legal = 1'b0;
-        end else if (f5 == GC_FP_F5_FCVT_W_S && r2 == GC_FP_RS2_FCVT_W_S) begin
-          d.rounds = 1'b1;
-          d.rd_fp  = 1'b0;
-          d.rs2_fp = 1'b0;
-          d.op     = FOP_CVTWS;
-        end else if (f5 == GC_FP_F5_FCVT_WU_S && r2 == GC_FP_RS2_FCVT_WU_S) begin
-          d.rounds = 1'b1;
-          d.rd_fp  = 1'b0;
-          d.rs2_fp = 1'b0;
-          d.op     = FOP_CVTWUS;
-        end else if (f5 == GC_FP_F5_FMV_X_W && f3 == GC_FP_F3_FMV_X_W && r2 == GC_FP_RS2_FMV_X_W) begin
-          d.rd_fp  = 1'b0;
-          d.rs2_fp = 1'b0;
-          d.op     = FOP_MVXW;
-        end else if (f5 == GC_FP_F5_FCLASS && f3 == GC_FP_F3_FCLASS && r2 == GC_FP_RS2_FCLASS) begin
-          d.rd_fp  = 1'b0;
-          d.rs2_fp = 1'b0;
-          d.op     = FOP_CLASS;
-        end else if (f5 == GC_FP_F5_FCVT_S_W && r2 == GC_FP_RS2_FCVT_S_W) begin
-          d.rounds = 1'b1;
-          d.rs1_fp = 1'b0;
-          d.rs2_fp = 1'b0;
-          d.op     = FOP_CVTSW;
-        end else if (f5 == GC_FP_F5_FCVT_S_WU && r2 == GC_FP_RS2_FCVT_S_WU) begin
-          d.rounds = 1'b1;
-          d.rs1_fp = 1'b0;
-          d.rs2_fp = 1'b0;
-          d.op     = FOP_CVTSWU;
-        end else if (f5 == GC_FP_F5_FMV_W_X && f3 == GC_FP_F3_FMV_W_X && r2 == GC_FP_RS2_FMV_W_X) begin
-          d.rs1_fp = 1'b0;
-          d.rs2_fp = 1'b0;
-          d.op     = FOP_MVWX;
-        end else begin
-          d.legal = 1'b0;
-        end
+        if      (f5 == GC_FP_F5_FADD)                                   d.op = FOP_ADD;
+        else if (f5 == GC_FP_F5_FSUB)                                   d.op = FOP_SUB;
+        else if (f5 == GC_FP_F5_FMUL)                                   d.op = FOP_MUL;
+        else if (f5 == GC_FP_F5_FDIV)                                   d.op = FOP_DIV;
+        else if (f5 == GC_FP_F5_FSQRT && r2 == GC_FP_RS2_FSQRT)         d.op = FOP_SQRT;
+        else if (f5 == GC_FP_F5_FSGNJ && f3 == GC_FP_F3_FSGNJ)          d.op = FOP_SGNJ;
+        else if (f5 == GC_FP_F5_FSGNJN && f3 == GC_FP_F3_FSGNJN)        d.op = FOP_SGNJN;
+        else if (f5 == GC_FP_F5_FSGNJX && f3 == GC_FP_F3_FSGNJX)        d.op = FOP_SGNJX;
+        else if (f5 == GC_FP_F5_FMIN && f3 == GC_FP_F3_FMIN)            d.op = FOP_MIN;
+        else if (f5 == GC_FP_F5_FMAX && f3 == GC_FP_F3_FMAX)            d.op = FOP_MAX;
+        else if (f5 == GC_FP_F5_FEQ && f3 == GC_FP_F3_FEQ)              d.op = FOP_EQ;
+        else if (f5 == GC_FP_F5_FLT && f3 == GC_FP_F3_FLT)              d.op = FOP_LT;
+        else if (f5 == GC_FP_F5_FLE && f3 == GC_FP_F3_FLE)              d.op = FOP_LE;
+        else if (f5 == GC_FP_F5_FCVT_W_S && r2 == GC_FP_RS2_FCVT_W_S)   d.op = FOP_CVTWS;
+        else if (f5 == GC_FP_F5_FCVT_WU_S && r2 == GC_FP_RS2_FCVT_WU_S) d.op = FOP_CVTWUS;
+        else if (f5 == GC_FP_F5_FMV_X_W && f3 == GC_FP_F3_FMV_X_W && r2 == GC_FP_RS2_FMV_X_W) d.op = FOP_MVXW;
+        else if (f5 == GC_FP_F5_FCLASS && f3 == GC_FP_F3_FCLASS && r2 == GC_FP_RS2_FCLASS)   d.op = FOP_CLASS;
+        else if (f5 == GC_FP_F5_FCVT_S_W && r2 == GC_FP_RS2_FCVT_S_W)   d.op = FOP_CVTSW;
+        else if (f5 == GC_FP_F5_FCVT_S_WU && r2 == GC_FP_RS2_FCVT_S_WU) d.op = FOP_CVTSWU;
+        else if (f5 == GC_FP_F5_FMV_W_X && f3 == GC_FP_F3_FMV_W_X && r2 == GC_FP_RS2_FMV_W_X) d.op = FOP_MVWX;
+        else                                                            d.legal = 1'b0;
+        d.rounds  = d.op inside {FOP_ADD, FOP_SUB, FOP_MUL, FOP_DIV, FOP_SQRT,
+                                 FOP_CVTWS, FOP_CVTWUS, FOP_CVTSW, FOP_CVTSWU};
+        d.divsqrt = d.op inside {FOP_DIV, FOP_SQRT};
+        d.rd_fp   = !(d.op inside {FOP_EQ, FOP_LT, FOP_LE, FOP_CVTWS, FOP_CVTWUS, FOP_MVXW, FOP_CLASS});
+        d.rs1_fp  = !(d.op inside {FOP_CVTSW, FOP_CVTSWU, FOP_MVWX});
+        d.rs2_fp  = d.op inside {FOP_ADD, FOP_SUB, FOP_MUL, FOP_DIV, FOP_SGNJ, FOP_SGNJN, FOP_SGNJX,
+                                 FOP_MIN, FOP_MAX, FOP_EQ, FOP_LT, FOP_LE};
       end
       default: ;
     endcase

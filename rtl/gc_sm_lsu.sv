@@ -28,8 +28,10 @@
 // atomic results are written into it by the issue side, global load beats by the return side,
 // which matches each R beat to the lanes that wait for it (every lane got the sequence number of
 // its beat when its burst was issued; R data comes back in AR order).  The head entry completes
-// when its issue finished and all its beats arrived: wb_valid_o writes the registers and frees
-// the warp.  Stores are posted: sdone_valid_o frees the warp once the last W beat is sent;
+// when its issue finished and all its beats arrived: wb_valid_o writes the registers (rd[5]: the
+// FP file, FLW) and, for an atomic (wb_load_o low), frees the warp; a load's warp went on issuing
+// (gc_sm's scoreboard waits for rd).  Stores are posted: sdone_valid_o frees the warp once the
+// last W beat is sent;
 // st_pend_o[w] stays high until all of warp w's B responses are back (barriers, FENCE, EXIT and
 // the next global load wait for it).
 //
@@ -63,7 +65,7 @@ module gc_sm_lsu
   input  lsu_kind_e                req_kind_i,
   input  logic [2:0]               req_f3_i,
   input  logic [4:0]               req_f5_i,
-  input  logic [4:0]               req_rd_i,
+  input  logic [5:0]               req_rd_i,      // {FP register file, rd}
   input  logic [31:0]              req_pc_i,
   input  logic [NL-1:0]            req_mask_i,
   input  logic [NL-1:0][1:0]       req_space_i,   // mem_space_e per lane
@@ -75,7 +77,8 @@ module gc_sm_lsu
 
   output logic                     wb_valid_o,
   output logic [WW-1:0]            wb_warp_o,
-  output logic [4:0]               wb_rd_o,
+  output logic [5:0]               wb_rd_o,
+  output logic                     wb_load_o,     // the entry is a load (else an AMO / LR / SC)
   output logic [NL-1:0]            wb_mask_o,
   output logic [NL-1:0][31:0]      wb_data_o,
 
@@ -193,7 +196,8 @@ module gc_sm_lsu
   // ------------------------------------------------------------------------------------------
   logic [LQ-1:0]          q_valid_q, q_closed_q, q_err_q;
   logic [WW-1:0]          q_warp_q   [LQ];
-  logic [4:0]             q_rd_q     [LQ];
+  logic [5:0]             q_rd_q     [LQ];
+  logic [LQ-1:0]          q_ld_q;
   logic [2:0]             q_f3_q     [LQ];
   logic [31:0]            q_pc_q     [LQ];
   logic [NL-1:0]          q_mask_q   [LQ];
@@ -381,6 +385,7 @@ module gc_sm_lsu
   assign wb_valid_o = head_done;
   assign wb_warp_o  = q_warp_q[hd_q];
   assign wb_rd_o    = q_rd_q[hd_q];
+  assign wb_load_o  = q_ld_q[hd_q];
   assign wb_mask_o  = q_mask_q[hd_q];
   assign wb_data_o  = q_data_q[hd_q];
 
@@ -529,6 +534,7 @@ module gc_sm_lsu
           q_err_q[tl_q]     <= 1'b0;
           q_warp_q[tl_q]    <= req_warp_i;
           q_rd_q[tl_q]      <= req_rd_i;
+          q_ld_q[tl_q]      <= (req_kind_i == LK_LOAD);
           q_f3_q[tl_q]      <= (req_kind_i == LK_AMO) ? F3_W : req_f3_i;
           q_pc_q[tl_q]      <= req_pc_i;
           q_mask_q[tl_q]    <= req_mask_i;

@@ -114,7 +114,7 @@ def main():
             print(f"bench: {tb} is not built; its SIMT figures left out", file=sys.stderr)
             continue
         tag = os.path.basename(tb).removeprefix("test_")
-        out = run_cmd([tb, f"{tag}_perf_alu_ipc", f"{tag}_perf_stream", f"{tag}_perf_reconverge"])
+        out = run_cmd([tb, f"{tag}_perf_alu_ipc", f"{tag}_perf_stream", f"{tag}_perf_reconverge", f"{tag}_perf_fp"])
         # the default build (8 lanes) gives the names; other builds add their lane count
         sfx = "" if tag == "simt8" else "_" + tag.removeprefix("simt") + ("lanes" if tag[-1].isdigit() else "")
         m = re.search(r"IPC ([0-9.]+) of peak", out)
@@ -125,6 +125,15 @@ def main():
         if m:
             add(f"simt_mem_efficiency{sfx}", float(m.group(2)), "of peak", "higher",
                 f"vecadd 16384 elements from vidmem: {m.group(1)} bytes/cycle / 8")
+        m = re.search(r"FMA IPC ([0-9.]+) of peak", out)
+        if m:
+            add(f"simt_fma_ipc{sfx}", float(m.group(1)), "of peak", "higher",
+                "fp_dep mode 1 (16 FMAs on 4 accumulators per iteration), every warp slot: warp instructions / active cycles")
+        for what in ("fdiv", "fsqrt"):
+            m = re.search(rf"{what}_latency_cycles ([0-9.]+)", out)
+            if m:
+                add(f"{what}_latency_cycles{sfx}", float(m.group(1)), "cycles", "lower",
+                    f"one warp, a chain of dependent {what.upper()}s: cycles from one to the next (IF to IF)")
         m = re.search(r"([0-9.]+) active lanes per warp instruction \(of (\d+)\)", out)
         if m:
             add(f"simt_reconverge_lanes{sfx}", float(m.group(1)) / int(m.group(2)), "of lanes", "higher",

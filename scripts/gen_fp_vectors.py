@@ -110,6 +110,26 @@ def exp_pair_tiny(rng, div):
     return a, b
 
 
+def f64_of(bits):
+    return struct.unpack(">f", struct.pack(">I", bits))[0]
+
+
+def product_error(rng):
+    """(a, b, c): c is the rounding error of a x b (exactly representable), one ULP off, so its
+    lowest bit lies below the product's LSB: a x b + c is a tie or a grid point give or take a
+    bit that only a correct sticky bit keeps (FMA's hardest alignment case)."""
+    while True:
+        a = (rng.getrandbits(1) << 31) | (rng.randrange(90, 160) << 23) | rng.getrandbits(23)
+        b = (rng.getrandbits(1) << 31) | (rng.randrange(90, 160) << 23) | rng.getrandbits(23)
+        sf.set_rounding_mode(sf.RoundingMode.NEAR_EVEN)
+        p = f64_of(a) * f64_of(b)                                 # exact: 48 bits
+        err = p - f64_of(bits_of(sf.f32_mul(f32(a), f32(b))))     # exact, and a binary32 value
+        if err != 0:
+            c = struct.unpack(">I", struct.pack(">f", -err if rng.random() < 0.5 else err))[0]
+            c = c + rng.choice([1, -1, 2]) if (c & 0x7FFFFF) > 2 else c + 1
+            return a, b, c
+
+
 def operands(rng, op):
     a, b, c = rand_float(rng), rand_float(rng), rand_float(rng)
     k = rng.random()
@@ -123,6 +143,8 @@ def operands(rng, op):
         c = near(rng, p) if not is_nan(p) else c
         if op in ("FMADD", "FNMADD"):
             c ^= 0x80000000 if rng.random() < 0.8 else 0
+    if op in ("FMADD", "FMSUB", "FNMSUB", "FNMADD") and 0.6 <= k < 0.75:
+        a, b, c = product_error(rng)
     if op in ("FCVT_W_S", "FCVT_WU_S") and k < 0.7:
         e = rng.randrange(118, 160)
         a = (rng.getrandbits(1) << 31) | (e << 23) | (rng.getrandbits(23) if rng.random() < 0.6 else

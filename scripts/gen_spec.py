@@ -230,6 +230,28 @@ def load_fp(raw, csr_numbers):
     return fp
 
 
+def fp_constants(fp):
+    """simt.fp as (name, bits, value, doc) rows, in the order both generated files list them."""
+    rows = [("GC_FP_CANONICAL_NAN", 32, fp["canonical_nan"], ""), ("GC_FP_FMT_S", 2, fp["fmt_s"], ""),
+            ("GC_FP_WIDTH_W", 3, fp["width_w"], "")]
+    rows += [(f"GC_FP_OPC_{n}", 7, v, "") for n, v in fp["opcodes"].items()]
+    for i in fp["op_fp"]:
+        rows.append((f"GC_FP_F5_{i['name']}", 5, i["funct5"], i["doc"]))
+        if i["funct3"] is not None:
+            rows.append((f"GC_FP_F3_{i['name']}", 3, i["funct3"], ""))
+        if i["rs2"] is not None:
+            rows.append((f"GC_FP_RS2_{i['name']}", 5, i["rs2"], ""))
+    rows += [(f"GC_FP_RM_{n}", 3, v, doc) for n, (v, doc) in fp["rm"].items()]
+    rows += [(f"GC_FP_FLAG_{n}_BIT", 0, b, doc) for n, (b, doc) in fp["fflags"].items()]
+    rows += [(f"GC_FP_CLASS_{n}_BIT", 0, b, doc) for n, (b, doc) in fp["fclass"].items()]
+    rows += [(f"GC_FP_CSR_{c['name']}", 12, c["number"], c["doc"]) for c in fp["csrs"]]
+    return rows
+
+
+def fp_csr_bits(fp, name):
+    return next(c["bits"] for c in fp["csrs"] if f"GC_FP_CSR_{c['name']}" == name)
+
+
 def enum_width(spec, ename):
     widths = {f["width"] for b in spec["blocks"] for r in b["regs"] for f in r["fields"] if f["enum"] == ename}
     if not widths:
@@ -401,30 +423,16 @@ def gen_c_simt(spec, L):
         L.append(f"#define GC_SIMT_INSN_{i['name']}_OPCODE 0x{i['opcode']:02X} /* {CUSTOM_OPCODES[i['opcode']]} */")
         L.append(f"#define GC_SIMT_INSN_{i['name']}_FUNCT3 {i['funct3']}")
         L.append(f"#define GC_SIMT_INSN_{i['name']} 0x{i['opcode'] | (i['funct3'] << 12):08X} /* {i['doc']} */")
-    fp = simt["fp"]
-    if fp:
+    if simt["fp"]:
         L.append("/* RV32F (simt.fp): opcodes, OP-FP funct5 (and the funct3 / rs2 that select), rounding modes,")
         L.append("   fflags and FCLASS bits (_BIT = bit number, plain name = mask), CSR numbers */")
-        L.append(f"#define GC_FP_CANONICAL_NAN 0x{fp['canonical_nan']:08X}")
-        L.append(f"#define GC_FP_FMT_S {fp['fmt_s']}")
-        L.append(f"#define GC_FP_WIDTH_W {fp['width_w']}")
-        for n, v in fp["opcodes"].items():
-            L.append(f"#define GC_FP_OPC_{n} 0x{v:02X}")
-        for i in fp["op_fp"]:
-            L.append(f"#define GC_FP_F5_{i['name']} 0x{i['funct5']:02X} /* {i['doc']} */")
-            if i["funct3"] is not None:
-                L.append(f"#define GC_FP_F3_{i['name']} {i['funct3']}")
-            if i["rs2"] is not None:
-                L.append(f"#define GC_FP_RS2_{i['name']} {i['rs2']}")
-        for n, (v, doc) in fp["rm"].items():
-            L.append(f"#define GC_FP_RM_{n} {v} /* {doc} */")
-        for key, pfx in (("fflags", "FLAG"), ("fclass", "CLASS")):
-            for n, (b, doc) in fp[key].items():
-                L.append(f"#define GC_FP_{pfx}_{n}_BIT {b}")
-                L.append(f"#define GC_FP_{pfx}_{n} 0x{1 << b:X} /* {doc} */")
-        for c in fp["csrs"]:
-            L.append(f"#define GC_FP_CSR_{c['name']} 0x{c['number']:03X} /* {c['doc']} */")
-            L.append(f"#define GC_FP_CSR_{c['name']}_MASK 0x{(1 << c['bits']) - 1:X}")
+        for name, bits, value, doc in fp_constants(simt["fp"]):
+            text = f"0x{value:0{(bits + 3) // 4}X}" if bits in (7, 12, 32) or name.startswith("GC_FP_F5_") else str(value)
+            L.append(f"#define {name} {text}" + (f" /* {doc} */" if doc else ""))
+            if name.endswith("_BIT"):
+                L.append(f"#define {name[:-4]} 0x{1 << value:X}")
+            if name.startswith("GC_FP_CSR_"):
+                L.append(f"#define {name}_MASK 0x{(1 << fp_csr_bits(simt['fp'], name)) - 1:X}")
     L.append("")
 
 
@@ -493,27 +501,13 @@ def gen_sv(spec):
     for i in spec["simt"]["insns"]:
         L.append(f"  localparam logic [6:0] GC_SIMT_INSN_{i['name']}_OPCODE = 7'h{i['opcode']:02X};")
         L.append(f"  localparam logic [2:0] GC_SIMT_INSN_{i['name']}_FUNCT3 = 3'd{i['funct3']};")
-    fp = spec["simt"]["fp"]
-    if fp:
+    if spec["simt"]["fp"]:
         L.append("  // RV32F (simt.fp)")
-        L.append(f"  localparam logic [31:0] GC_FP_CANONICAL_NAN = 32'h{fp['canonical_nan']:08X};")
-        L.append(f"  localparam logic [1:0] GC_FP_FMT_S = 2'd{fp['fmt_s']};")
-        L.append(f"  localparam logic [2:0] GC_FP_WIDTH_W = 3'd{fp['width_w']};")
-        for n, v in fp["opcodes"].items():
-            L.append(f"  localparam logic [6:0] GC_FP_OPC_{n} = 7'h{v:02X};")
-        for i in fp["op_fp"]:
-            L.append(f"  localparam logic [4:0] GC_FP_F5_{i['name']} = 5'h{i['funct5']:02X};")
-            if i["funct3"] is not None:
-                L.append(f"  localparam logic [2:0] GC_FP_F3_{i['name']} = 3'd{i['funct3']};")
-            if i["rs2"] is not None:
-                L.append(f"  localparam logic [4:0] GC_FP_RS2_{i['name']} = 5'd{i['rs2']};")
-        for n, (v, _doc) in fp["rm"].items():
-            L.append(f"  localparam logic [2:0] GC_FP_RM_{n} = 3'd{v};")
-        for key, pfx in (("fflags", "FLAG"), ("fclass", "CLASS")):
-            for n, (b, _doc) in fp[key].items():
-                L.append(f"  localparam int unsigned GC_FP_{pfx}_{n}_BIT = {b};")
-        for c in fp["csrs"]:
-            L.append(f"  localparam logic [11:0] GC_FP_CSR_{c['name']} = 12'h{c['number']:03X};")
+        for name, bits, value, _doc in fp_constants(spec["simt"]["fp"]):
+            if name.endswith("_BIT"):
+                L.append(f"  localparam int unsigned {name} = {value};")
+            else:
+                L.append(f"  localparam logic [{bits - 1}:0] {name} = {bits}'h{value:X};")
     L.append("")
     L.append("endpackage")
     return "\n".join(L) + "\n"

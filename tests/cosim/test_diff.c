@@ -441,6 +441,8 @@ static void diff_kernels(uint64_t first, int count) {
 #define ST(sp, op, o) +1
 #define AMO(sp, op) +1
 #define SP(name) +1
+#define FP(form, m, op, rm) +1
+#define FLS(sp) +1
 enum { ISA_NT = 0
 #include "../rtl/simt_isa_list.h"
 };
@@ -458,6 +460,10 @@ enum { ISA_NT = 0
 #define LD(sp, op, o) "",
 #define ST(sp, op, o) "",
 #define AMO(sp, op) "",
+#undef FP
+#undef FLS
+#define FP(form, m, op, rm) #m " " #rm,
+#define FLS(sp) "flw/fsw " #sp,
 static const char *const isa_sp_name[ISA_NT] = {
 #include "../rtl/simt_isa_list.h"
 };
@@ -468,6 +474,8 @@ static const char *const isa_sp_name[ISA_NT] = {
 #undef ST
 #undef AMO
 #undef SP
+#undef FP
+#undef FLS
 
 enum { ISA_GRID = 2, ISA_THREADS = GC_SIMT_WARPS * GC_SIMT_LANES, ISA_ALL = ISA_GRID * ISA_THREADS };
 
@@ -499,7 +507,7 @@ static int isa_run(const char *backend, uint32_t *out) {
     gc_elf_t *img;
     int o = isa_open(backend, &rt, &img);
     if (o != 1) return o;
-    static uint32_t in[ISA_ALL * ISA_NT * 2];
+    static uint32_t in[ISA_ALL * ISA_NT * 3];   /* a, b, c per test (simt_isa.S) */
     uint64_t x = 12345;
     for (size_t i = 0; i < sizeof in / 4; i++) in[i] = (uint32_t)rng_next(&x) >> (i % 7 == 0 ? 31 : i % 5 == 0 ? 20 : 0);
     uint64_t din, dout, dscr, hout;
@@ -580,7 +588,7 @@ static void t_faults(void) {
     static const char *const entries[] = {"fault_illegal", "fault_reserved_custom", "fault_csr_write", "fault_ecall",
                                           "fault_ebreak", "fault_misaligned_load", "fault_misaligned_store",
                                           "fault_misaligned_amo", "fault_misaligned_jump", "fault_no_window",
-                                          "fault_lr_shared", "fault_fetch"};
+                                          "fault_lr_shared", "fault_fetch", "fault_fp_rm", "fault_fp_dyn"};
     for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
         frec_t ra, rb;
         int ob = fault_run(other, entries[i], 0, &rb, NULL);
