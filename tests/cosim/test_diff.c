@@ -738,14 +738,15 @@ static void t_diff_b(void) { diff_seeds(101, 6); }
  * threads of 2 CTAs, each thread on its own operands (specials, subnormals, small integers, random
  * bits), so the lanes of a warp take different branches.  The instructions: FADD / FSUB / FMUL /
  * FDIV / FSQRT and the fused multiply-adds in all static rounding modes and DYN, FSGNJ*, FMIN /
- * FMAX, FEQ / FLT / FLE, FCLASS, FCVT both ways, FMV both ways, FLW / FSW to the thread's local
- * memory (stack) and to global memory, and fflags / frm / fcsr in the six CSR forms.  At the end
+ * FMAX, FEQ / FLT / FLE, FCLASS, FCVT both ways, FMV both ways, FLW / FSW in every window (the
+ * inputs in SYSMEM, slots in VIDMEM, the CTA's shared memory and the thread's local memory), and
+ * fflags / frm / fcsr in the six CSR forms.  At the end
  * every thread stores f0..f31, its integer registers and fcsr.  fp_model() computes the same on the
  * host (with ref_fp.c's arithmetic, which test_fp checks against SoftFloat), so the ref backend is
  * checked on its own (fp_progs_ref) and rtl against both (diff_fp_progs, once the RTL has the FPU). */
 enum { FP_NX = 13, FP_MAXI = 160, FP_WORDS = 512, FP_GRID = 2, FP_CTA = 2 * GC_SIMT_LANES, FP_THREADS = FP_GRID * FP_CTA };
 enum { FPI_ARITH, FPI_SQRT, FPI_FMA, FPI_SGNJ, FPI_MINMAX, FPI_CMP, FPI_CLASS, FPI_CVT_WS, FPI_CVT_SW, FPI_MVXW,
-       FPI_MVWX, FPI_LOCAL, FPI_GLOBAL, FPI_CSR, FPI_BRANCH, FPI_KINDS };
+       FPI_MVWX, FPI_LOCAL, FPI_GLOBAL, FPI_SHARED, FPI_CSR, FPI_BRANCH, FPI_KINDS };
 static const uint8_t fp_xr[FP_NX] = {5, 6, 7, 12, 13, 14, 15, 16, 17, 28, 29, 30, 31};
 
 typedef struct fpi {
@@ -800,7 +801,8 @@ static void fp_gen(fprog_t *p, uint64_t seed, bool branches) {
             o->sub = (uint8_t)rnd(&x, 10);
             o->rs1 = fp_xr[rnd(&x, FP_NX)];
         }
-        if (o->kind == FPI_LOCAL || o->kind == FPI_GLOBAL) o->imm = (uint8_t)rnd(&x, o->kind == FPI_LOCAL ? 16 : 8);
+        if (o->kind == FPI_LOCAL || o->kind == FPI_GLOBAL || o->kind == FPI_SHARED)
+            o->imm = (uint8_t)rnd(&x, o->kind == FPI_LOCAL ? 16 : 8);
         if (o->kind == FPI_BRANCH) {
             int left = p->n - 1 - i;
             if (left < 1) o->kind = FPI_SGNJ;
@@ -838,13 +840,21 @@ static const struct { uint8_t f3; uint16_t csr; bool rs_zero; } fp_csr_form[10] 
     {2, GC_FP_CSR_FFLAGS, false}, {3, GC_FP_CSR_FFLAGS, false}, {5, GC_FP_CSR_FRM, false}, {5, GC_FP_CSR_FCSR, false},
     {6, GC_FP_CSR_FCSR, false}, {7, GC_FP_CSR_FFLAGS, false}};
 
-/* The machine code of p (a function code(a0 = in, a1 = out)); the number of words. */
+/* The machine code of p (a function code(a0 = in, a1 = out)); the number of words.  in (a0) is
+ * in SYSMEM, out (a1) in VIDMEM; s0 = the thread's 8 words of shared memory (saved and restored),
+ * sp - 80: 16 words of local memory. */
 static int fp_encode(const fprog_t *p, uint32_t *w) {
     int n = 0, at[FP_MAXI + 1];
-    w[n++] = enc_i(0x13, 0, 2, 2, -64);                                  /* addi sp, sp, -64 */
+    w[n++] = enc_i(0x13, 0, 2, 2, -80);                                  /* addi sp, sp, -80 */
+    w[n++] = enc_s(0x23, 2, 2, 8, 64);                                   /* sw s0, 64(sp) */
     w[n++] = enc_i(0x03, 2, 5, 10, 4 * 45);                              /* lw t0, frm word */
     w[n++] = CSRX(1, 0, GC_FP_CSR_FRM, 5);                               /* csrrw x0, frm, t0 */
     for (int k = 0; k < 32; k++) w[n++] = FLW((uint32_t)k, 4 * k, 10);
+    w[n++] = CSRX(2, 8, GC_SIMT_CSR_TID_X, 0);                           /* csrr s0, TID_X */
+    w[n++] = enc_i(0x13, 1, 8, 8, 5);                                    /* slli s0, s0, 5 */
+    w[n++] = (uint32_t)GC_SIMT_WIN_SHARED_BASE | (5u << 7) | 0x37u;      /* lui t0, SHARED */
+    w[n++] = (5u << 20) | (8u << 15) | (8u << 7) | 0x33u;                /* add s0, s0, t0 */
+    for (int k = 0; k < 8; k++) w[n++] = FSW((uint32_t)(24 + k), 4 * k, 8); /* shared slots */
     for (int k = 0; k < FP_NX; k++) w[n++] = enc_i(0x03, 2, fp_xr[k], 10, 4 * (32 + k));
     for (int k = 0; k < 16; k++) w[n++] = FSW((uint32_t)k, 4 * k, 2);  /* local slots */
     for (int k = 0; k < 8; k++) w[n++] = FSW((uint32_t)(16 + k), 4 * (48 + k), 11); /* global slots */
@@ -876,6 +886,7 @@ static int fp_encode(const fprog_t *p, uint32_t *w) {
         case FPI_GLOBAL:
             w[n++] = o->sub & 1 ? FLW(o->rd, 4 * (48 + o->imm), 11) : FSW(o->rs2, 4 * (48 + o->imm), 11);
             break;
+        case FPI_SHARED: w[n++] = o->sub & 1 ? FLW(o->rd, 4 * o->imm, 8) : FSW(o->rs2, 4 * o->imm, 8); break;
         case FPI_CSR: {
             uint32_t f = o->sub, src = fp_csr_form[f].f3 & 4 ? (f == 6 ? o->imm % 5u : o->imm) : fp_csr_form[f].rs_zero ? 0 : o->rs1;
             w[n++] = CSRX(fp_csr_form[f].f3, o->rd, fp_csr_form[f].csr, src);
@@ -899,7 +910,12 @@ static int fp_encode(const fprog_t *p, uint32_t *w) {
     for (int k = 0; k < FP_NX; k++) w[n++] = enc_s(0x23, 2, 11, fp_xr[k], 4 * (32 + k));
     w[n++] = CSRX(2, 5, GC_FP_CSR_FCSR, 0);                              /* csrr t0, fcsr */
     w[n++] = enc_s(0x23, 2, 11, 5, 4 * 45);
-    w[n++] = enc_i(0x13, 0, 2, 2, 64);
+    for (int k = 0; k < 8; k++) { /* the shared slots to out[56..63] through f0 */
+        w[n++] = FLW(0, 4 * k, 8);
+        w[n++] = FSW(0, 4 * (56 + k), 11);
+    }
+    w[n++] = enc_i(0x03, 2, 8, 2, 64);                                   /* lw s0, 64(sp) */
+    w[n++] = enc_i(0x13, 0, 2, 2, 80);
     w[n++] = 0x00008067u;                                                /* ret */
     return n;
 }
@@ -910,12 +926,13 @@ static uint32_t fp_rmv(uint32_t rm, uint32_t fcsr) { return rm == GC_FP_RM_DYN ?
  * where it writes nothing). */
 static void fp_model(const fprog_t *p, int t, uint32_t *out) {
     const uint32_t *in = p->in[t];
-    uint32_t f[32], x[32] = {0}, fcsr = (in[45] & 7u) << 5, local[16];
+    uint32_t f[32], x[32] = {0}, fcsr = (in[45] & 7u) << 5, local[16], shared[8];
     for (int k = 0; k < GC_FPPROG_OUT; k++) out[k] = 0xEEEEEEEEu;
     for (int k = 0; k < 32; k++) f[k] = in[k];
     for (int k = 0; k < FP_NX; k++) x[fp_xr[k]] = in[32 + k];
     for (int k = 0; k < 16; k++) local[k] = f[k];
     for (int k = 0; k < 8; k++) out[48 + k] = f[16 + k];
+    for (int k = 0; k < 8; k++) shared[k] = f[24 + k];
     for (int i = 0; i < p->n; i++) {
         const fpi_t *o = &p->op[i];
         unsigned fl = 0;
@@ -955,6 +972,10 @@ static void fp_model(const fprog_t *p, int t, uint32_t *out) {
             if (o->sub & 1) f[o->rd] = out[48 + o->imm];
             else out[48 + o->imm] = b;
             break;
+        case FPI_SHARED:
+            if (o->sub & 1) f[o->rd] = shared[o->imm];
+            else shared[o->imm] = b;
+            break;
         default: { /* FPI_CSR */
             uint32_t fm = o->sub, csr = fp_csr_form[fm].csr, f3 = fp_csr_form[fm].f3;
             uint32_t src = f3 & 4 ? (fm == 6 ? o->imm % 5u : o->imm) : fp_csr_form[fm].rs_zero ? 0 : x[o->rs1];
@@ -972,6 +993,7 @@ static void fp_model(const fprog_t *p, int t, uint32_t *out) {
     for (int k = 0; k < 32; k++) out[k] = f[k];
     for (int k = 0; k < FP_NX; k++) out[32 + k] = x[fp_xr[k]];
     out[45] = fcsr;
+    for (int k = 0; k < 8; k++) out[56 + k] = shared[k];
 }
 
 /* Run p on `backend`: out[FP_THREADS][GC_FPPROG_OUT]; -1 no compute engine, 0 error, 1 ran.
@@ -994,7 +1016,7 @@ static int fp_run(const char *backend, const uint32_t *code, int nwords, const u
     uint64_t dcode = 0, din = 0, dout = 0, hout = 0;
     KE(gcrt_load_image(rt, GC_FIRMWARE_DIR "/kernels.elf", &img));
     KE(gcrt_malloc(rt, &dcode, (size_t)nwords * 4));
-    KE(gcrt_malloc(rt, &din, ib));
+    KE(gcrt_malloc_host(rt, &din, ib)); /* SYSMEM: the FLWs from a0 go through the SYSMEM window */
     KE(gcrt_malloc(rt, &dout, ob));
     KE(gcrt_malloc_host(rt, &hout, ob));
     KE(gcrt_write(rt, dcode, code, (size_t)nwords * 4));
@@ -1002,7 +1024,7 @@ static int fp_run(const char *backend, const uint32_t *code, int nwords, const u
     KE(gcrt_memset_async(rt, dout, 0xEE, ob, NULL, NULL));
     gc_fp_prog_params_t prm = {gcrt_kernel_ptr(dcode), gcrt_kernel_ptr(din), gcrt_kernel_ptr(dout)};
     uint32_t grid[3] = {FP_GRID, 1, 1}, block[3] = {FP_CTA, 1, 1};
-    KE(gcrt_launch(rt, NULL, img, "fp_prog", grid, block, &prm, sizeof prm, 0));
+    KE(gcrt_launch(rt, NULL, img, "fp_prog", grid, block, &prm, sizeof prm, FP_CTA * 32));
     KE(gcrt_memcpy_async(rt, hout, dout, ob, GCRT_MEMCPY_DEVICE_TO_HOST, NULL, NULL));
     if (!e) {
         fault->sync = gcrt_stream_synchronize(rt, NULL);
@@ -1046,7 +1068,8 @@ static int fp_progs(const char *backend, uint64_t first, int count) {
                 if (out[t][k] != want[k] && ++pbad <= 8)
                     TCASE_FAIL_("%s: program %llu (%d ops%s) thread %d word %d (%s): 0x%08x, the model 0x%08x", backend,
                                 (unsigned long long)seed, p.n, branches ? ", branches" : "", t, k,
-                                k < 32 ? "f register" : k < 45 ? "x register" : k == 45 ? "fcsr" : "memory slot",
+                                k < 32 ? "f register" : k < 45 ? "x register" : k == 45 ? "fcsr"
+                                : k < 56 ? "global slot" : "shared slot",
                                 out[t][k], want[k]);
         }
         fprintf(stderr, "%s: program %llu: %d ops%s, %d words, %d threads, %d words differ\n", backend,
