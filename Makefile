@@ -28,12 +28,12 @@ RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_ica
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
              hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
              hostdrv/src/backend_rtl.c hostdrv/src/backend_ref.c hostdrv/src/ref_pbdma.c hostdrv/src/ref_engine.c \
-             hostdrv/src/ref_compute.c
+             hostdrv/src/ref_compute.c hostdrv/src/ref_fp.c
 DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
 DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 COSIM_SRC := cosim/cosim.cpp
-UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd
+UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_fp
 COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_frontend test_runtime test_diff test_launch test_tmu
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
@@ -48,7 +48,7 @@ CFLAGS   := -std=c11 $(WARN) -O2 -g $(INCS) -MMD -MP
 VL_INCS  := -I$(VL) -isystem $(VERILATOR_ROOT_INC) -isystem $(VERILATOR_ROOT_INC)/vltstd
 CXXFLAGS := -std=c++17 $(WARN) -O2 -g $(INCS) $(VL_INCS) -MMD -MP
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-LDLIBS   := -lz -pthread
+LDLIBS   := -lz -lm -pthread
 
 VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
             --top-module gpu_top -Mdir $(VL) -I$(GEN) -Wno-fatal \
@@ -64,6 +64,7 @@ help:
 	@echo "                ARGS='--seed 7 --bytes 65536' passes options to gpucosim run"
 	@echo "make test       all tests (unit, RTL block benches, end to end) -> 'N passed, N failed'"
 	@echo "                TESTS=substring runs a subset"
+	@echo "make soak       long runs: soak-fp runs 10^6 SoftFloat vectors per RV32F operation (FP_SOAK_CHUNKS x 10^4) through test_fp"
 	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
 	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
 	@echo "                (also builds $(BUILD)/bin/gpucosim-lanes32: gpu_top with LANES=32)"
@@ -89,8 +90,8 @@ check-tools:
 	  echo "error: gpucosim is pinned to Verilator $(VERILATOR_WANT) (Debian bookworm's); found $$v." >&2; \
 	  echo "       Run 'make setup' on Debian bookworm, or set VERILATOR_ANY=1 to try this version anyway." >&2; \
 	  exit 1; fi
-	@$(PY) -c 'import yaml, junit_xml' 2>/dev/null || \
-	  { echo "error: Python packages missing (PyYAML, junit-xml): run 'make setup'" >&2; exit 1; }
+	@$(PY) -c 'import yaml, junit_xml, softfloatpy' 2>/dev/null || \
+	  { echo "error: Python packages missing (PyYAML, junit-xml, softfloatpy): run 'make setup'" >&2; exit 1; }
 
 # ---------------------------------------------------------------- generated spec
 gen: $(GEN_FILES)
@@ -234,13 +235,27 @@ SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_mem_x
               rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 FW         := $(BUILD)/firmware
 RV_CC      ?= riscv64-unknown-elf-gcc
-FW_CFLAGS  := -O2 -march=rv32ima -mabi=ilp32 -mcmodel=medany -mno-relax -ffreestanding -fno-builtin \
-              -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Ifirmware/include -I$(GEN) -MMD -MP
+# Kernels are RV32IMAF (ilp32f) and may use picolibc's libm (Debian picolibc-riscv64-unknown-elf):
+# it has no rv32imaf multilib, so the rv32imf / ilp32f one (same ABI, no atomics inside) is linked.
+# -ffp-contract=off: a * b + c in C stays two roundings (the hosts' checks compute it so).
+PICOLIBC   ?= /usr/lib/picolibc/riscv64-unknown-elf
+FW_ARCH    := -march=rv32imaf -mabi=ilp32f
+FW_CFLAGS_COMMON := -O2 -mcmodel=medany -mno-relax -ffreestanding -fno-builtin -ffp-contract=off \
+              -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Ifirmware/include -I$(GEN) \
+              -isystem $(PICOLIBC)/include -MMD -MP
+FW_CFLAGS  := $(FW_ARCH) $(FW_CFLAGS_COMMON)
+FW_LIBC    := $(PICOLIBC)/lib/release/rv32imf/ilp32f/libc.a
 FW_LDFLAGS := -nostdlib -nostartfiles -Wl,--no-relax -T firmware/link.ld
 FW_SRC     := firmware/crt0.S firmware/lib.c firmware/kernels/vecadd.c firmware/kernels/reduce.c \
-              firmware/kernels/histogram.c firmware/kernels/divergent.c firmware/kernels/tmu.c
+              firmware/kernels/histogram.c firmware/kernels/divergent.c firmware/kernels/tmu.c \
+              firmware/kernels/float.c
 FW_OBJ     := $(patsubst %,$(FW)/obj/%.o,$(FW_SRC))
-FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf
+FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf $(FW)/kernels_soft.elf
+# The float kernels again for RV32IMA (ilp32, libgcc's soft float): kernels_soft.elf, for the
+# soft_vs_hw_float_speedup figure of `make bench`.
+FW_SOFT_CFLAGS := -march=rv32ima -mabi=ilp32 $(FW_CFLAGS_COMMON)
+FW_SOFT_LIBC   := $(PICOLIBC)/lib/release/rv32im/ilp32/libc.a
+FW_SOFT_OBJ    := $(patsubst %,$(FW)/soft/obj/%.o,firmware/crt0.S firmware/lib.c firmware/kernels/float.c)
 
 .PHONY: check-riscv
 check-riscv:
@@ -253,7 +268,15 @@ $(FW)/obj/%.S.o: %.S $(GEN)/gpucosim_spec.h | check-riscv
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(FW_CFLAGS) -c $< -o $@
 $(FW)/kernels.elf: $(FW_OBJ) firmware/link.ld
-	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_OBJ) -lgcc
+	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_OBJ) -Wl,--start-group $(FW_LIBC) -lgcc -Wl,--end-group
+$(FW)/soft/obj/%.c.o: %.c $(GEN)/gpucosim_spec.h | check-riscv
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_SOFT_CFLAGS) -c $< -o $@
+$(FW)/soft/obj/%.S.o: %.S $(GEN)/gpucosim_spec.h | check-riscv
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_SOFT_CFLAGS) -c $< -o $@
+$(FW)/kernels_soft.elf: $(FW_SOFT_OBJ) firmware/link.ld
+	$(RV_CC) $(FW_SOFT_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_SOFT_OBJ) -Wl,--start-group $(FW_SOFT_LIBC) -lgcc -Wl,--end-group
 # The instruction tests use the Zicsr mnemonics (csrr ...) and sit at another address than
 # kernels.elf, so that both can be loaded at once.
 $(FW)/simt_isa.elf: tests/rtl/simt_isa.S tests/rtl/simt_isa_list.h firmware/link.ld $(GEN)/gpucosim_spec.h | check-riscv
@@ -313,7 +336,27 @@ lint: lint-simt
 lint-simt: check-tools $(GEN_FILES)
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) -Ifirmware/include $(wildcard tests/compute/*.c)
 
--include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d)
+-include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d $(FW)/soft/obj/firmware/*.d \
+  $(FW)/soft/obj/firmware/kernels/*.d)
+
+# ---------------------------------------------------------------- RV32F vectors (issue 15)
+# The same SoftFloat vectors ($(FP_VECTORS), above) through the ref model's FPU
+# (hostdrv/src/ref_fp.c): tests/unit/test_fp.c.  `make soak-fp`: FP_SOAK_CHUNKS files of 10^4
+# vectors per operation (seeds 1001, 1002, ...; default 100 chunks: 10^6 per operation), each
+# generated into $(BUILD)/fpvec/soak.txt and run through test_fp.
+FP_SOAK_CHUNKS ?= 100
+$(BUILD)/san/obj/tests/unit/test_fp.c.o: CFLAGS += -DGC_FP_VECTORS_DEFAULT='"$(abspath $(FP_VECTORS))"'
+$(BUILD)/tests/test_fp: | $(FP_VECTORS)
+
+.PHONY: soak-fp
+soak: soak-fp
+soak-fp: $(BUILD)/tests/test_fp
+	@mkdir -p $(BUILD)/fpvec
+	@for s in $$(seq 1 $(FP_SOAK_CHUNKS)); do \
+	  $(PY) scripts/gen_fp_vectors.py --per-op 10000 --seed $$((1000 + s)) --out $(BUILD)/fpvec/soak.txt && \
+	  GC_FP_VECTORS=$(BUILD)/fpvec/soak.txt $(BUILD)/tests/test_fp fp_vectors >$(BUILD)/fpvec/soak.log 2>&1 || \
+	  { cat $(BUILD)/fpvec/soak.log; echo "soak-fp: FAILED at seed $$((1000 + s))" >&2; exit 1; }; \
+	done; echo "soak-fp: $(FP_SOAK_CHUNKS) x 10^4 SoftFloat vectors per RV32F operation: ref_fp matches"
 
 # ---------------------------------------------------------------- main targets
 WAVES ?= 0

@@ -312,6 +312,23 @@ static int scenario_kernels(const opts_t *o) {
     return r.bad_checks == 0 && r.checks > 0 ? 0 : 1;
 }
 
+/* float-kernels: fsaxpy, fdot and fmath once; `--image build/firmware/kernels_soft.elf` runs the
+ * soft-float build.  Without the FPU: SKIPPED, exit status 77. */
+static int scenario_float_kernels(const opts_t *o) {
+    gcrt_config_t c;
+    rt_config(o, &c);
+    const char *image = kernel_image(o, "float-kernels");
+    if (!image) return 1;
+    static gcsc_result_t r;
+    char err[700] = "";
+    printf("device: backend %s\n", c.device.backend);
+    gcrt_error_t e = gcsc_float_kernels(&c, image, stdout, &r, err, sizeof err);
+    if (rt_done(e, err, o)) return 1;
+    if (r.float_skipped) return 77;
+    printf("metric float_kernels_cycles %llu\n", (unsigned long long)r.float_cycles);
+    return r.bad_checks == 0 && r.checks > 0 ? 0 : 1;
+}
+
 /* One task management unit scenario: which = 0 nested-priority, 1 eviction, 2 childless-parent. */
 static int tmu_scenario(const opts_t *o, int which) {
     static const char *const names[] = {"nested-priority", "eviction", "childless-parent"};
@@ -346,6 +363,9 @@ static const scenario_t scenarios[] = {
     {"prio-latency", "a high-priority copy alone and under a low-priority flood", scenario_prio_latency},
     {"kernels", "H2D copies, vecadd, saxpy, reduce, histogram (gcrt_launch, several CTA shapes) and D2H copies on "
                 "two streams, checked against the host", scenario_kernels},
+    {"float-kernels", "fsaxpy, fdot and fmath (expf, logf, sqrtf, sinf, powf) once, checked against the host, their "
+                      "cycles (--image kernels_soft.elf: the soft-float build; no FPU: skipped, exit 77)",
+     scenario_float_kernels},
     {"nested-priority", "seed 001, N = 4: nested launches from a stream at level 1 run at device priorities 4, 5, 6, 7; "
                         "the launch from 7 fails DEPTH (thread and host see it)", scenario_nested_priority},
     {"eviction", "low-priority grids fill every task slot; a high-priority kernel evicts one, completes first, every "
@@ -357,7 +377,7 @@ static const scenario_t scenarios[] = {
     ((fn) == scenario_nested_priority || (fn) == scenario_eviction || (fn) == scenario_childless_parent)
 #define RT_SCENARIO(fn)                                                                                   \
     ((fn) == scenario_copy_priority || (fn) == scenario_video_pipeline || (fn) == scenario_prio_latency || \
-     (fn) == scenario_kernels || TMU_SCENARIO(fn))
+     (fn) == scenario_kernels || (fn) == scenario_float_kernels || TMU_SCENARIO(fn))
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 
 /* --backend sc: the scenario, i.e. the driver, runs in an SC_THREAD spawned by gc_sc_run. */
@@ -525,9 +545,10 @@ int main(int argc, char **argv) {
                 return 2;
             }
             if ((scenarios[i].fn != scenario_kernels && o.rounds) ||
-                (scenarios[i].fn != scenario_kernels && !TMU_SCENARIO(scenarios[i].fn) && o.image)) {
+                (scenarios[i].fn != scenario_kernels && scenarios[i].fn != scenario_float_kernels &&
+                 !TMU_SCENARIO(scenarios[i].fn) && o.image)) {
                 fprintf(stderr, "gpucosim: --rounds belongs to the kernels scenario, --image to the kernel scenarios "
-                                "(kernels, nested-priority, eviction, childless-parent), not '%s'\n", name);
+                                "(kernels, float-kernels, nested-priority, eviction, childless-parent), not '%s'\n", name);
                 return 2;
             }
             if ((o.no_evict && scenarios[i].fn != scenario_eviction) ||
