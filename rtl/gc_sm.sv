@@ -790,7 +790,7 @@ module gc_sm
     .NL       (NL),
     .NW       (NW),
     .WW       (WW),
-    .LQ       (2 * LD_MAX),
+    .LQ       (NW * LD_MAX),
     .RTW      (RTW),
     .TAG_BASE (TAG_BASE)
   ) u_lsu (
