@@ -23,17 +23,17 @@ SPEC      := spec/gpucosim.yaml
 GEN_FILES := $(GEN)/gpucosim_pkg.sv $(GEN)/gpucosim_spec.h $(GEN)/spec.md
 RTL       := rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
              rtl/gc_pbdma.sv rtl/gpu_top.sv
-RTL       += rtl/gc_simt_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
-             rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
+RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
+             rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
              hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
              hostdrv/src/backend_rtl.c hostdrv/src/backend_ref.c hostdrv/src/ref_pbdma.c hostdrv/src/ref_engine.c \
-             hostdrv/src/ref_compute.c
+             hostdrv/src/ref_compute.c hostdrv/src/ref_fp.c
 DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
 DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 COSIM_SRC := cosim/cosim.cpp
-UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors
+UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors test_fp
 COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
@@ -48,7 +48,7 @@ CFLAGS   := -std=c11 $(WARN) -O2 -g $(INCS) -MMD -MP
 VL_INCS  := -I$(VL) -isystem $(VERILATOR_ROOT_INC) -isystem $(VERILATOR_ROOT_INC)/vltstd
 CXXFLAGS := -std=c++17 $(WARN) -O2 -g $(INCS) $(VL_INCS) -MMD -MP
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-LDLIBS   := -lz -pthread
+LDLIBS   := -lz -lm -pthread
 
 VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
             --top-module gpu_top -Mdir $(VL) -I$(GEN) -Wno-fatal \
@@ -69,6 +69,8 @@ help:
 	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
 	@echo "make soak       long runs: randomized / end-to-end tests over SOAK_SEEDS memory seeds (default 20)"
 	@echo "                with random stalls, the largest copy on rtl -> 'N passed, N failed'"
+	@echo "                and soak-fp: 10^6 SoftFloat vectors per RV32F operation (FP_SOAK_CHUNKS x 10^4)"
+	@echo "                through test_fp (make soak-fp runs that alone)"
 	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
 	@echo "                (also builds $(BUILD)/bin/gpucosim-lanes32: gpu_top with LANES=32)"
 	@echo "make waves      open the last FST in GTKWave with cosim/gpucosim.gtkw"
@@ -93,8 +95,8 @@ check-tools:
 	  echo "error: gpucosim is pinned to Verilator $(VERILATOR_WANT) (Debian bookworm's); found $$v." >&2; \
 	  echo "       Run 'make setup' on Debian bookworm, or set VERILATOR_ANY=1 to try this version anyway." >&2; \
 	  exit 1; fi
-	@$(PY) -c 'import yaml, junit_xml' 2>/dev/null || \
-	  { echo "error: Python packages missing (PyYAML, junit-xml): run 'make setup'" >&2; exit 1; }
+	@$(PY) -c 'import yaml, junit_xml, softfloatpy' 2>/dev/null || \
+	  { echo "error: Python packages missing (PyYAML, junit-xml, softfloatpy): run 'make setup'" >&2; exit 1; }
 
 # ---------------------------------------------------------------- generated spec
 gen: $(GEN_FILES)
@@ -141,20 +143,29 @@ $(BUILD)/tests/%: $(BUILD)/san/obj/tests/cosim/%.c.o $(BUILD)/san/libgpucosim.a 
 	$(CXX) $(SAN) -o $@ $< $(BUILD)/san/libgpucosim.a $(VL_LIB) $(LDLIBS)
 
 # ---------------------------------------------------------------- RTL block benches
-# $(call rtl_bench,NAME,RTL files): tests/rtl/NAME_tb_top.sv + tests/rtl/NAME_tb.cpp -> build/rtl_NAME/VNAME_tb_top
+# $(call rtl_bench,NAME,RTL files[,more verilator options]): tests/rtl/NAME_tb_top.sv + tests/rtl/NAME_tb.cpp
+# -> build/rtl_NAME/VNAME_tb_top
 define rtl_bench
 $(BUILD)/rtl_$(1)/V$(1)_tb_top: $(2) tests/rtl/$(1)_tb_top.sv tests/rtl/$(1)_tb.cpp $(GEN)/gpucosim_pkg.sv \
     $(GEN)/gpucosim_spec.h rtl/lint.vlt | check-tools
 	@mkdir -p $(BUILD)
-	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) -CFLAGS -I$(CURDIR)/$(GEN) \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) -CFLAGS -I$(CURDIR)/$(GEN) $(3) \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(2) tests/rtl/$(1)_tb_top.sv $(CURDIR)/tests/rtl/$(1)_tb.cpp \
 	  --top-module $(1)_tb_top -Mdir $(BUILD)/rtl_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || { cat $(BUILD)/rtl_$(1).log; exit 1; }
 endef
-RTL_BENCHES := ce xbar atomic pbdma
+RTL_BENCHES := ce xbar atomic pbdma fpu
 $(eval $(call rtl_bench,ce,rtl/gc_copy_engine.sv))
 $(eval $(call rtl_bench,xbar,rtl/gc_mem_xbar.sv))
 $(eval $(call rtl_bench,atomic,rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv))
 $(eval $(call rtl_bench,pbdma,$(RTL)))
+# The FP units against SoftFloat vectors (scripts/gen_fp_vectors.py: >= 10^4 per operation)
+FP_RTL     := rtl/gc_fp_pkg.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv
+FP_VECTORS := $(BUILD)/fpvec/vectors.txt
+$(FP_VECTORS): scripts/gen_fp_vectors.py
+	@mkdir -p $(dir $@)
+	$(PY) scripts/gen_fp_vectors.py --out $@
+$(eval $(call rtl_bench,fpu,$(FP_RTL),-CFLAGS -DFPU_VECTORS='\"$(abspath $(FP_VECTORS))\"'))
+$(BUILD)/rtl_fpu/Vfpu_tb_top: | $(FP_VECTORS)
 RTL_TBS := $(foreach b,$(RTL_BENCHES),$(BUILD)/rtl_$(b)/V$(b)_tb_top)
 
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS) $(COSIM_TESTS))
@@ -222,26 +233,40 @@ lint-sc: $(VL_SC)/.stamp $(GEN_FILES)
 # divider), wrapped by gc_simt.  Firmware: crt0, link script, device runtime and the C kernels
 # (firmware/), built with riscv64-unknown-elf-gcc into $(FW)/kernels.elf; the instruction tests
 # (tests/rtl/simt_isa.S) into $(FW)/simt_isa.elf.  The SIMT block bench is built three times:
-# build/rtl_simt8/test_simt8 (LANES 8, the default), build/rtl_simt32/test_simt32 (LANES 32) and
-# build/rtl_simt2sm/test_simt2sm (2 SMs).
-SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
-              rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
+# build/rtl_simt8/test_simt8 (LANES 8, the default), build/rtl_simt32/test_simt32 (LANES 32),
+# build/rtl_simt2sm/test_simt2sm (2 SMs) and build/rtl_simtnofpu/test_simtnofpu (FPU = 0).
+SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
+              rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv \
               rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 FW         := $(BUILD)/firmware
 RV_CC      ?= riscv64-unknown-elf-gcc
-FW_CFLAGS  := -O2 -march=rv32ima -mabi=ilp32 -mcmodel=medany -mno-relax -ffreestanding -fno-builtin \
-              -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Ifirmware/include -I$(GEN) -MMD -MP
+# Kernels are RV32IMAF (ilp32f) and may use picolibc's libm (Debian picolibc-riscv64-unknown-elf):
+# it has no rv32imaf multilib, so the rv32imf / ilp32f one (same ABI, no atomics inside) is linked.
+# -ffp-contract=off: a * b + c in C stays two roundings (the hosts' checks compute it so).
+PICOLIBC   ?= /usr/lib/picolibc/riscv64-unknown-elf
+FW_ARCH    := -march=rv32imaf -mabi=ilp32f
+FW_CFLAGS_COMMON := -O2 -mcmodel=medany -mno-relax -ffreestanding -fno-builtin -ffp-contract=off \
+              -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -Ifirmware/include -I$(GEN) \
+              -isystem $(PICOLIBC)/include -MMD -MP
+FW_CFLAGS  := $(FW_ARCH) $(FW_CFLAGS_COMMON)
+FW_LIBC    := $(PICOLIBC)/lib/release/rv32imf/ilp32f/libc.a
 # --emit-relocs keeps the relocations in the image, so that hostdrv's loader can move it when its
 # link address is taken (every image of firmware/link.ld links at the same address)
 FW_LDFLAGS := -nostdlib -nostartfiles -Wl,--no-relax -Wl,--emit-relocs -T firmware/link.ld
 FW_SRC     := firmware/crt0.S firmware/lib.c firmware/kernels/vecadd.c firmware/kernels/reduce.c \
-              firmware/kernels/histogram.c firmware/kernels/divergent.c firmware/kernels/tmu.c
+              firmware/kernels/histogram.c firmware/kernels/divergent.c firmware/kernels/tmu.c \
+              firmware/kernels/float.c
 FW_OBJ     := $(patsubst %,$(FW)/obj/%.o,$(FW_SRC))
 # other.elf: a second image at the same address (tests/firmware/other_kernels.c, built like a
 # user's kernel file outside firmware/, with absolute addressing: firmware/README.md)
 OTHER_OBJ  := $(FW)/obj/firmware/crt0.S.o $(FW)/obj/firmware/lib.c.o $(FW)/obj/tests/firmware/other_kernels.c.o
-FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf $(FW)/other.elf
+FW_ELFS    := $(FW)/kernels.elf $(FW)/simt_isa.elf $(FW)/other.elf $(FW)/kernels_soft.elf
 $(FW)/obj/tests/firmware/other_kernels.c.o: FW_CFLAGS += -mcmodel=medlow
+# The float kernels again for RV32IMA (ilp32, libgcc's soft float): kernels_soft.elf, for the
+# soft_vs_hw_float_speedup figure of `make bench`.
+FW_SOFT_CFLAGS := -march=rv32ima -mabi=ilp32 $(FW_CFLAGS_COMMON)
+FW_SOFT_LIBC   := $(PICOLIBC)/lib/release/rv32im/ilp32/libc.a
+FW_SOFT_OBJ    := $(patsubst %,$(FW)/soft/obj/%.o,firmware/crt0.S firmware/lib.c firmware/kernels/float.c)
 
 .PHONY: check-riscv
 check-riscv:
@@ -254,14 +279,22 @@ $(FW)/obj/%.S.o: %.S $(GEN)/gpucosim_spec.h | check-riscv
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(FW_CFLAGS) -c $< -o $@
 $(FW)/kernels.elf: $(FW_OBJ) firmware/link.ld
-	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_OBJ) -lgcc
+	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_OBJ) -Wl,--start-group $(FW_LIBC) -lgcc -Wl,--end-group
 $(FW)/other.elf: $(OTHER_OBJ) firmware/link.ld
 	$(RV_CC) $(FW_CFLAGS) $(FW_LDFLAGS) -o $@ $(OTHER_OBJ) -lgcc
+$(FW)/soft/obj/%.c.o: %.c $(GEN)/gpucosim_spec.h | check-riscv
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_SOFT_CFLAGS) -c $< -o $@
+$(FW)/soft/obj/%.S.o: %.S $(GEN)/gpucosim_spec.h | check-riscv
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FW_SOFT_CFLAGS) -c $< -o $@
+$(FW)/kernels_soft.elf: $(FW_SOFT_OBJ) firmware/link.ld
+	$(RV_CC) $(FW_SOFT_CFLAGS) $(FW_LDFLAGS) -o $@ $(FW_SOFT_OBJ) -Wl,--start-group $(FW_SOFT_LIBC) -lgcc -Wl,--end-group
 # The instruction tests use the Zicsr mnemonics (csrr ...) and sit at another address than
 # kernels.elf, so that both can be loaded at once.
 $(FW)/simt_isa.elf: tests/rtl/simt_isa.S tests/rtl/simt_isa_list.h firmware/link.ld $(GEN)/gpucosim_spec.h | check-riscv
 	@mkdir -p $(dir $@)
-	$(RV_CC) -march=rv32ima_zicsr -mabi=ilp32 -mno-relax -nostdlib -nostartfiles -I$(GEN) -Itests/rtl \
+	$(RV_CC) -march=rv32imaf_zicsr -mabi=ilp32 -mno-relax -nostdlib -nostartfiles -I$(GEN) -Itests/rtl \
 	  -Wl,--no-relax -T firmware/link.ld -Wl,--defsym=GC_LOAD_BASE=0x83800000 -Wl,-e,isa_main -o $@ $<
 
 # $(call simt_bench,NAME,verilator -G options): build/rtl_NAME/test_NAME
@@ -273,7 +306,7 @@ $(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) tests/rtl/simt_tb_top.sv tests/rtl/simt
 	@mkdir -p $(BUILD)
 	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal $(2) -I$(GEN) \
 	  -CFLAGS "-O2 -I$(CURDIR)/$(GEN) -I$(CURDIR)/hostdrv/include -I$(CURDIR)/cosim -I$(CURDIR)/tests/common \
-	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include" \
+	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include -DFPU_VECTORS='\"$(abspath $(FP_VECTORS))\"'" \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(SIMT_RTL) tests/rtl/simt_tb_top.sv $(CURDIR)/tests/rtl/simt_tb.cpp \
 	  --top-module simt_tb_top -Mdir $(BUILD)/rtl_$(1) -o test_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || \
 	  { cat $(BUILD)/rtl_$(1).log; exit 1; }
@@ -281,10 +314,13 @@ endef
 $(eval $(call simt_bench,simt8,))
 $(eval $(call simt_bench,simt32,-GLANES=32))
 $(eval $(call simt_bench,simt2sm,-GNSM=2))
-SIMT_TBS   := $(BUILD)/rtl_simt8/test_simt8 $(BUILD)/rtl_simt32/test_simt32 $(BUILD)/rtl_simt2sm/test_simt2sm
+# the SMs without the FPU (gc_sm FPU = 0): F instructions fault; its own short case list
+$(eval $(call simt_bench,simtnofpu,-GFPU=0 -CFLAGS -DSIMT_TB_FPU=0))
+SIMT_TBS   := $(BUILD)/rtl_simt8/test_simt8 $(BUILD)/rtl_simt32/test_simt32 $(BUILD)/rtl_simt2sm/test_simt2sm \
+              $(BUILD)/rtl_simtnofpu/test_simtnofpu
 TEST_BINS  += $(SIMT_TBS)
 all: $(FW_ELFS) $(SIMT_TBS)
-$(SIMT_TBS): | $(FW_ELFS)
+$(SIMT_TBS): | $(FW_ELFS) $(FP_VECTORS)
 
 # Host side: the ELF loader and TMD unit tests, and the end-to-end compute test (tests/compute/)
 $(BUILD)/tests/%: $(BUILD)/san/obj/tests/compute/%.c.o $(BUILD)/san/libgpucosim.a $(VL)/.stamp
@@ -313,7 +349,27 @@ lint: lint-simt
 lint-simt: check-tools $(GEN_FILES)
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) -Ifirmware/include $(wildcard tests/compute/*.c)
 
--include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d $(FW)/obj/tests/firmware/*.d)
+-include $(wildcard $(FW)/obj/firmware/*.d $(FW)/obj/firmware/kernels/*.d $(FW)/obj/tests/firmware/*.d \
+  $(FW)/soft/obj/firmware/*.d $(FW)/soft/obj/firmware/kernels/*.d)
+
+# ---------------------------------------------------------------- RV32F vectors (issue 15)
+# The same SoftFloat vectors ($(FP_VECTORS), above) through the ref model's FPU
+# (hostdrv/src/ref_fp.c): tests/unit/test_fp.c.  `make soak-fp`: FP_SOAK_CHUNKS files of 10^4
+# vectors per operation (seeds 1001, 1002, ...; default 100 chunks: 10^6 per operation), each
+# generated into $(BUILD)/fpvec/soak.txt and run through test_fp.
+FP_SOAK_CHUNKS ?= 100
+$(BUILD)/san/obj/tests/unit/test_fp.c.o: CFLAGS += -DGC_FP_VECTORS_DEFAULT='"$(abspath $(FP_VECTORS))"'
+$(BUILD)/tests/test_fp: | $(FP_VECTORS)
+
+.PHONY: soak-fp
+soak: soak-fp
+soak-fp: $(BUILD)/tests/test_fp
+	@mkdir -p $(BUILD)/fpvec
+	@for s in $$(seq 1 $(FP_SOAK_CHUNKS)); do \
+	  $(PY) scripts/gen_fp_vectors.py --per-op 10000 --seed $$((1000 + s)) --out $(BUILD)/fpvec/soak.txt && \
+	  GC_FP_VECTORS=$(BUILD)/fpvec/soak.txt $(BUILD)/tests/test_fp fp_vectors >$(BUILD)/fpvec/soak.log 2>&1 || \
+	  { cat $(BUILD)/fpvec/soak.log; echo "soak-fp: FAILED at seed $$((1000 + s))" >&2; exit 1; }; \
+	done; echo "soak-fp: $(FP_SOAK_CHUNKS) x 10^4 SoftFloat vectors per RV32F operation: ref_fp matches"
 
 # ---------------------------------------------------------------- main targets
 WAVES ?= 0

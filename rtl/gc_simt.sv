@@ -18,6 +18,7 @@ module gc_simt
   parameter int unsigned TAG_BASE = 0,
   parameter int unsigned NSLOT    = GC_TMU_SLOTS,
   parameter int unsigned NENT     = GC_TMU_ENTRIES,
+  parameter int unsigned FPU      = 1,         // 1: the SMs implement the F extension
   localparam int unsigned AW      = GC_AXI_ADDR_W,
   localparam int unsigned NC      = 1 + 2 * NSM,
   localparam int unsigned NA      = 1 + NSM,
@@ -196,7 +197,8 @@ module gc_simt
       .NL       (NL),
       .SM_ID    (s),
       .RTW      (RTW),
-      .TAG_BASE (TAG_BASE + s * NW * NL)
+      .TAG_BASE (TAG_BASE + s * NW * NL),
+      .FPU      (FPU)
     ) u_sm (
       .clk_i,
       .rst_ni,

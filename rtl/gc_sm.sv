@@ -1,5 +1,6 @@
 // gc_sm: one SIMT streaming multiprocessor.  NW warp slots of NL lanes; every thread runs
-// RV32IMA plus the SIMT CSRs and custom instructions of spec/gpucosim.yaml (simt:).
+// RV32IMA, RV32F (parameter FPU; spec simt.fp) plus the SIMT CSRs and custom instructions of
+// spec/gpucosim.yaml (simt:).
 //
 // ================================================================================ design notes
 //
@@ -13,19 +14,28 @@
 // no compiler help and no reconvergence stack.  (Known limit of the scheme: a spin loop waiting
 // for a thread of the same warp that sits at a higher PC never ends.)
 //
-// Pipeline, per warp at most one instruction in flight (so no hazards, no bypass):
+// Pipeline, per warp at most one instruction in IF / RR / EX; results of the FP units and of
+// loads may still be in flight behind it, tracked by a per-warp scoreboard (no bypass):
 //   IF  the scheduler picks the next ready warp round robin (allocated, not busy, not waiting for
-//       an instruction-cache fill, some live thread), computes its min PC and active mask,
-//       translates the PC (SYSMEM / VIDMEM window) and looks it up in the instruction cache
-//       (gc_sm_icache).  A miss starts the line's fill and parks the warp until a fill ends.
-//   RR  register read: rs1 / rs2 of every lane from the warp's register file.
+//       an instruction-cache fill or for the scoreboard, some live thread), computes its min PC
+//       and active mask, translates the PC (SYSMEM / VIDMEM window) and looks it up in the
+//       instruction cache (gc_sm_icache).  A miss starts the line's fill and parks the warp until
+//       a fill ends.  A hit is checked against the warp's scoreboard (sb_need / sb_blocked:
+//       pending source or destination registers, fflags / fcsr accesses while FP instructions
+//       are in flight, stores / AMOs while loads are, a fifth load): blocked, the warp parks
+//       (hz_q) until what it waits for has been written back, and the others issue meanwhile.
+//   RR  register read: rs1 / rs2 of every lane from the warp's integer or FP register file (as
+//       gc_fp_pkg::fp_decode says), rs3 from the FP file.
 //   EX  decode and execute for every active lane: ALU, MUL*, branches and jumps (per-lane next
 //       PC), CSRs, BAR, EXIT, FENCE; address generation and checks (alignment, windows, the
 //       CTA's shared memory size, local memory size) for memory instructions; LAUNCH (below).
 //       ALU results are
 //       written and the PCs updated at the end of EX; the warp is free again in the next cycle,
 //       so NW >= 3 warps keep one instruction per cycle issuing.  Loads / stores / atomics go to
-//       gc_sm_lsu, DIV / REM to gc_sm_div; the warp stays busy until the unit writes back.  An
+//       gc_sm_lsu, DIV / REM to gc_sm_div, F instructions to gc_sm_fpu (pipelined, 3 cycles) or
+//       gc_sm_fdivsqrt (FDIV / FSQRT, 29 cycles).  Stores, atomics and DIV / REM keep the warp
+//       busy until their unit is done; loads and F instructions do not: their rd is marked
+//       pending in the scoreboard until the unit writes it back (at most 4 loads per warp).  An
 //       instruction the unit cannot take now (unit busy, or FENCE with stores in flight) is
 //       replayed: the warp is released with its PCs unchanged and issues it again later.
 //
@@ -65,12 +75,14 @@ module gc_sm
   import gpucosim_pkg::*;
   import gc_sem_pkg::*;
   import gc_simt_pkg::*;
+  import gc_fp_pkg::*;
 #(
   parameter int unsigned NW       = GC_SIMT_WARPS,
   parameter int unsigned NL       = GC_SIMT_LANES,
   parameter int unsigned SM_ID    = 0,
   parameter int unsigned RTW      = 1,         // atomic-unit reservation tag width
   parameter int unsigned TAG_BASE = 0,         // reservation tag of this SM's warp 0 lane 0
+  parameter int unsigned FPU      = 1,         // 1: the F extension (0: F instructions are illegal)
   localparam int unsigned AW      = GC_AXI_ADDR_W,
   localparam int unsigned WW      = (NW > 1) ? $clog2(NW) : 1,
   localparam int unsigned LW      = (NL > 1) ? $clog2(NL) : 1
@@ -170,9 +182,15 @@ module gc_sm
   localparam int unsigned SEG_W = $clog2(SEG);
   localparam int unsigned NRF   = NW * NL * 32;
   localparam int unsigned IC_OFS = $clog2(GC_SIMT_ICACHE_LINE_BYTES);
+  localparam bit          HAS_FPU = (FPU != 0);
+  localparam int unsigned LD_MAX = 4;                            // loads in flight per warp
+  localparam int unsigned LDW    = $clog2(LD_MAX + 1);
 
   if ((NW & (NW - 1)) != 0 || (NL & (NL - 1)) != 0 || NL > 128 || NW > 128) begin : g_bad_cfg
     $error("gc_sm: WARPS and LANES must be powers of two (<= 128)");
+  end
+  if (FPU > 1) begin : g_bad_fpu
+    $error("gc_sm: FPU must be 0 (no F extension) or 1");
   end
 
   // ------------------------------------------------------------------------------------------
@@ -274,6 +292,21 @@ module gc_sm
   logic [NL-1:0][15:0]     tid_z_q   [NW];
   cta_desc_t               desc_q    [NW];     // the CTA's launch descriptor, per warp
   logic [31:0]             rf_q      [NRF];    // {warp, lane, register}
+  logic [31:0]             frf_q     [NRF];    // FP registers, {warp, lane, register}
+  logic [NL-1:0][4:0]      fflags_q  [NW];     // per thread fcsr: accrued flags
+  logic [NL-1:0][2:0]      frm_q     [NW];     //   and dynamic rounding mode
+
+  // Scoreboard: registers with a result in flight (FPU, FDIV / FSQRT, loads), FP instructions
+  // in flight (their flags are not accrued yet), loads in flight
+  logic [31:0]             pend_x_q  [NW];
+  logic [31:0]             pend_f_q  [NW];
+  logic [3:0]              fpcnt_q   [NW];
+  logic [LDW-1:0]          ldcnt_q   [NW];
+  // a warp that found its next instruction blocked by the scoreboard waits for these
+  logic [NW-1:0]           hz_q;
+  logic [31:0]             hz_x_q    [NW];
+  logic [31:0]             hz_f_q    [NW];
+  logic [NW-1:0]           hz_fl_q, hz_ld_q, hz_ldmax_q;
 
   logic [NW-1:0]           st_pend;            // from the LSU
 
@@ -286,12 +319,65 @@ module gc_sm
   // ------------------------------------------------------------------------------------------
   // IF: warp selection, min PC, instruction cache
   // ------------------------------------------------------------------------------------------
-  logic [NW-1:0] ready;
+  // What an instruction waits for in the scoreboard: the integer / FP registers it reads or
+  // writes (RAW and WAW), the FP instructions in flight (fflags / fcsr accesses: their flags
+  // accrue first), the warp's loads in flight (stores and AMOs: memory order), a free load slot.
+  typedef struct packed {
+    logic [31:0] x, f;
+    logic        fl, ld, ldmax;
+  } sb_need_t;
+  function automatic sb_need_t sb_need(input logic [31:0] ins);
+    sb_need_t   n;
+    fp_dec_t    d;
+    logic [6:0] op;
+    logic [2:0] fn3;
+    logic       u1, u2, wr;
+    n   = '0;
+    d   = fp_decode(ins);
+    op  = ins[6:0];
+    fn3 = ins[14:12];
+    if (HAS_FPU && d.is_f) begin
+      if (d.rs1_fp) n.f[ins[19:15]] = 1'b1;
+      else          n.x[ins[19:15]] = 1'b1;
+      if (d.rs2_fp) n.f[ins[24:20]] = 1'b1;
+      if (d.rs3_fp) n.f[ins[31:27]] = 1'b1;
+      if (!d.store) begin
+        if (d.rd_fp) n.f[ins[11:7]] = 1'b1;
+        else         n.x[ins[11:7]] = 1'b1;
+      end
+      n.ld    = d.store;
+      n.ldmax = d.load;
+    end else begin
+      u1 = !(op inside {OPC_LUI, OPC_AUIPC, OPC_JAL}) && !(op == OPC_SYSTEM && fn3[2]);
+      u2 = op inside {OPC_OP, OPC_STORE, OPC_BRANCH, OPC_AMO};
+      wr = !(op inside {OPC_STORE, OPC_BRANCH, OPC_MISC_MEM});
+      if (u1) n.x[ins[19:15]] = 1'b1;
+      if (u2) n.x[ins[24:20]] = 1'b1;
+      if (wr) n.x[ins[11:7]]  = 1'b1;
+      n.ld    = op inside {OPC_STORE, OPC_AMO};
+      n.ldmax = (op == OPC_LOAD);
+      n.fl    = HAS_FPU && (op == OPC_SYSTEM) && (fn3 != F3_PRIV) &&
+                (ins[31:20] == GC_FP_CSR_FFLAGS || ins[31:20] == GC_FP_CSR_FCSR);
+    end
+    n.x[0] = 1'b0;
+    return n;
+  endfunction
+  function automatic logic sb_blocked(input sb_need_t n, input logic [31:0] px,
+                                      input logic [31:0] pf, input logic [3:0] fc,
+                                      input logic [LDW-1:0] lc);
+    return ((n.x & px) != '0) || ((n.f & pf) != '0) || (n.fl && fc != '0) ||
+           (n.ld && lc != '0) || (n.ldmax && 32'(lc) == LD_MAX);
+  endfunction
+
+  logic [NW-1:0] ready, blocked;
   logic [WW-1:0] rr_q, ws;
   logic          issue;
   always_comb begin
     for (int w = 0; w < NW; w++) begin
-      ready[w] = w_act_q[w] && !busy_q[w] && !fillw_q[w] && !w_kill[w] &&
+      blocked[w] = hz_q[w] && sb_blocked('{x: hz_x_q[w], f: hz_f_q[w], fl: hz_fl_q[w], ld: hz_ld_q[w],
+                                           ldmax: hz_ldmax_q[w]},
+                                         pend_x_q[w], pend_f_q[w], fpcnt_q[w], ldcnt_q[w]);
+      ready[w] = w_act_q[w] && !busy_q[w] && !fillw_q[w] && !w_kill[w] && !blocked[w] &&
                  ((exit_q[w] | bar_q[w]) != '1);
     end
     issue = (ready != '0);
@@ -359,8 +445,15 @@ module gc_sm
   );
   assign ic_fill_o = ic_miss && !ic_busy;
 
+  // the scoreboard check of the fetched instruction: blocked -> the warp waits (hz_q) until
+  // what it needs is no longer in flight, and the others issue meanwhile
+  sb_need_t if_need;
+  logic     if_hz;
+  assign if_need = sb_need(if_instr);
+  assign if_hz   = sb_blocked(if_need, pend_x_q[ws], pend_f_q[ws], fpcnt_q[ws], ldcnt_q[ws]);
+
   logic if_go;     // an instruction (or a fetch fault) goes to RR
-  assign if_go = issue && (if_fault || if_hit);
+  assign if_go = issue && (if_fault || (if_hit && !if_hz));
 
   // ------------------------------------------------------------------------------------------
   // RR and EX stage registers
@@ -370,7 +463,7 @@ module gc_sm
   logic [31:0]         rr_pc_q, ex_pc_q, rr_instr_q, ex_instr_q;
   logic [NL-1:0]       rr_mask_q, ex_mask_q;
   simt_fault_e         rr_flt_q, ex_flt_q;
-  logic [NL-1:0][31:0] ex_a_q, ex_b_q;
+  logic [NL-1:0][31:0] ex_a_q, ex_b_q, ex_c_q;   // rs1, rs2 (x or f), rs3 (f)
 
   // ------------------------------------------------------------------------------------------
   // EX: decode and execute
@@ -396,16 +489,33 @@ module gc_sm
   assign imm_j = {{11{ex_instr_q[31]}}, ex_instr_q[31], ex_instr_q[19:12], ex_instr_q[20],
                   ex_instr_q[30:21], 1'b0};
 
-  typedef enum logic [2:0] {
+  typedef enum logic [3:0] {
     K_ALU,      // result to rd (or nothing), PC + 4 / branch / jump
     K_MEM,      // to the load/store unit
     K_DIV,      // to the divider
+    K_FPU,      // to the pipelined FP unit
+    K_FDS,      // to the FP divider / square root
     K_BAR,
     K_EXIT,
     K_FENCE,
     K_LAUNCH,   // one lane (the lowest active) to the TMU, status to rd; only that lane moves on
     K_ILL
   } kind_e;
+
+  // F instructions: decoded from the spec's encodings; the rounding mode of each active lane
+  // (its frm for DYN) must be one of the five
+  fp_dec_t             exd;
+  logic                fcsr_sel, rm_bad;
+  logic [NL-1:0][2:0]  ex_rm;
+  assign exd      = fp_decode(ex_instr_q);
+  assign fcsr_sel = HAS_FPU && (csr == GC_FP_CSR_FFLAGS || csr == GC_FP_CSR_FRM || csr == GC_FP_CSR_FCSR);
+  always_comb begin
+    rm_bad = 1'b0;
+    for (int l = 0; l < NL; l++) begin
+      ex_rm[l] = fp_rm(f3, frm_q[ex_w_q][l]);
+      if (ex_mask_q[l] && !fp_rm_ok(ex_rm[l])) rm_bad = 1'b1;
+    end
+  end
 
   kind_e               kind;
   logic [LW-1:0]       ln_lane;         // LAUNCH: the lane handed over this time
@@ -479,6 +589,17 @@ module gc_sm
     // ---- instruction class and legality
     if (ex_instr_q[1:0] != 2'b11) begin
       ill = 1'b1;
+    end else if (exd.is_f) begin
+      if (!HAS_FPU || !exd.legal || (exd.rounds && rm_bad)) begin
+        ill = 1'b1;
+      end else if (exd.load) begin
+        is_load = 1'b1;
+      end else if (exd.store) begin
+        is_store = 1'b1;
+        mkind    = LK_STORE;
+      end else begin
+        kind = exd.divsqrt ? K_FDS : K_FPU;
+      end
     end else begin
       unique case (opc)
         OPC_LUI, OPC_AUIPC, OPC_JAL: we = 1'b1;
@@ -511,6 +632,9 @@ module gc_sm
             if (csr == IMM_ECALL && rs1f == 5'd0 && rd == 5'd0) ex_cause = SIMT_FAULT_ECALL;
             else if (csr == IMM_EBREAK && rs1f == 5'd0 && rd == 5'd0) ex_cause = SIMT_FAULT_EBREAK;
             else ill = 1'b1;
+          end else if (fcsr_sel) begin
+            we  = 1'b1;              // fflags / frm / fcsr: every Zicsr form
+            ill = (f3 == 3'd4);
           end else begin
             we  = 1'b1;
             ill = !csr_ok || (f3 == 3'd4) || (f3 == F3_CSRRW) || (f3 == F3_CSRRWI) ||
@@ -577,6 +701,9 @@ module gc_sm
             GC_SIMT_CSR_TID_Y:  res[l] = 32'(tid_y_q[ex_w_q][l]);
             GC_SIMT_CSR_TID_Z:  res[l] = 32'(tid_z_q[ex_w_q][l]);
             GC_SIMT_CSR_LANEID: res[l] = 32'(l);
+            GC_FP_CSR_FFLAGS:   res[l] = 32'(fflags_q[ex_w_q][l]);
+            GC_FP_CSR_FRM:      res[l] = 32'(frm_q[ex_w_q][l]);
+            GC_FP_CSR_FCSR:     res[l] = {24'h0, frm_q[ex_w_q][l], fflags_q[ex_w_q][l]};
             default:            res[l] = csr_v;
           endcase
         end
@@ -643,11 +770,14 @@ module gc_sm
   assign ln_res     = 32'(ln_status_i);
 
   // ---- what EX does with the instruction
-  logic ex_fault, lsu_req, div_req, lsu_rdy, div_rdy, ex_replay, ex_done;
+  logic ex_fault, lsu_req, div_req, lsu_rdy, div_rdy, ex_replay, ex_done, fpu_req, fds_req, fds_rdy;
   assign ex_fault  = ex_v_q && (ex_cause != SIMT_FAULT_NONE);
   assign lsu_req   = ex_v_q && !ex_fault && (kind == K_MEM);
   assign div_req   = ex_v_q && !ex_fault && (kind == K_DIV);
+  assign fpu_req   = ex_v_q && !ex_fault && (kind == K_FPU);        // never refused
+  assign fds_req   = ex_v_q && !ex_fault && (kind == K_FDS);
   assign ex_replay = ex_v_q && !ex_fault && ((lsu_req && !lsu_rdy) || (div_req && !div_rdy) ||
+                                             (fds_req && !fds_rdy) ||
                                              ((kind == K_FENCE) && st_pend[ex_w_q]) || ln_wait);
   assign ex_done   = ex_v_q && !ex_fault && !ex_replay;   // the PCs move on
 
@@ -658,9 +788,9 @@ module gc_sm
   // ------------------------------------------------------------------------------------------
   // Load/store unit and divider
   // ------------------------------------------------------------------------------------------
-  logic                lsu_wb, lsu_sdone, lsu_flt;
+  logic                lsu_wb, lsu_wb_load, lsu_sdone, lsu_flt;
   logic [WW-1:0]       lsu_wb_w, lsu_sdone_w, lsu_flt_w;
-  logic [4:0]          lsu_wb_rd;
+  logic [5:0]          lsu_wb_rd;          // {f register, rd}
   logic [NL-1:0]       lsu_wb_mask;
   logic [NL-1:0][31:0] lsu_wb_data;
   simt_fault_e         lsu_flt_cause;
@@ -671,6 +801,7 @@ module gc_sm
     .NL       (NL),
     .NW       (NW),
     .WW       (WW),
+    .LQ       (NW * LD_MAX),
     .RTW      (RTW),
     .TAG_BASE (TAG_BASE)
   ) u_lsu (
@@ -682,7 +813,7 @@ module gc_sm
     .req_kind_i    (mkind),
     .req_f3_i      (f3),
     .req_f5_i      (f5),
-    .req_rd_i      (rd),
+    .req_rd_i      ({exd.load, rd}),
     .req_pc_i      (ex_pc_q),
     .req_mask_i    (ex_mask_q),
     .req_space_i   (mspace),
@@ -693,6 +824,7 @@ module gc_sm
     .wb_valid_o    (lsu_wb),
     .wb_warp_o     (lsu_wb_w),
     .wb_rd_o       (lsu_wb_rd),
+    .wb_load_o     (lsu_wb_load),
     .wb_mask_o     (lsu_wb_mask),
     .wb_data_o     (lsu_wb_data),
     .sdone_valid_o (lsu_sdone),
@@ -769,6 +901,125 @@ module gc_sm
     .wb_mask_o   (div_wb_mask),
     .wb_data_o   (div_wb_data)
   );
+
+  // ------------------------------------------------------------------------------------------
+  // Floating-point units (FPU = 1): the pipelined unit and the divider / square root
+  // ------------------------------------------------------------------------------------------
+  logic                fpu_wb, fpu_wb_fp, fds_wb;
+  logic [WW-1:0]       fpu_wb_w, fds_wb_w;
+  logic [4:0]          fpu_wb_rd, fds_wb_rd;
+  logic [NL-1:0]       fpu_wb_mask, fds_wb_mask;
+  logic [NL-1:0][31:0] fpu_wb_data, fds_wb_data;
+  logic [NL-1:0][4:0]  fpu_wb_fl, fds_wb_fl;
+
+  if (HAS_FPU) begin : g_fpu
+    gc_sm_fpu #(
+      .NL (NL),
+      .WW (WW)
+    ) u_fpu (
+      .clk_i,
+      .rst_ni,
+      .req_valid_i (fpu_req),
+      .req_op_i    (exd.op),
+      .req_warp_i  (ex_w_q),
+      .req_rd_i    (rd),
+      .req_rd_fp_i (exd.rd_fp),
+      .req_mask_i  (ex_mask_q),
+      .req_rm_i    (ex_rm),
+      .req_a_i     (ex_a_q),
+      .req_b_i     (ex_b_q),
+      .req_c_i     (ex_c_q),
+      .wb_valid_o  (fpu_wb),
+      .wb_warp_o   (fpu_wb_w),
+      .wb_rd_o     (fpu_wb_rd),
+      .wb_rd_fp_o  (fpu_wb_fp),
+      .wb_mask_o   (fpu_wb_mask),
+      .wb_data_o   (fpu_wb_data),
+      .wb_flags_o  (fpu_wb_fl)
+    );
+    gc_sm_fdivsqrt #(
+      .NL (NL),
+      .WW (WW)
+    ) u_fds (
+      .clk_i,
+      .rst_ni,
+      .req_valid_i (fds_req),
+      .req_ready_o (fds_rdy),
+      .req_sqrt_i  (exd.op == FOP_SQRT),
+      .req_warp_i  (ex_w_q),
+      .req_rd_i    (rd),
+      .req_mask_i  (ex_mask_q),
+      .req_rm_i    (ex_rm),
+      .req_a_i     (ex_a_q),
+      .req_b_i     (ex_b_q),
+      .wb_valid_o  (fds_wb),
+      .wb_warp_o   (fds_wb_w),
+      .wb_rd_o     (fds_wb_rd),
+      .wb_mask_o   (fds_wb_mask),
+      .wb_data_o   (fds_wb_data),
+      .wb_flags_o  (fds_wb_fl)
+    );
+  end else begin : g_no_fpu
+    logic unused_nofpu;
+    assign unused_nofpu = ^{ex_c_q, fpu_req};
+    assign {fpu_wb, fpu_wb_fp, fpu_wb_w, fpu_wb_rd, fpu_wb_mask, fpu_wb_data, fpu_wb_fl} = '0;
+    assign {fds_rdy, fds_wb, fds_wb_w, fds_wb_rd, fds_wb_mask, fds_wb_data, fds_wb_fl} = '0;
+  end
+
+  // ------------------------------------------------------------------------------------------
+  // Scoreboard: what EX sends to a unit with a result (FPU, FDIV / FSQRT, loads) marks its rd
+  // pending until the unit writes it back
+  // ------------------------------------------------------------------------------------------
+  logic ex_holds;  // a store, an atomic or a DIV / REM: the warp waits for its unit
+  assign ex_holds = (lsu_req && mkind != LK_LOAD) || div_req;
+  logic ex_ld;     // a load leaves EX (the warp goes on: loads do not block)
+  assign ex_ld = ex_done && (kind == K_MEM) && (mkind == LK_LOAD);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int w = 0; w < NW; w++) begin
+        pend_x_q[w] <= '0;
+        pend_f_q[w] <= '0;
+        fpcnt_q[w]  <= '0;
+        ldcnt_q[w]  <= '0;
+      end
+    end else begin
+      for (int w = 0; w < NW; w++) begin
+        logic [31:0]    sx, sf, cx, cf;
+        logic [3:0]     fc;
+        logic [LDW-1:0] lc;
+        sx = '0; sf = '0; cx = '0; cf = '0;
+        fc = fpcnt_q[w];
+        lc = ldcnt_q[w];
+        if (ex_done && ex_w_q == WW'(w)) begin
+          if (kind == K_FPU || kind == K_FDS) fc = fc + 4'd1;
+          if (ex_ld) lc = lc + LDW'(1);
+          if (kind == K_FPU || kind == K_FDS || ex_ld) begin
+            if (exd.rd_fp) sf[rd] = 1'b1;
+            else           sx[rd] = 1'b1;
+          end
+        end
+        if (fpu_wb && fpu_wb_w == WW'(w)) begin
+          fc = fc - 4'd1;
+          if (fpu_wb_fp) cf[fpu_wb_rd] = 1'b1;
+          else           cx[fpu_wb_rd] = 1'b1;
+        end
+        if (fds_wb && fds_wb_w == WW'(w)) begin
+          fc = fc - 4'd1;
+          cf[fds_wb_rd] = 1'b1;
+        end
+        if (lsu_wb && lsu_wb_load && lsu_wb_w == WW'(w)) begin
+          lc = lc - LDW'(1);
+          if (lsu_wb_rd[5]) cf[lsu_wb_rd[4:0]] = 1'b1;
+          else              cx[lsu_wb_rd[4:0]] = 1'b1;
+        end
+        sx[0] = 1'b0;
+        pend_x_q[w] <= (pend_x_q[w] & ~cx) | sx;
+        pend_f_q[w] <= (pend_f_q[w] & ~cf) | sf;
+        fpcnt_q[w]  <= fc;
+        ldcnt_q[w]  <= lc;
+      end
+    end
+  end
 
   // ------------------------------------------------------------------------------------------
   // Instruction-fetch faults: a fill that failed, for the lowest warp waiting on its line
@@ -895,7 +1146,9 @@ module gc_sm
   logic          fin_any;
   logic [WW-1:0] fin_b;
   always_comb begin
-    for (int w = 0; w < NW; w++) w_quiet[w] = !busy_q[w] && !st_pend[w];
+    for (int w = 0; w < NW; w++) begin
+      w_quiet[w] = !busy_q[w] && !st_pend[w] && (fpcnt_q[w] == '0) && (ldcnt_q[w] == '0);
+    end
     for (int b = 0; b < NW; b++) begin
       logic head, fin, arrive, anybar;
       head   = w_act_q[b] && (32'(base_q[b]) == b) && !(init_v_q && 32'(init_b_q) == b);
@@ -927,6 +1180,7 @@ module gc_sm
       w_act_q  <= '0;
       busy_q   <= '0;
       fillw_q  <= '0;
+      hz_q     <= '0;
       rr_q     <= WW'(NW - 1);
       rr_v_q   <= 1'b0;
       ex_v_q   <= 1'b0;
@@ -954,6 +1208,9 @@ module gc_sm
       if (issue) rr_q <= ws;
       if (if_go) begin
         busy_q[ws] <= 1'b1;
+        hz_q[ws]   <= 1'b0;
+      end else if (issue && if_hit && if_hz) begin
+        hz_q[ws] <= 1'b1;
       end else if (ic_miss) begin
         fillw_q[ws] <= 1'b1;
         fline_q[ws] <= if_dev;
@@ -966,8 +1223,10 @@ module gc_sm
 
       // ---- EX results
       if (ex_v_q) begin
-        if (!lsu_req && !div_req || ex_replay || ex_fault) busy_q[ex_w_q] <= 1'b0;
-        if (lsu_req && lsu_rdy || div_req && div_rdy) busy_q[ex_w_q] <= 1'b1;
+        // stores, atomics and DIV / REM hold the warp until their unit is done with them; loads
+        // and FP instructions do not (the scoreboard holds what depends on them)
+        if (!ex_holds || ex_replay || ex_fault) busy_q[ex_w_q] <= 1'b0;
+        if (ex_holds && (lsu_req ? lsu_rdy : div_rdy)) busy_q[ex_w_q] <= 1'b1;
         if (ex_done) begin
           for (int l = 0; l < NL; l++) begin
             if (adv_mask[l]) begin
@@ -980,7 +1239,7 @@ module gc_sm
         if (ex_fault) exit_q[ex_w_q] <= '1;
       end
       // ---- units done
-      if (lsu_wb)    busy_q[lsu_wb_w]    <= 1'b0;
+      if (lsu_wb && !lsu_wb_load) busy_q[lsu_wb_w] <= 1'b0;
       if (lsu_sdone) busy_q[lsu_sdone_w] <= 1'b0;
       if (div_wb)    busy_q[div_wb_w]    <= 1'b0;
       if (lsu_flt)   exit_q[lsu_flt_w]   <= '1;
@@ -1025,6 +1284,7 @@ module gc_sm
         w_act_q[init_w]  <= 1'b1;
         busy_q[init_w]   <= 1'b0;
         fillw_q[init_w]  <= 1'b0;
+        hz_q[init_w]     <= 1'b0;
         pc_q[init_w]     <= {NL{init_d_q.entry_pc}};
         exit_q[init_w]   <= kill_i[init_d_q.slot] ? '1 : it_exit;
         bar_q[init_w]    <= '0;
@@ -1038,6 +1298,17 @@ module gc_sm
         init_j_q <= init_j_q + WW'(1);
         if (32'(init_j_q) + 1 == 32'(init_k_q)) init_v_q <= 1'b0;
       end
+    end
+  end
+
+  // What a parked warp waits for (no reset: qualified by hz_q)
+  always_ff @(posedge clk_i) begin
+    if (issue && if_hit && if_hz) begin
+      hz_x_q[ws]     <= if_need.x;
+      hz_f_q[ws]     <= if_need.f;
+      hz_fl_q[ws]    <= if_need.fl;
+      hz_ld_q[ws]    <= if_need.ld;
+      hz_ldmax_q[ws] <= if_need.ldmax;
     end
   end
 
@@ -1066,11 +1337,17 @@ module gc_sm
       ex_instr_q <= rr_instr_q;
       ex_flt_q   <= rr_flt_q;
       for (int l = 0; l < NL; l++) begin
-        logic [4:0] r1, r2;
+        logic [4:0] r1, r2, r3;
+        fp_dec_t    dd;
         r1 = rr_instr_q[19:15];
         r2 = rr_instr_q[24:20];
-        ex_a_q[l] <= (r1 == 5'd0) ? 32'h0 : rf_q[{rr_w_q, LW'(l), r1}];
-        ex_b_q[l] <= (r2 == 5'd0) ? 32'h0 : rf_q[{rr_w_q, LW'(l), r2}];
+        r3 = rr_instr_q[31:27];
+        dd = fp_decode(rr_instr_q);
+        if (HAS_FPU && dd.is_f && dd.rs1_fp) ex_a_q[l] <= frf_q[{rr_w_q, LW'(l), r1}];
+        else ex_a_q[l] <= (r1 == 5'd0) ? 32'h0 : rf_q[{rr_w_q, LW'(l), r1}];
+        if (HAS_FPU && dd.is_f && dd.rs2_fp) ex_b_q[l] <= frf_q[{rr_w_q, LW'(l), r2}];
+        else ex_b_q[l] <= (r2 == 5'd0) ? 32'h0 : rf_q[{rr_w_q, LW'(l), r2}];
+        ex_c_q[l] <= frf_q[{rr_w_q, LW'(l), r3}];
       end
     end
   end
@@ -1080,14 +1357,88 @@ module gc_sm
     if (ex_done && (kind == K_ALU || kind == K_LAUNCH) && we && rd != 5'd0) begin
       for (int l = 0; l < NL; l++) if (adv_mask[l]) rf_q[{ex_w_q, LW'(l), rd}] <= res[l];
     end
-    if (lsu_wb && lsu_wb_rd != 5'd0) begin
+    if (lsu_wb && !lsu_wb_rd[5] && lsu_wb_rd[4:0] != 5'd0) begin
       for (int l = 0; l < NL; l++) begin
-        if (lsu_wb_mask[l]) rf_q[{lsu_wb_w, LW'(l), lsu_wb_rd}] <= lsu_wb_data[l];
+        if (lsu_wb_mask[l]) rf_q[{lsu_wb_w, LW'(l), lsu_wb_rd[4:0]}] <= lsu_wb_data[l];
+      end
+    end
+    if (fpu_wb && !fpu_wb_fp && fpu_wb_rd != 5'd0) begin
+      for (int l = 0; l < NL; l++) begin
+        if (fpu_wb_mask[l]) rf_q[{fpu_wb_w, LW'(l), fpu_wb_rd}] <= fpu_wb_data[l];
       end
     end
     if (div_wb && div_wb_rd != 5'd0) begin
       for (int l = 0; l < NL; l++) begin
         if (div_wb_mask[l]) rf_q[{div_wb_w, LW'(l), div_wb_rd}] <= div_wb_data[l];
+      end
+    end
+  end
+
+  // FP register file writes: FLW, the FPU, the divider / square root (no reset: like rf_q)
+  always_ff @(posedge clk_i) begin
+    if (lsu_wb && lsu_wb_rd[5]) begin
+      for (int l = 0; l < NL; l++) begin
+        if (lsu_wb_mask[l]) frf_q[{lsu_wb_w, LW'(l), lsu_wb_rd[4:0]}] <= lsu_wb_data[l];
+      end
+    end
+    if (fpu_wb && fpu_wb_fp) begin
+      for (int l = 0; l < NL; l++) begin
+        if (fpu_wb_mask[l]) frf_q[{fpu_wb_w, LW'(l), fpu_wb_rd}] <= fpu_wb_data[l];
+      end
+    end
+    if (fds_wb) begin
+      for (int l = 0; l < NL; l++) begin
+        if (fds_wb_mask[l]) frf_q[{fds_wb_w, LW'(l), fds_wb_rd}] <= fds_wb_data[l];
+      end
+    end
+  end
+
+  // fcsr per thread: cleared when the warp is launched; the FP units' flags accrue (OR) at their
+  // write back; CSRRW / CSRRS / CSRRC (and the immediate forms) on fflags, frm, fcsr write it in
+  // EX.  A CSR access to fflags / fcsr waits (scoreboard) until no FP instruction of its warp is
+  // in flight, so the two never meet on one thread.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int w = 0; w < NW; w++) begin
+        fflags_q[w] <= '0;
+        frm_q[w]    <= '0;
+      end
+    end else begin
+      if (fpu_wb) begin
+        for (int l = 0; l < NL; l++) begin
+          if (fpu_wb_mask[l]) fflags_q[fpu_wb_w][l] <= fflags_q[fpu_wb_w][l] | fpu_wb_fl[l];
+        end
+      end
+      if (fds_wb) begin
+        for (int l = 0; l < NL; l++) begin
+          if (fds_wb_mask[l]) fflags_q[fds_wb_w][l] <= fflags_q[fds_wb_w][l] | fds_wb_fl[l];
+        end
+      end
+      if (ex_done && opc == OPC_SYSTEM && fcsr_sel) begin
+        for (int l = 0; l < NL; l++) begin
+          logic [7:0] old, src, nv;
+          old = (csr == GC_FP_CSR_FFLAGS) ? {3'b000, fflags_q[ex_w_q][l]} :
+                (csr == GC_FP_CSR_FRM)    ? {5'b00000, frm_q[ex_w_q][l]} :
+                                            {frm_q[ex_w_q][l], fflags_q[ex_w_q][l]};
+          src = f3[2] ? {3'b000, rs1f} : ex_a_q[l][7:0];
+          unique case (f3[1:0])
+            2'b01:   nv = src;                     // CSRRW(I)
+            2'b10:   nv = old | src;               // CSRRS(I)
+            default: nv = old & ~src;              // CSRRC(I)
+          endcase
+          if (adv_mask[l]) begin
+            if (csr == GC_FP_CSR_FFLAGS) fflags_q[ex_w_q][l] <= nv[4:0];
+            else if (csr == GC_FP_CSR_FRM) frm_q[ex_w_q][l] <= nv[2:0];
+            else begin
+              fflags_q[ex_w_q][l] <= nv[4:0];
+              frm_q[ex_w_q][l]    <= nv[7:5];
+            end
+          end
+        end
+      end
+      if (init_v_q) begin
+        fflags_q[init_w] <= '0;
+        frm_q[init_w]    <= '0;
       end
     end
   end

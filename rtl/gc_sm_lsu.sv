@@ -1,5 +1,7 @@
 // gc_sm_lsu: the SM's load/store unit.  One warp memory instruction (LOAD, STORE or AMO / LR /
-// SC) is accepted at a time (req_ready_o); its lanes are served in three phases:
+// SC) is served at a time; the next is accepted (req_ready_o) in the cycle the current one
+// finishes (its last lanes served: a one-segment global load takes one cycle, its AR), a store
+// even while the return queue is full (it takes no entry).  Its lanes are served in three phases:
 //
 //   LOCAL   every lane whose address is in the LOCAL window, in one cycle: local memory is banked
 //           per lane (a thread only ever touches its own bank), so no lane waits for another.
@@ -11,7 +13,10 @@
 //           its 128-byte aligned segment; every pending lane in that segment is served by one
 //           INCR burst from the segment's lowest to its highest beat used (<= 16 beats, never
 //           across 4 KiB); repeat.  Loads issue one AR per cycle and do not wait for the data;
-//           stores send AW then the W beats (bytes of each lane at its offset, wstrb); AMOs and
+//           stores send AW then the W beats (bytes of each lane at its offset, wstrb) from the
+//           store buffer (w_*_q: a copy of the burst's lanes, offsets and data taken with the AW),
+//           so the instruction is done with its last AW and the next one (a load, say) is
+//           served while those W beats go out; a store's next burst waits for the buffer; AMOs and
 //           SC go lane by lane (lowest first) to the atomic unit, in order, one at a time; an LR
 //           goes once for the lowest pending lane and every other pending lane on the same 4-byte
 //           word (the unit reads once and sets all their reservations: the same as their LRs
@@ -27,9 +32,13 @@
 // Loads and atomics own an entry of a return queue (LQ deep) from acceptance on: shared / local /
 // atomic results are written into it by the issue side, global load beats by the return side,
 // which matches each R beat to the lanes that wait for it (every lane got the sequence number of
-// its beat when its burst was issued; R data comes back in AR order).  The head entry completes
-// when its issue finished and all its beats arrived: wb_valid_o writes the registers and frees
-// the warp.  Stores are posted: sdone_valid_o frees the warp once the last W beat is sent;
+// its beat when its burst was issued; R data comes back in AR order; in the cycle the head
+// completes, a beat goes to the next entry if that one issued a burst, else it waits a cycle,
+// so back-to-back loads stream one R beat per cycle).  The head entry completes
+// when its issue finished and all its beats arrived: wb_valid_o writes the registers (rd[5]: the
+// FP file, FLW) and, for an atomic (wb_load_o low), frees the warp; a load's warp went on issuing
+// (gc_sm's scoreboard waits for rd).  Stores are posted: sdone_valid_o frees the warp once its
+// last AW is issued (the W beats follow from the store buffer);
 // st_pend_o[w] stays high until all of warp w's B responses are back (barriers, FENCE, EXIT and
 // the next global load wait for it).
 //
@@ -63,7 +72,7 @@ module gc_sm_lsu
   input  lsu_kind_e                req_kind_i,
   input  logic [2:0]               req_f3_i,
   input  logic [4:0]               req_f5_i,
-  input  logic [4:0]               req_rd_i,
+  input  logic [5:0]               req_rd_i,      // {FP register file, rd}
   input  logic [31:0]              req_pc_i,
   input  logic [NL-1:0]            req_mask_i,
   input  logic [NL-1:0][1:0]       req_space_i,   // mem_space_e per lane
@@ -75,7 +84,8 @@ module gc_sm_lsu
 
   output logic                     wb_valid_o,
   output logic [WW-1:0]            wb_warp_o,
-  output logic [4:0]               wb_rd_o,
+  output logic [5:0]               wb_rd_o,
+  output logic                     wb_load_o,     // the entry is a load (else an AMO / LR / SC)
   output logic [NL-1:0]            wb_mask_o,
   output logic [NL-1:0][31:0]      wb_data_o,
 
@@ -148,6 +158,9 @@ module gc_sm_lsu
   if ((NL & (NL - 1)) != 0) begin : g_bad_nl
     $error("gc_sm_lsu: LANES must be a power of two (shared-memory banks)");
   end
+  if (LQ < 2 || (LQ & (LQ - 1)) != 0) begin : g_bad_lq
+    $error("gc_sm_lsu: LQ must be a power of two >= 2 (the entry after the head takes R beats)");
+  end
 
   function automatic logic [LW-1:0] lowest(input logic [NL-1:0] m);
     logic [LW-1:0] r;
@@ -173,8 +186,13 @@ module gc_sm_lsu
   logic [SEQW-1:0]      cur_beats_q;      // beats issued so far (loads)
 
   // store burst in progress
+  // store burst in progress: its own copy of the lanes' offsets and data, so that its W beats go
+  // out while the next instruction (a load, say) is already being served
   logic                 w_phase_q, aw_done_q;
   logic [NL-1:0]        w_lanes_q;
+  logic [NL-1:0][6:0]   w_off_q;          // byte offset in the 128-byte segment
+  logic [NL-1:0][31:0]  w_data_q;
+  logic [1:0]           w_size_q;
   logic [3:0]           w_first_q, w_cnt_q, w_len_q;
   logic [AW-1:SEG_LSB]  w_seg_q;
 
@@ -193,7 +211,8 @@ module gc_sm_lsu
   // ------------------------------------------------------------------------------------------
   logic [LQ-1:0]          q_valid_q, q_closed_q, q_err_q;
   logic [WW-1:0]          q_warp_q   [LQ];
-  logic [4:0]             q_rd_q     [LQ];
+  logic [5:0]             q_rd_q     [LQ];
+  logic [LQ-1:0]          q_ld_q;
   logic [2:0]             q_f3_q     [LQ];
   logic [31:0]            q_pc_q     [LQ];
   logic [NL-1:0]          q_mask_q   [LQ];
@@ -318,11 +337,15 @@ module gc_sm_lsu
   assign g_aw = do_glb && cur_kind_q == LK_STORE && !w_phase_q && aw_free && !sq_full;
   assign g_aq = do_glb && cur_kind_q == LK_AMO && !st_wait && !aq_busy_q;
 
-  // The instruction is finished this cycle (nothing pending, the last store beat is out)
+  // The instruction finishes this cycle: its last lanes are served now (a load's last AR, local
+  // or shared lanes) or were before, a store's last W beat goes now or went before, an atomic's
+  // answer came (assigned below the W beats)
   logic finish;
-  assign finish = cur_v_q && (rem_q == '0) && !w_phase_q && !aq_busy_q;
 
-  assign req_ready_o = !cur_v_q && !q_full;
+  // The next instruction is taken in the cycle the current one finishes (nothing of it is served
+  // then: its lanes are all done, its last W beat is out); a store takes no return-queue entry,
+  // so a full queue does not hold it back.
+  assign req_ready_o = (!cur_v_q || finish) && (!q_full || req_kind_i == LK_STORE);
 
   // ------------------------------------------------------------------------------------------
   // W beats of the store burst in progress
@@ -339,9 +362,9 @@ module gc_sm_lsu
     d          = '0;
     if (w_phase_q) begin
       for (int l = 0; l < NL; l++) begin
-        if (w_lanes_q[l] && cur_addr_q[l][6:3] == w_beat) begin
-          st = store_strb(cur_addr_q[l][2:0], cur_f3_q[1:0]);
-          d  = {32'h0, cur_wdata_q[l]} << {cur_addr_q[l][2:0], 3'b000};
+        if (w_lanes_q[l] && w_off_q[l][6:3] == w_beat) begin
+          st = store_strb(w_off_q[l][2:0], w_size_q);
+          d  = {32'h0, w_data_q[l]} << {w_off_q[l][2:0], 3'b000};
           for (int b = 0; b < 8; b++) if (st[b]) m_wdata_o[8 * b +: 8] = d[8 * b +: 8];
           m_wstrb_o = m_wstrb_o | st;
         end
@@ -352,6 +375,15 @@ module gc_sm_lsu
   assign w_last     = (w_cnt_q == w_len_q);
   assign m_wlast_o  = w_last;
   assign w_hs       = m_wvalid_o && m_wready_i;
+
+  always_comb begin
+    logic [NL-1:0] rem_nx;
+    rem_nx = rem_q;
+    if (do_loc) rem_nx = rem_nx & ~loc_pend;
+    if (do_shr) rem_nx = rem_nx & ~shr_srv;
+    if (g_ar || g_aw) rem_nx = rem_nx & ~g_lanes;
+    finish = cur_v_q && (rem_nx == '0) && !aq_busy_q && !g_aq;
+  end
 
   assign m_arvalid_o = ar_valid_q;
   assign m_araddr_o  = ar_addr_q;
@@ -365,22 +397,34 @@ module gc_sm_lsu
     st_valid_o = aw_valid_q && m_awready_i;
     st_addr_o  = {w_seg_q, 7'b0};
     st_wmask_o = '0;
-    for (int l = 0; l < NL; l++) if (w_lanes_q[l]) st_wmask_o[cur_addr_q[l][6:2]] = 1'b1;
+    for (int l = 0; l < NL; l++) if (w_lanes_q[l]) st_wmask_o[w_off_q[l][6:2]] = 1'b1;
   end
 
   // ------------------------------------------------------------------------------------------
   // Return side
   // ------------------------------------------------------------------------------------------
-  logic head_done, r_hs, b_hs;
+  // An R beat goes to the head entry; in the cycle the head completes, to the next entry if that
+  // one has issued a burst (beats come back in AR order, and every AR of the next entry follows
+  // every AR of the head), so back-to-back loads stream one beat per cycle.  Else (the next
+  // entry issued nothing yet: it may be a local / shared / atomic one that takes no beat) the
+  // beat waits one cycle.
+  logic          head_done, r_hs, b_hs, r_next;
+  logic [QW-1:0] nx, r_ent;
+  logic [SEQW-1:0] r_k;
+  assign nx         = hd_q + QW'(1);
   assign head_done  = q_valid_q[hd_q] && q_closed_q[hd_q] && (rk_q == q_total_q[hd_q]);
-  assign m_rready_o = !head_done;           // a beat after a finished head waits one cycle
+  assign r_next     = head_done && q_valid_q[nx] && (q_total_q[nx] != '0);
+  assign m_rready_o = !head_done || r_next;
   assign r_hs       = m_rvalid_i && m_rready_o;
+  assign r_ent      = head_done ? nx : hd_q;       // the entry this cycle's beat belongs to
+  assign r_k        = head_done ? '0 : rk_q;       // and its sequence number in that entry
   assign m_bready_o = 1'b1;
   assign b_hs       = m_bvalid_i;
 
   assign wb_valid_o = head_done;
   assign wb_warp_o  = q_warp_q[hd_q];
   assign wb_rd_o    = q_rd_q[hd_q];
+  assign wb_load_o  = q_ld_q[hd_q];
   assign wb_mask_o  = q_mask_q[hd_q];
   assign wb_data_o  = q_data_q[hd_q];
 
@@ -474,6 +518,9 @@ module gc_sm_lsu
       w_phase_q   <= 1'b0;
       aw_done_q   <= 1'b0;
       w_lanes_q   <= '0;
+      w_off_q     <= '0;
+      w_data_q    <= '0;
+      w_size_q    <= '0;
       w_first_q   <= '0;
       w_cnt_q     <= '0;
       w_len_q     <= '0;
@@ -505,37 +552,10 @@ module gc_sm_lsu
       qc = qcnt_q;
       sc = sq_cnt_q;
 
-      // ---- accept
-      if (req_valid_i && req_ready_o) begin
-        cur_v_q     <= 1'b1;
-        cur_warp_q  <= req_warp_i;
-        cur_kind_q  <= req_kind_i;
-        cur_f3_q    <= req_f3_i;
-        cur_f5_q    <= req_f5_i;
-        cur_pc_q    <= req_pc_i;
-        cur_mask_q  <= req_mask_i;
-        rem_q       <= req_mask_i;
-        cur_space_q <= req_space_i;
-        cur_addr_q  <= req_addr_i;
-        cur_taddr_q <= req_taddr_i;
-        cur_wdata_q <= req_wdata_i;
-        cur_beats_q <= '0;
-        if (req_kind_i != LK_STORE) begin
-          cur_q_q           <= tl_q;
-          tl_q              <= tl_q + QW'(1);
-          qc                = qc + (QW + 1)'(1);
-          q_valid_q[tl_q]   <= 1'b1;
-          q_closed_q[tl_q]  <= 1'b0;
-          q_err_q[tl_q]     <= 1'b0;
-          q_warp_q[tl_q]    <= req_warp_i;
-          q_rd_q[tl_q]      <= req_rd_i;
-          q_f3_q[tl_q]      <= (req_kind_i == LK_AMO) ? F3_W : req_f3_i;
-          q_pc_q[tl_q]      <= req_pc_i;
-          q_mask_q[tl_q]    <= req_mask_i;
-          q_gm_q[tl_q]      <= '0;
-          q_total_q[tl_q]   <= '0;
-          q_taddr_q[tl_q]   <= req_taddr_i;
-        end
+      // ---- done with the instruction (a new one may come in this cycle: the accept is below)
+      if (finish) begin
+        cur_v_q <= 1'b0;
+        if (cur_kind_q != LK_STORE) q_closed_q[cur_q_q] <= 1'b1;
       end
 
       // ---- local lanes: all at once
@@ -572,6 +592,9 @@ module gc_sm_lsu
         w_phase_q  <= 1'b1;
         aw_done_q  <= 1'b0;
         w_lanes_q  <= g_lanes;
+        w_size_q   <= cur_f3_q[1:0];
+        w_data_q   <= cur_wdata_q;
+        for (int l = 0; l < NL; l++) w_off_q[l] <= cur_addr_q[l][6:0];
         w_first_q  <= g_first;
         w_cnt_q    <= '0;
         w_len_q    <= g_len;
@@ -604,35 +627,65 @@ module gc_sm_lsu
       if (aq_valid_q && aq_ready_i) aq_valid_q <= 1'b0;
       if (as_valid_i) aq_busy_q <= 1'b0;   // an error is reported at once (flt_*)
 
-      // ---- done with the instruction
-      if (finish) begin
-        cur_v_q <= 1'b0;
-        if (cur_kind_q != LK_STORE) q_closed_q[cur_q_q] <= 1'b1;
+      // ---- accept (after the issue side: a new instruction may come in the cycle the last one
+      // finishes, its cur_* / rem_q / cur_beats_q win)
+      if (req_valid_i && req_ready_o) begin
+        cur_v_q     <= 1'b1;
+        cur_warp_q  <= req_warp_i;
+        cur_kind_q  <= req_kind_i;
+        cur_f3_q    <= req_f3_i;
+        cur_f5_q    <= req_f5_i;
+        cur_pc_q    <= req_pc_i;
+        cur_mask_q  <= req_mask_i;
+        rem_q       <= req_mask_i;
+        cur_space_q <= req_space_i;
+        cur_addr_q  <= req_addr_i;
+        cur_taddr_q <= req_taddr_i;
+        cur_wdata_q <= req_wdata_i;
+        cur_beats_q <= '0;
+        if (req_kind_i != LK_STORE) begin
+          cur_q_q           <= tl_q;
+          tl_q              <= tl_q + QW'(1);
+          qc                = qc + (QW + 1)'(1);
+          q_valid_q[tl_q]   <= 1'b1;
+          q_closed_q[tl_q]  <= 1'b0;
+          q_err_q[tl_q]     <= 1'b0;
+          q_warp_q[tl_q]    <= req_warp_i;
+          q_rd_q[tl_q]      <= req_rd_i;
+          q_ld_q[tl_q]      <= (req_kind_i == LK_LOAD);
+          q_f3_q[tl_q]      <= (req_kind_i == LK_AMO) ? F3_W : req_f3_i;
+          q_pc_q[tl_q]      <= req_pc_i;
+          q_mask_q[tl_q]    <= req_mask_i;
+          q_gm_q[tl_q]      <= '0;
+          q_total_q[tl_q]   <= '0;
+          q_taddr_q[tl_q]   <= req_taddr_i;
+        end
       end
 
-      // ---- return side: R beats into the head entry, completion
+      // ---- return side: R beats into the head entry (or the next one, r_ent), completion
       if (r_hs) begin
-        rk_q <= rk_q + SEQW'(1);
-        if (m_rresp_i[1] && !q_err_q[hd_q]) begin
+        rk_q <= r_k + SEQW'(1);
+        if (m_rresp_i[1] && !q_err_q[r_ent]) begin
           logic [LW-1:0] el;
           logic          found;
           el    = '0;
           found = 1'b0;
           for (int l = 0; l < NL; l++) begin
-            if (!found && q_gm_q[hd_q][l] && q_seq_q[hd_q][l] == rk_q) begin
+            if (!found && q_gm_q[r_ent][l] && q_seq_q[r_ent][l] == r_k) begin
               el    = LW'(l);
               found = 1'b1;
             end
           end
-          q_err_q[hd_q]   <= 1'b1;
-          q_elane_q[hd_q] <= el;
-          q_eaddr_q[hd_q] <= q_taddr_q[hd_q][el];
+          q_err_q[r_ent]   <= 1'b1;
+          q_elane_q[r_ent] <= el;
+          q_eaddr_q[r_ent] <= q_taddr_q[r_ent][el];
         end
+      end else if (head_done) begin
+        rk_q <= '0;
       end
       if (head_done) begin
         q_valid_q[hd_q] <= 1'b0;
-        hd_q            <= hd_q + QW'(1);
-        rk_q            <= '0;
+        hd_q            <= nx;
         qc              = qc - (QW + 1)'(1);
       end
       qcnt_q <= qc;
@@ -664,8 +717,8 @@ module gc_sm_lsu
     end
     if (r_hs) begin
       for (int l = 0; l < NL; l++) begin
-        if (q_gm_q[hd_q][l] && q_seq_q[hd_q][l] == rk_q) begin
-          q_data_q[hd_q][l] <= load_extract(m_rdata_i, q_off_q[hd_q][l], q_f3_q[hd_q]);
+        if (q_gm_q[r_ent][l] && q_seq_q[r_ent][l] == r_k) begin
+          q_data_q[r_ent][l] <= load_extract(m_rdata_i, q_off_q[r_ent][l], q_f3_q[r_ent]);
         end
       end
     end

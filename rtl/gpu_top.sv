@@ -17,6 +17,7 @@ module gpu_top
   parameter int unsigned LANES  = GC_SIMT_LANES,
   parameter int unsigned TASK_SLOTS   = GC_TMU_SLOTS,     // TMU task slots (1..8)
   parameter int unsigned TASK_ENTRIES = GC_TMU_ENTRIES,   // TMU task table entries (SLOTS..16)
+  parameter int unsigned FPU    = 1,      // 1: the SMs implement RV32F (0: F instructions are illegal)
   localparam int unsigned NCH  = GC_NUM_CHANNELS,
   localparam int unsigned CH_W = $clog2(NCH),
   localparam int unsigned AW   = GC_AXI_ADDR_W,
@@ -379,7 +380,8 @@ module gpu_top
     .NL    (LANES),
     .RTW   (RTW),
     .NSLOT (TASK_SLOTS),
-    .NENT  (TASK_ENTRIES)
+    .NENT  (TASK_ENTRIES),
+    .FPU   (FPU)
   ) u_simt (
     .clk_i,
     .rst_ni,

@@ -147,7 +147,7 @@ CUSTOM_OPCODES = {0x0B: "custom-0", 0x2B: "custom-1"}
 
 
 def load_simt(raw):
-    """SIMT ISA additions: address windows, CSRs, custom instructions."""
+    """SIMT ISA additions: address windows, CSRs, custom instructions, the F extension."""
     simt = dict(doc=raw.get("doc", ""), windows=[], csrs=[], insns=[])
     spans = []
     for name, w in (raw.get("windows") or {}).items():
@@ -183,7 +183,77 @@ def load_simt(raw):
             raise SpecError(f"simt.instructions.{name}: opcode {op:#x} funct3 {f3} also used by {seen[(op, f3)]}")
         seen[(op, f3)] = name
         simt["insns"].append(dict(name=name, opcode=op, funct3=f3, doc=i.get("doc", "")))
+    simt["fp"] = load_fp(raw.get("fp"), {c["number"]: c["name"] for c in simt["csrs"]})
     return simt
+
+
+def load_fp(raw, csr_numbers):
+    """simt.fp: the F extension's opcodes, OP-FP selectors, rounding modes, flags, classes, CSRs."""
+    if raw is None:
+        return None
+    where = "simt.fp"
+
+    def field(value, bits, what):
+        if not isinstance(value, int) or not 0 <= value < 1 << bits:
+            raise SpecError(f"{what}: {value!r} does not fit in {bits} bits")
+        return value
+
+    fp = dict(doc=raw.get("doc", ""), canonical_nan=field(raw["canonical_nan"], 32, f"{where}.canonical_nan"),
+              fmt_s=field(raw["fmt_s"], 2, f"{where}.fmt_s"), width_w=field(raw["width_w"], 3, f"{where}.width_w"))
+    fp["opcodes"] = {n: field(v, 7, f"{where}.opcodes.{n}") for n, v in raw["opcodes"].items()}
+    if len(set(fp["opcodes"].values())) != len(fp["opcodes"]):
+        raise SpecError(f"{where}.opcodes: two opcodes share a value")
+    fp["op_fp"], seen = [], {}
+    for n, i in raw["op_fp"].items():
+        ins = dict(name=n, funct5=field(i["funct5"], 5, f"{where}.op_fp.{n}.funct5"),
+                   funct3=i.get("funct3"), rs2=i.get("rs2"), doc=i.get("doc", ""))
+        if ins["funct3"] is not None:
+            field(ins["funct3"], 3, f"{where}.op_fp.{n}.funct3")
+        if ins["rs2"] is not None:
+            field(ins["rs2"], 5, f"{where}.op_fp.{n}.rs2")
+        for other in seen.get(ins["funct5"], []):
+            # Two instructions of one funct5 must be told apart by a selector both of them name.
+            if not any(ins[k] is not None and other[k] is not None and ins[k] != other[k] for k in ("funct3", "rs2")):
+                raise SpecError(f"{where}.op_fp.{n}: not distinguishable from {other['name']}")
+        seen.setdefault(ins["funct5"], []).append(ins)
+        fp["op_fp"].append(ins)
+    fp["rm"] = {n: (field(v["value"], 3, f"{where}.rm.{n}"), v.get("doc", "")) for n, v in raw["rm"].items()}
+    for key, width in (("fflags", 5), ("fclass", 10)):
+        fp[key] = {n: (field(v["bit"], 5, f"{where}.{key}.{n}"), v.get("doc", ""))
+                   for n, v in raw[key].items()}
+        bits = [b for b, _ in fp[key].values()]
+        if len(set(bits)) != len(bits) or max(bits) >= width:
+            raise SpecError(f"{where}.{key}: bits must be distinct and below {width}")
+    fp["csrs"] = []
+    for n, c in raw["csrs"].items():
+        num = field(c["number"], 12, f"{where}.csrs.{n}.number")
+        if num in csr_numbers:
+            raise SpecError(f"{where}.csrs.{n}: number {num:#x} also used by {csr_numbers[num]}")
+        csr_numbers[num] = n
+        fp["csrs"].append(dict(name=n, number=num, bits=c["bits"], doc=c.get("doc", "")))
+    return fp
+
+
+def fp_constants(fp):
+    """simt.fp as (name, bits, value, doc) rows, in the order both generated files list them."""
+    rows = [("GC_FP_CANONICAL_NAN", 32, fp["canonical_nan"], ""), ("GC_FP_FMT_S", 2, fp["fmt_s"], ""),
+            ("GC_FP_WIDTH_W", 3, fp["width_w"], "")]
+    rows += [(f"GC_FP_OPC_{n}", 7, v, "") for n, v in fp["opcodes"].items()]
+    for i in fp["op_fp"]:
+        rows.append((f"GC_FP_F5_{i['name']}", 5, i["funct5"], i["doc"]))
+        if i["funct3"] is not None:
+            rows.append((f"GC_FP_F3_{i['name']}", 3, i["funct3"], ""))
+        if i["rs2"] is not None:
+            rows.append((f"GC_FP_RS2_{i['name']}", 5, i["rs2"], ""))
+    rows += [(f"GC_FP_RM_{n}", 3, v, doc) for n, (v, doc) in fp["rm"].items()]
+    rows += [(f"GC_FP_FLAG_{n}_BIT", 0, b, doc) for n, (b, doc) in fp["fflags"].items()]
+    rows += [(f"GC_FP_CLASS_{n}_BIT", 0, b, doc) for n, (b, doc) in fp["fclass"].items()]
+    rows += [(f"GC_FP_CSR_{c['name']}", 12, c["number"], c["doc"]) for c in fp["csrs"]]
+    return rows
+
+
+def fp_csr_bits(fp, name):
+    return next(c["bits"] for c in fp["csrs"] if f"GC_FP_CSR_{c['name']}" == name)
 
 
 def enum_width(spec, ename):
@@ -358,6 +428,16 @@ def gen_c_simt(spec, L):
         L.append(f"#define GC_SIMT_INSN_{i['name']}_OPCODE 0x{i['opcode']:02X} /* {CUSTOM_OPCODES[i['opcode']]} */")
         L.append(f"#define GC_SIMT_INSN_{i['name']}_FUNCT3 {i['funct3']}")
         L.append(f"#define GC_SIMT_INSN_{i['name']} 0x{i['opcode'] | (i['funct3'] << 12):08X} /* {i['doc']} */")
+    if simt["fp"]:
+        L.append("/* RV32F (simt.fp): opcodes, OP-FP funct5 (and the funct3 / rs2 that select), rounding modes,")
+        L.append("   fflags and FCLASS bits (_BIT = bit number, plain name = mask), CSR numbers */")
+        for name, bits, value, doc in fp_constants(simt["fp"]):
+            text = f"0x{value:0{(bits + 3) // 4}X}" if bits in (7, 12, 32) or name.startswith("GC_FP_F5_") else str(value)
+            L.append(f"#define {name} {text}" + (f" /* {doc} */" if doc else ""))
+            if name.endswith("_BIT"):
+                L.append(f"#define {name[:-4]} 0x{1 << value:X}")
+            if name.startswith("GC_FP_CSR_"):
+                L.append(f"#define {name}_MASK 0x{(1 << fp_csr_bits(simt['fp'], name)) - 1:X}")
     L.append("")
 
 
@@ -427,6 +507,13 @@ def gen_sv(spec):
     for i in spec["simt"]["insns"]:
         L.append(f"  localparam logic [6:0] GC_SIMT_INSN_{i['name']}_OPCODE = 7'h{i['opcode']:02X};")
         L.append(f"  localparam logic [2:0] GC_SIMT_INSN_{i['name']}_FUNCT3 = 3'd{i['funct3']};")
+    if spec["simt"]["fp"]:
+        L.append("  // RV32F (simt.fp)")
+        for name, bits, value, _doc in fp_constants(spec["simt"]["fp"]):
+            if name.endswith("_BIT"):
+                L.append(f"  localparam int unsigned {name} = {value};")
+            else:
+                L.append(f"  localparam logic [{bits - 1}:0] {name} = {bits}'h{value:X};")
     L.append("")
     L.append("endpackage")
     return "\n".join(L) + "\n"
@@ -499,6 +586,26 @@ def gen_md(spec):
     for i in simt["insns"]:
         L.append(f"| {i['name']} | `0x{i['opcode']:02X}` ({CUSTOM_OPCODES[i['opcode']]}) | {i['funct3']} | "
                  f"`0x{i['opcode'] | (i['funct3'] << 12):08X}` | {i['doc']} |")
+    fp = simt["fp"]
+    if fp:
+        L += ["", "### Single-precision floating point (F)", "", fp["doc"], "",
+              f"Canonical NaN `0x{fp['canonical_nan']:08X}`; fmt S = {fp['fmt_s']}; FLW / FSW funct3 = {fp['width_w']}.",
+              "", "| opcode | value |", "|---|---|"]
+        L += [f"| {n} | `0x{v:02X}` |" for n, v in fp["opcodes"].items()]
+        L += ["", "OP-FP instructions (funct7 = funct5 << 2 | fmt; an empty funct3 is the rounding mode, an empty rs2 a source):",
+              "", "| instruction | funct5 | funct3 | rs2 | meaning |", "|---|---|---|---|---|"]
+        for i in fp["op_fp"]:
+            f3 = "" if i["funct3"] is None else str(i["funct3"])
+            r2 = "" if i["rs2"] is None else str(i["rs2"])
+            L.append(f"| {i['name'].replace('_', '.')} | `0x{i['funct5']:02X}` | {f3} | {r2} | {i['doc']} |")
+        L += ["", "| rounding mode | rm | meaning |", "|---|---|---|"]
+        L += [f"| {n} | {v} | {d} |" for n, (v, d) in fp["rm"].items()]
+        L += ["", "| fflags | bit | meaning |", "|---|---|---|"]
+        L += [f"| {n} | {b} | {d} |" for n, (b, d) in fp["fflags"].items()]
+        L += ["", "| FCLASS result | bit | meaning |", "|---|---|---|"]
+        L += [f"| {n} | {b} | {d} |" for n, (b, d) in fp["fclass"].items()]
+        L += ["", "| CSR | number | bits | meaning |", "|---|---|---|---|"]
+        L += [f"| {c['name'].lower()} | `0x{c['number']:03X}` | {c['bits']} | {c['doc']} |" for c in fp["csrs"]]
     return "\n".join(L) + "\n"
 
 

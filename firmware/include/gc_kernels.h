@@ -75,6 +75,41 @@ static inline uint32_t gc_divergent_elem(uint32_t v) {
     return r;
 }
 
+/* ------------------------------------------------------------------ single precision (issue 15)
+ * firmware/kernels/float.c.  Floats travel as their bit patterns (uint32_t). */
+/* fsaxpy: y[i] = alpha * x[i] + y[i] (two roundings, round to nearest even) */
+typedef struct gc_fsaxpy_params {
+    uint32_t x, y, n, alpha;
+} gc_fsaxpy_params_t;
+
+/* fdot: out[CTA x index] = the CTA's partial dot product (grid x only, SMEM_BYTES >= 4 * CTA
+ * threads): thread t sums x[i] * y[i] over its grid-stride indices in increasing order, then
+ * sh[t] += sh[t + h] for h = the largest power of two below the CTA size, halving down to 1 */
+typedef struct gc_fdot_params {
+    uint32_t x, y, out, n;
+} gc_fdot_params_t;
+
+/* fmath: for i < n, a = in[2i], b = in[2i + 1]: out[5i..5i+4] = expf(a), logf(b), sqrtf(b),
+ * sinf(a), powf(b, a) (picolibc's libm) */
+#define GC_FMATH_FUNCS 5
+typedef struct gc_fmath_params {
+    uint32_t in, out, n;
+} gc_fmath_params_t;
+
+/* fp_prog: runs generated code, a function code(in, out) (tests/cosim/test_diff.c), per thread
+ * of the grid (x only) with its own GC_FPPROG_IN input and GC_FPPROG_OUT output words */
+#define GC_FPPROG_IN 48
+#define GC_FPPROG_OUT 64
+typedef struct gc_fp_prog_params {
+    uint32_t code, in, out;
+} gc_fp_prog_params_t;
+
+/* fpu_probe: *out = bits of (float)three * 2.5f (three = 3: 0x40F00000) */
+typedef struct gc_fpu_probe_params {
+    uint32_t out, three;
+} gc_fpu_probe_params_t;
+#define GC_FPU_PROBE_RESULT 0x40F00000u
+
 /* ------------------------------------------------------------------ task management unit (issue 6)
  * Kernels that launch children (firmware/kernels/tmu.c).  A "launch record" is GC_LREC_BYTES of
  * global memory, 256-aligned: the child's TMD at +0 and its parameter block at +GC_LREC_PARAM. */

@@ -35,13 +35,17 @@
  * decided when the CTA is interpreted) with the TMD as the thread left it at the LAUNCH; the TMD
  * read's time starts at the launching warp's time.
  *
- * Threads run RV32IMA with the spec's CSRs, BAR, EXIT and LAUNCH, the thread address windows
+ * Threads run RV32IMAF with the spec's CSRs, BAR, EXIT and LAUNCH, the thread address windows
  * (SYSMEM, VIDMEM, the CTA's shared memory, the thread's local memory), global atomics and LR/SC
  * (one reservation per thread, broken by any global write to its word), min-PC reconvergence in a
- * warp, warps round robin one instruction at a time.  A fault stops the CTA's interpretation and
- * the task's dispatch; it is reported (COMPUTE.FAULT_*, TASK_FAULT, log FAULT, kill of the task's
- * CTAs in flight) when the faulting CTA ends.  The functional results are exact for programs
- * without races between CTAs, tasks or engines.
+ * warp, warps round robin one instruction at a time.  F (spec simt.fp): per-thread f0..f31 and
+ * fcsr (zero at the thread's start), the arithmetic of ref_fp.c (integer C, bit-exact RISC-V, flags
+ * accrued into fflags), FLW / FSW through the same windows and faults as LW / SW, fflags / frm /
+ * fcsr in every Zicsr form; a reserved rm (static 5, 6, or DYN with frm 5..7), fmt D and the
+ * unassigned encodings fault ILLEGAL_INSTRUCTION.  An F instruction costs 3 cycles like the rest.
+ * A fault stops the CTA's interpretation and the task's dispatch; it is reported (COMPUTE.FAULT_*,
+ * TASK_FAULT, log FAULT, kill of the task's CTAs in flight) when the faulting CTA ends.  The
+ * functional results are exact for programs without races between CTAs, tasks or engines.
  *
  * Task log: every event is queued in order and written as a 16-byte record through the atomic
  * unit, one at a time (requester REF_AU_LOG); a logged TMU step waits while REF_LOG_BACKLOG
@@ -51,6 +55,7 @@
 #include <string.h>
 
 #include "ref.h"
+#include "ref_fp.h"
 
 #define DIV_CYCLES 34u
 #define CTA_AHEAD (1ull << 20)  /* cycles a CTA's interpretation may run ahead of the model's clock */
@@ -65,6 +70,8 @@ enum { T_LIVE, T_BAR, T_EXIT };
 
 typedef struct thr {
     uint32_t x[32];
+    uint32_t f[32];         /* RV32F registers (bit patterns) */
+    uint32_t fcsr;          /* frm 7:5, fflags 4:0 */
     uint32_t pc;
     uint8_t st;
     bool resv;
@@ -176,6 +183,58 @@ static void break_resv(run_t *k, uint32_t a) {
         if (k->t[i].resv && (k->t[i].resv_addr >> 2) == (a >> 2)) k->t[i].resv = false;
 }
 
+typedef struct ires {
+    uint32_t cause, addr; /* cause != NONE: the thread faulted */
+    bool global_mem, div, amo;
+    uint32_t lat;         /* global access: the memory's latency */
+} ires_t;
+
+/* Where an n-byte access at thread address ad goes (*wn, *p, *dev as where()); the fault cause
+ * (NULL_ACCESS in a NULL guard, checked first; `misaligned` when ad is not n-aligned, ACCESS_FAULT
+ * outside every window) or NONE. */
+static uint32_t mem_place(run_t *k, uint32_t tidx, uint32_t ad, uint32_t n, uint32_t misaligned, win_t *wn,
+                          uint8_t **p, uint64_t *dev) {
+    if (null_guard(ad)) return GC_SIMT_FAULT_NULL_ACCESS;
+    if (ad % n) return misaligned;
+    *wn = where(k, tidx, ad, n, p, dev);
+    return *wn == W_NONE ? GC_SIMT_FAULT_ACCESS_FAULT : GC_SIMT_FAULT_NONE;
+}
+
+/* A load of n bytes (n-aligned) at thread address ad into *v; the fault cause or NONE. */
+static uint32_t mem_load(run_t *k, uint32_t tidx, uint32_t ad, uint32_t n, ires_t *res, uint32_t *v) {
+    uint8_t *p = NULL, buf[4];
+    uint64_t dev = 0;
+    win_t wn = W_NONE;
+    uint32_t c = mem_place(k, tidx, ad, n, GC_SIMT_FAULT_MISALIGNED_LOAD, &wn, &p, &dev);
+    if (c != GC_SIMT_FAULT_NONE) return c;
+    if (wn == W_GLOBAL) {
+        res->global_mem = true;
+        res->lat = ref_latency(dev);
+        if (!ref_mem_read(k->r, dev, buf, n)) return GC_SIMT_FAULT_LOAD_BUS_ERROR;
+        p = buf;
+    }
+    *v = ld_le(p, n);
+    return GC_SIMT_FAULT_NONE;
+}
+
+/* A store of the low n bytes of v at thread address ad; the fault cause or NONE. */
+static uint32_t mem_store(run_t *k, uint32_t tidx, uint32_t ad, uint32_t n, ires_t *res, uint32_t v) {
+    uint8_t *p = NULL, buf[4];
+    uint64_t dev = 0;
+    win_t wn = W_NONE;
+    uint32_t c = mem_place(k, tidx, ad, n, GC_SIMT_FAULT_MISALIGNED_STORE, &wn, &p, &dev);
+    if (c != GC_SIMT_FAULT_NONE) return c;
+    if (wn != W_GLOBAL) {
+        st_le(p, v, n);
+        return GC_SIMT_FAULT_NONE;
+    }
+    res->global_mem = true;
+    st_le(buf, v, n);
+    if (!ref_mem_write(k->r, dev, buf, n)) return GC_SIMT_FAULT_STORE_BUS_ERROR;
+    break_resv(k, ad); /* a plain store breaks them too */
+    return GC_SIMT_FAULT_NONE;
+}
+
 /* ------------------------------------------------------------------ one thread instruction */
 static uint32_t csr_value(run_t *k, uint32_t tidx, uint32_t csr, bool *ok) {
     const thr_t *t = &k->t[tidx];
@@ -208,11 +267,130 @@ static uint32_t csr_value(run_t *k, uint32_t tidx, uint32_t csr, bool *ok) {
 
 static int32_t sext(uint32_t v, uint32_t bits) { return (int32_t)(v << (32u - bits)) >> (32u - bits); }
 
-typedef struct ires {
-    uint32_t cause, addr; /* cause != NONE: the thread faulted */
-    bool global_mem, div, amo;
-    uint32_t lat;         /* global access: the memory's latency */
-} ires_t;
+
+/* ------------------------------------------------------------------ RV32F (spec simt.fp) */
+/* The rounding mode of an instruction's rm field (DYN: the thread's frm); false when reserved. */
+static bool fp_rm(const thr_t *t, uint32_t f3, unsigned *rm) {
+    if (f3 == GC_FP_RM_DYN) f3 = t->fcsr >> 5;
+    if (f3 > GC_FP_RM_RMM) return false;
+    *rm = f3;
+    return true;
+}
+
+/* Read-modify-write of fflags / frm / fcsr by CSRRW/S/C[I] (f3 != 0, 4); the old value. */
+static uint32_t fp_csr(thr_t *t, uint32_t csr, uint32_t f3, uint32_t src, bool src_zero) {
+    uint32_t shift = csr == GC_FP_CSR_FRM ? 5u : 0u;
+    uint32_t mask = csr == GC_FP_CSR_FFLAGS ? GC_FP_CSR_FFLAGS_MASK : csr == GC_FP_CSR_FRM ? GC_FP_CSR_FRM_MASK
+                                                                                         : GC_FP_CSR_FCSR_MASK;
+    uint32_t old = (t->fcsr >> shift) & mask, nv = old;
+    switch (f3 & 3u) {
+    case 1: nv = src; break;                    /* CSRRW[I] */
+    case 2: if (!src_zero) nv = old | src; break; /* CSRRS[I] */
+    default: if (!src_zero) nv = old & ~src; break; /* CSRRC[I] */
+    }
+    t->fcsr = (t->fcsr & ~(mask << shift)) | ((nv & mask) << shift);
+    return old;
+}
+
+/* An OP-FP instruction (fmt checked); the fault cause or NONE.  A result for x[rd] goes to *xv
+ * with *to_x set, one for f[rd] to *fv. */
+static uint32_t fp_op(thr_t *t, uint32_t w, uint32_t *fv, uint32_t *xv, bool *to_x) {
+    uint32_t f5 = w >> 27, f3 = (w >> 12) & 7u, rs1 = (w >> 15) & 31u, rs2 = (w >> 20) & 31u;
+    uint32_t a = t->f[rs1], b = t->f[rs2];
+    unsigned rm = 0, fl = 0;
+    const uint32_t ill = GC_SIMT_FAULT_ILLEGAL_INSTRUCTION;
+    *to_x = false;
+    switch (f5) {
+    case GC_FP_F5_FADD: case GC_FP_F5_FSUB: case GC_FP_F5_FMUL: case GC_FP_F5_FDIV: case GC_FP_F5_FSQRT:
+        if (f5 == GC_FP_F5_FSQRT && rs2 != GC_FP_RS2_FSQRT) return ill;
+        if (!fp_rm(t, f3, &rm)) return ill;
+        *fv = f5 == GC_FP_F5_FADD ? rf_add(a, b, rm, &fl)
+            : f5 == GC_FP_F5_FSUB ? rf_sub(a, b, rm, &fl)
+            : f5 == GC_FP_F5_FMUL ? rf_mul(a, b, rm, &fl)
+            : f5 == GC_FP_F5_FDIV ? rf_div(a, b, rm, &fl) : rf_sqrt(a, rm, &fl);
+        break;
+    case GC_FP_F5_FSGNJ: /* FSGNJ, FSGNJN, FSGNJX share funct5 */
+        if (f3 == GC_FP_F3_FSGNJ) *fv = (a & 0x7FFFFFFFu) | (b & 0x80000000u);
+        else if (f3 == GC_FP_F3_FSGNJN) *fv = (a & 0x7FFFFFFFu) | (~b & 0x80000000u);
+        else if (f3 == GC_FP_F3_FSGNJX) *fv = a ^ (b & 0x80000000u);
+        else return ill;
+        break;
+    case GC_FP_F5_FMIN: /* FMIN, FMAX */
+        if (f3 == GC_FP_F3_FMIN) *fv = rf_min(a, b, &fl);
+        else if (f3 == GC_FP_F3_FMAX) *fv = rf_max(a, b, &fl);
+        else return ill;
+        break;
+    case GC_FP_F5_FEQ: /* FEQ, FLT, FLE */
+        if (f3 == GC_FP_F3_FEQ) *xv = rf_eq(a, b, &fl);
+        else if (f3 == GC_FP_F3_FLT) *xv = rf_lt(a, b, &fl);
+        else if (f3 == GC_FP_F3_FLE) *xv = rf_le(a, b, &fl);
+        else return ill;
+        *to_x = true;
+        break;
+    case GC_FP_F5_FCVT_W_S: /* FCVT.W.S, FCVT.WU.S */
+        if (!fp_rm(t, f3, &rm)) return ill;
+        if (rs2 == GC_FP_RS2_FCVT_W_S) *xv = (uint32_t)rf_to_i32(a, rm, &fl);
+        else if (rs2 == GC_FP_RS2_FCVT_WU_S) *xv = rf_to_u32(a, rm, &fl);
+        else return ill;
+        *to_x = true;
+        break;
+    case GC_FP_F5_FCVT_S_W: /* FCVT.S.W, FCVT.S.WU: the source is x[rs1] */
+        if (!fp_rm(t, f3, &rm)) return ill;
+        if (rs2 == GC_FP_RS2_FCVT_S_W) *fv = rf_from_i32((int32_t)t->x[rs1], rm, &fl);
+        else if (rs2 == GC_FP_RS2_FCVT_S_WU) *fv = rf_from_u32(t->x[rs1], rm, &fl);
+        else return ill;
+        break;
+    case GC_FP_F5_FMV_X_W: /* FMV.X.W, FCLASS */
+        if (rs2 != GC_FP_RS2_FMV_X_W) return ill;
+        if (f3 == GC_FP_F3_FMV_X_W) *xv = a;
+        else if (f3 == GC_FP_F3_FCLASS) *xv = rf_class(a);
+        else return ill;
+        *to_x = true;
+        break;
+    case GC_FP_F5_FMV_W_X:
+        if (rs2 != GC_FP_RS2_FMV_W_X || f3 != GC_FP_F3_FMV_W_X) return ill;
+        *fv = t->x[rs1];
+        break;
+    default: return ill;
+    }
+    t->fcsr |= fl; /* accrued */
+    return GC_SIMT_FAULT_NONE;
+}
+
+/* The F instructions (LOAD-FP, STORE-FP, the fused multiply-adds, OP-FP); the fault cause or
+ * NONE (res->addr is set with a cause).  *xv / *to_x as fp_op. */
+static uint32_t fp_exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res, uint32_t *xv, bool *to_x) {
+    thr_t *t = &k->t[tidx];
+    uint32_t op = w & 0x7Fu, rd = (w >> 7) & 31u, f3 = (w >> 12) & 7u, rs1 = (w >> 15) & 31u, rs2 = (w >> 20) & 31u;
+    uint32_t fmt = (w >> 25) & 3u, fv = 0, c = GC_SIMT_FAULT_NONE;
+    *to_x = false;
+    res->addr = w;
+    if (op == GC_FP_OPC_LOAD_FP || op == GC_FP_OPC_STORE_FP) {
+        if (f3 != GC_FP_WIDTH_W) return GC_SIMT_FAULT_ILLEGAL_INSTRUCTION;
+        if (op == GC_FP_OPC_LOAD_FP) {
+            res->addr = t->x[rs1] + (uint32_t)((int32_t)w >> 20);
+            c = mem_load(k, tidx, res->addr, 4, res, &fv);
+            if (c == GC_SIMT_FAULT_NONE) t->f[rd] = fv;
+        } else {
+            res->addr = t->x[rs1] + (uint32_t)(((int32_t)(w & 0xFE000000u) >> 20) | (int32_t)rd);
+            c = mem_store(k, tidx, res->addr, 4, res, t->f[rs2]);
+        }
+        return c;
+    }
+    if (fmt != GC_FP_FMT_S) return GC_SIMT_FAULT_ILLEGAL_INSTRUCTION;
+    if (op == GC_FP_OPC_OP_FP) {
+        c = fp_op(t, w, &fv, xv, to_x);
+    } else { /* FMADD, FMSUB, FNMSUB, FNMADD: rs3 = bits 31:27 */
+        unsigned rm, fl = 0;
+        if (!fp_rm(t, f3, &rm)) return GC_SIMT_FAULT_ILLEGAL_INSTRUCTION;
+        bool neg_prod = op == GC_FP_OPC_FNMSUB || op == GC_FP_OPC_FNMADD;
+        bool neg_add = op == GC_FP_OPC_FMSUB || op == GC_FP_OPC_FNMADD;
+        fv = rf_fma(t->f[rs1], t->f[rs2], t->f[w >> 27], neg_prod, neg_add, rm, &fl);
+        t->fcsr |= fl;
+    }
+    if (c == GC_SIMT_FAULT_NONE && !*to_x) t->f[rd] = fv;
+    return c;
+}
 
 #define FAULT(c, a)          \
     do {                     \
@@ -258,41 +436,16 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
     case 0x03: { /* loads */
         uint32_t n = (f3 & 3u) == 0 ? 1u : (f3 & 3u) == 1 ? 2u : 4u;
         if (f3 == 3 || f3 > 5) FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
-        uint32_t ad = a + (uint32_t)immi;
-        if (null_guard(ad)) FAULT(GC_SIMT_FAULT_NULL_ACCESS, ad);
-        if (ad % n) FAULT(GC_SIMT_FAULT_MISALIGNED_LOAD, ad);
-        uint8_t *p = NULL, buf[4];
-        uint64_t dev = 0;
-        win_t wn = where(k, tidx, ad, n, &p, &dev);
-        if (wn == W_NONE) FAULT(GC_SIMT_FAULT_ACCESS_FAULT, ad);
-        if (wn == W_GLOBAL) {
-            res->global_mem = true;
-            res->lat = ref_latency(dev);
-            if (!ref_mem_read(k->r, dev, buf, n)) FAULT(GC_SIMT_FAULT_LOAD_BUS_ERROR, ad);
-            p = buf;
-        }
-        v = ld_le(p, n);
+        uint32_t ad = a + (uint32_t)immi, c = mem_load(k, tidx, ad, n, res, &v);
+        if (c != GC_SIMT_FAULT_NONE) FAULT(c, ad);
         if (f3 == 0) v = (uint32_t)sext(v, 8);
         if (f3 == 1) v = (uint32_t)sext(v, 16);
         break;
     }
     case 0x23: { /* stores */
         if (f3 > 2) FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
-        uint32_t n = 1u << f3, ad = a + (uint32_t)imms;
-        if (null_guard(ad)) FAULT(GC_SIMT_FAULT_NULL_ACCESS, ad);
-        if (ad % n) FAULT(GC_SIMT_FAULT_MISALIGNED_STORE, ad);
-        uint8_t *p = NULL, buf[4];
-        uint64_t dev = 0;
-        win_t wn = where(k, tidx, ad, n, &p, &dev);
-        if (wn == W_NONE) FAULT(GC_SIMT_FAULT_ACCESS_FAULT, ad);
-        if (wn == W_GLOBAL) {
-            res->global_mem = true;
-            st_le(buf, b, n);
-            if (!ref_mem_write(k->r, dev, buf, n)) FAULT(GC_SIMT_FAULT_STORE_BUS_ERROR, ad);
-            break_resv(k, ad);                             /* a plain store breaks them too */
-        } else {
-            st_le(p, b, n);
-        }
+        uint32_t ad = a + (uint32_t)imms, c = mem_store(k, tidx, ad, 1u << f3, res, b);
+        if (c != GC_SIMT_FAULT_NONE) FAULT(c, ad);
         wr = false;
         break;
     }
@@ -354,11 +507,15 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
         if (f3 != 0) FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
         wr = false;
         break;
-    case 0x73: { /* SYSTEM: ECALL, EBREAK, read-only CSRs */
+    case 0x73: { /* SYSTEM: ECALL, EBREAK, read-only CSRs, the FP CSRs */
         if (w == 0x00000073u) FAULT(GC_SIMT_FAULT_ECALL, pc); /* FAULT_ADDR = the PC, as on rtl */
         if (w == 0x00100073u) FAULT(GC_SIMT_FAULT_EBREAK, pc);
         uint32_t csr = w >> 20;
         bool ok = false;
+        if ((csr == GC_FP_CSR_FFLAGS || csr == GC_FP_CSR_FRM || csr == GC_FP_CSR_FCSR) && (f3 & 3u)) {
+            v = fp_csr(t, csr, f3, (f3 & 4u) ? rs1 : a, rs1 == 0); /* CSRRW/S/C, CSRRWI/SI/CI */
+            break;
+        }
         /* CSRRS / CSRRC with rs1 = x0, CSRRSI / CSRRCI with uimm = 0 */
         if ((f3 == 2 || f3 == 3 || f3 == 6 || f3 == 7) && rs1 == 0) v = csr_value(k, tidx, csr, &ok);
         if (!ok) FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
@@ -438,6 +595,12 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
             st_le(p, nv, 4);
         }
         v = old;
+        break;
+    }
+    case GC_FP_OPC_LOAD_FP: case GC_FP_OPC_STORE_FP: case GC_FP_OPC_OP_FP:
+    case GC_FP_OPC_FMADD: case GC_FP_OPC_FMSUB: case GC_FP_OPC_FNMSUB: case GC_FP_OPC_FNMADD: {
+        uint32_t c = fp_exec(k, tidx, w, res, &v, &wr);
+        if (c != GC_SIMT_FAULT_NONE) FAULT(c, res->addr);
         break;
     }
     default: FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);

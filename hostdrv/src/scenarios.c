@@ -1,11 +1,13 @@
 /* scenarios.c: runtime scenarios (copy-priority, video-pipeline, prio-latency, kernels) and the Perfetto
  * timeline writer.  See gpucosim/scenarios.h. */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gc_kernels.h"
+#include "gpucosim/compute.h"
 #include "gpucosim/scenarios.h"
 #include "gpucosim_spec.h"
 
@@ -526,6 +528,207 @@ static void rnd32(uint32_t *v, size_t n, uint64_t seed, uint32_t mask) {
     for (size_t i = 0; i < n; i++) v[i] &= mask;
 }
 
+/* ---- single precision (issue 15) */
+static float f_of(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static uint32_t u_of(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* n random finite floats: random sign and significand, exponent field lo..hi */
+static void rnd_float(uint32_t *v, size_t n, uint64_t seed, uint32_t lo, uint32_t hi) {
+    gcsc_fill((uint8_t *)v, n * 4, seed);
+    for (size_t i = 0; i < n; i++) v[i] = (v[i] & 0x807FFFFFu) | ((lo + (v[i] >> 23 & 0xFFu) % (hi - lo + 1u)) << 23);
+}
+
+/* |got - want| in units in the last place of want as a binary32 (the spacing of the floats at
+ * |want|; 2^-149 below the normals); got a NaN or an infinity counts as infinitely far. */
+static double ulp_err(float got, double want) {
+    if (!isfinite(got)) return INFINITY;
+    int e;
+    frexp(want, &e); /* |want| in [2^(e-1), 2^e) */
+    double ulp = ldexp(1.0, (e - 1 > -126 ? e - 1 : -126) - 23);
+    return fabs((double)got - want) / ulp;
+}
+
+/* True when every F instruction works; fpu_probe faulting ILLEGAL_INSTRUCTION on an F instruction
+ * is the model without the FPU (gc_sm FPU = 0).  Its own runtime: a kernel fault is sticky. */
+gcrt_error_t gcsc_fpu_probe(const gcrt_config_t *cfg, const char *image, bool *present, uint32_t *value, char *err,
+                            size_t errlen) {
+    ctx_t c = {.err = err, .errlen = errlen};
+    gcrt_t *rt = NULL;
+    gc_elf_t *img = NULL;
+    *present = false;
+    *value = 0;
+    if (open_rt(&c, cfg, &rt) && chk(&c, gcrt_load_image(rt, image, &img), image)) {
+        uint64_t list[2];
+        size_t nlist = 0;
+        kbuf_t o;
+        if (kalloc(&c, &o, list, &nlist, 4)) {
+            gc_fpu_probe_params_t p = {gcrt_kernel_ptr(o.dev), 3};
+            uint32_t one[3] = {1, 1, 1};
+            gcrt_error_t e = gcrt_launch(rt, NULL, img, "fpu_probe", one, one, &p, sizeof p, 0);
+            if (!e) e = gcrt_memcpy_async(rt, o.host, o.dev, 4, GCRT_MEMCPY_DEVICE_TO_HOST, NULL, "d2h probe");
+            if (!e) e = gcrt_device_synchronize(rt);
+            gc_compute_fault_t f;
+            uint32_t opc = 0;
+            if (e == GCRT_ERROR_CHANNEL_FAULT && gc_compute_fault_read(gcrt_device(rt), &f) == GC_OK &&
+                f.cause == GC_SIMT_FAULT_ILLEGAL_INSTRUCTION && ((opc = f.addr & 0x7Fu) == GC_FP_OPC_OP_FP ||
+                                                                 opc == GC_FP_OPC_LOAD_FP || opc == GC_FP_OPC_STORE_FP)) {
+                gcrt_get_last_error(rt); /* expected: no FPU */
+            } else if (chk(&c, e, "fpu_probe") && chk(&c, gcrt_read(rt, o.host, value, 4), "read")) {
+                *present = true;
+            }
+        }
+    }
+    if (img) gcrt_unload_image(rt, img);
+    gcrt_close(rt);
+    return c.e;
+}
+
+/* One round of the float kernels on streams lo / hi: fsaxpy, fdot and fmath, checked against the
+ * host: fsaxpy, fdot and sqrtf bit for bit (correctly rounded operations in a known order, which
+ * the host's binary32 arithmetic does alike), expf / logf / sinf / powf within GCSC_FMATH_ULP of
+ * the host's double-precision libm. */
+static void float_round(ctx_t *c, gcrt_t *rt, gc_elf_t *img, gcrt_stream_t *lo, gcrt_stream_t *hi, uint32_t r,
+                        const uint32_t shp[2], FILE *out, gcsc_result_t *res) {
+    enum { NF = 600, NM = 96, MAXBUF = 14 };
+    static uint32_t x[NF], y[NF], got[NF * 2], in[2 * NM], mo[GC_FMATH_FUNCS * NM];
+    uint64_t list[MAXBUF];
+    size_t nlist = 0;
+    uint32_t n = 300 + (r * 53u) % 300u, bytes = 4 * n, grid = shp[0], cta = shp[1];
+    uint32_t alpha = u_of(1.5f - (float)(r % 5u) * 0.75f), mcta = cta < 16 ? cta : 16;
+    kbuf_t bx, by, bdx, bdy, bdo, bin, bmo;
+    rnd_float(x, n, 700 + r, 100, 150);
+    rnd_float(y, n, 800 + r, 100, 150);
+    for (uint32_t i = 0; i < NM; i++) { /* a in [-10, 10), b in (0, 100] */
+        uint32_t q[2];
+        gcsc_fill((uint8_t *)q, sizeof q, 900 + r * NM + i);
+        in[2 * i] = u_of(-10.0f + 20.0f * (float)(q[0] >> 8) / 16777216.0f);
+        in[2 * i + 1] = u_of(100.0f * (float)((q[1] >> 8) + 1u) / 16777216.0f);
+    }
+    char tag[3][24];
+    snprintf(tag[0], sizeof tag[0], "r%u.fsaxpy", r);
+    snprintf(tag[1], sizeof tag[1], "r%u.fdot", r);
+    snprintf(tag[2], sizeof tag[2], "r%u.fmath", r);
+    const gcrt_memcpy_kind_t H2D = GCRT_MEMCPY_HOST_TO_DEVICE, D2H = GCRT_MEMCPY_DEVICE_TO_HOST;
+    if (kalloc(c, &bx, list, &nlist, bytes) && kalloc(c, &by, list, &nlist, bytes) &&
+        kalloc(c, &bdx, list, &nlist, bytes) && kalloc(c, &bdy, list, &nlist, bytes) &&
+        kalloc(c, &bdo, list, &nlist, 4 * grid) && kalloc(c, &bin, list, &nlist, sizeof in) &&
+        kalloc(c, &bmo, list, &nlist, sizeof mo)) {
+        gc_fsaxpy_params_t ps = {gcrt_kernel_ptr(bx.dev), gcrt_kernel_ptr(by.dev), n, alpha};
+        gc_fdot_params_t pd = {gcrt_kernel_ptr(bdx.dev), gcrt_kernel_ptr(bdy.dev), gcrt_kernel_ptr(bdo.dev), n};
+        gc_fmath_params_t pm = {gcrt_kernel_ptr(bin.dev), gcrt_kernel_ptr(bmo.dev), NM};
+        uint32_t g[3] = {grid, 1, 1}, b[3] = {cta, 1, 1}, g1[3] = {2, 1, 1}, b1[3] = {mcta, 1, 1};
+        (void)(chk(c, gcrt_write(rt, bx.host, x, bytes), "write") && chk(c, gcrt_write(rt, by.host, y, bytes), "write") &&
+               chk(c, gcrt_write(rt, bdx.host, x, bytes), "write") && chk(c, gcrt_write(rt, bdy.host, y, bytes), "write") &&
+               chk(c, gcrt_write(rt, bin.host, in, sizeof in), "write") &&
+               chk(c, gcrt_memcpy_async(rt, bx.dev, bx.host, bytes, H2D, lo, "h2d fx"), "h2d") &&
+               chk(c, gcrt_memcpy_async(rt, by.dev, by.host, bytes, H2D, lo, "h2d fy"), "h2d") &&
+               chk(c, gcrt_memcpy_async(rt, bdx.dev, bdx.host, bytes, H2D, hi, "h2d dx"), "h2d") &&
+               chk(c, gcrt_memcpy_async(rt, bdy.dev, bdy.host, bytes, H2D, hi, "h2d dy"), "h2d") &&
+               chk(c, gcrt_memcpy_async(rt, bin.dev, bin.host, sizeof in, H2D, lo, "h2d math"), "h2d") &&
+               chk(c, gcrt_launch(rt, lo, img, "fsaxpy", g, b, &ps, sizeof ps, 0), tag[0]) &&
+               chk(c, gcrt_launch(rt, hi, img, "fdot", g, b, &pd, sizeof pd, 4 * cta), tag[1]) &&
+               chk(c, gcrt_launch(rt, lo, img, "fmath", g1, b1, &pm, sizeof pm, 0), tag[2]) &&
+               chk(c, gcrt_memcpy_async(rt, by.host, by.dev, bytes, D2H, lo, "d2h fy"), "d2h") &&
+               chk(c, gcrt_memcpy_async(rt, bdo.host, bdo.dev, 4 * grid, D2H, hi, "d2h dot"), "d2h") &&
+               chk(c, gcrt_memcpy_async(rt, bmo.host, bmo.dev, sizeof mo, D2H, lo, "d2h math"), "d2h") &&
+               chk(c, gcrt_device_synchronize(rt), "synchronize"));
+    }
+    if (c->e == GCRT_SUCCESS) {
+        res->kernels += 3;
+        bool good = chk(c, gcrt_read(rt, by.host, got, bytes), "read");
+        for (uint32_t i = 0; good && i < n; i++) good = got[i] == u_of(f_of(alpha) * f_of(x[i]) + f_of(y[i]));
+        kcheck(res, out, good, "fsaxpy", r);
+        good = chk(c, gcrt_read(rt, bdo.host, got, 4 * grid), "read") && cta <= GC_SIMT_WARPS * 32;
+        for (uint32_t k = 0; good && k < grid; k++) { /* gc_fdot_params_t's order */
+            float sh[GC_SIMT_WARPS * 32];
+            if (cta > sizeof sh / sizeof sh[0]) break;
+            for (uint32_t t = 0; t < cta; t++) {
+                float sum = 0.0f;
+                for (uint32_t i = k * cta + t; i < n; i += grid * cta) sum = sum + f_of(x[i]) * f_of(y[i]);
+                sh[t] = sum;
+            }
+            uint32_t half = 1;
+            while (half < cta) half <<= 1;
+            for (half >>= 1; half > 0; half >>= 1)
+                for (uint32_t t = 0; t < half && t + half < cta; t++) sh[t] = sh[t] + sh[t + half];
+            good = got[k] == u_of(sh[0]);
+        }
+        kcheck(res, out, good, "fdot", r);
+        good = chk(c, gcrt_read(rt, bmo.host, mo, sizeof mo), "read");
+        double worst[GC_FMATH_FUNCS] = {0};
+        static const double bound[GC_FMATH_FUNCS] = GCSC_FMATH_ULP;
+        for (uint32_t i = 0; good && i < NM; i++) {
+            double a = f_of(in[2 * i]), bb = f_of(in[2 * i + 1]);
+            const double want[GC_FMATH_FUNCS] = {exp(a), log(bb), sqrt(bb), sin(a), pow(bb, a)};
+            for (uint32_t k = 0; k < GC_FMATH_FUNCS; k++) {
+                float gv = f_of(mo[GC_FMATH_FUNCS * i + k]);
+                double eu = ulp_err(gv, want[k]);
+                if (k == 2) good = good && u_of(gv) == u_of(sqrtf(f_of(in[2 * i + 1]))); /* correctly rounded */
+                else good = good && eu <= bound[k];
+                if (eu > worst[k]) worst[k] = eu;
+                if (eu > res->fmath_worst_ulp[k]) res->fmath_worst_ulp[k] = eu;
+            }
+        }
+        kcheck(res, out, good, "fmath (expf, logf, sqrtf, sinf, powf)", r);
+        if (out)
+            fprintf(out, "round %u: float: fsaxpy %u x %u (n %u, alpha %g), fdot %u x %u, fmath 2 x %u (%u inputs; "
+                         "worst ulp: expf %.3f logf %.3f sqrtf %.3f sinf %.3f powf %.3f)\n",
+                    r, grid, cta, n, (double)f_of(alpha), grid, cta, mcta, NM, worst[0], worst[1], worst[2], worst[3],
+                    worst[4]);
+    }
+    for (size_t i = 0; i < nlist; i++) chk(c, gcrt_free(rt, list[i]), "free");
+}
+
+gcrt_error_t gcsc_float_kernels(const gcrt_config_t *cfg, const char *image, FILE *out, gcsc_result_t *res, char *err,
+                                size_t errlen) {
+    memset(res, 0, sizeof *res);
+    ctx_t c = {.out = out, .err = err, .errlen = errlen};
+    if (!image) {
+        if (err) snprintf(err, errlen, "float-kernels: no kernel image");
+        return GCRT_ERROR_INVALID_VALUE;
+    }
+    uint32_t probe = 0;
+    gcrt_error_t pe = gcsc_fpu_probe(cfg, image, &res->fpu, &probe, err, errlen);
+    if (pe) return pe;
+    if (!res->fpu) {
+        res->float_skipped = true;
+        if (out) fprintf(out, "float-kernels: SKIPPED: the SIMT core has no FPU (fpu_probe faulted ILLEGAL_INSTRUCTION)\n");
+        return GCRT_SUCCESS;
+    }
+    gcrt_t *rt = NULL;
+    gc_elf_t *img = NULL;
+    gcrt_stream_t *st[2] = {0};
+    uint32_t ccfg = 0;
+    if (open_rt(&c, cfg, &rt) && chk(&c, gcrt_load_image(rt, image, &img), image)) {
+        if (gc_mmio_read(gcrt_device(rt), GC_REG_COMPUTE_CONFIG, &ccfg) != GC_OK)
+            chk(&c, GCRT_ERROR_BACKEND, "read COMPUTE_CONFIG");
+        const uint32_t shape[2] = {2, GC_COMPUTE_CONFIG_LANES_GET(ccfg) * GC_COMPUTE_CONFIG_WARPS_GET(ccfg)};
+        kcheck(res, out, probe == GC_FPU_PROBE_RESULT, "fpu_probe", 0);
+        (void)(chk(&c, gcrt_stream_create(rt, &st[0]), "stream") && chk(&c, gcrt_stream_create(rt, &st[1]), "stream"));
+        if (c.e == GCRT_SUCCESS) float_round(&c, rt, img, st[0], st[1], 0, shape, out, res);
+        if (c.e == GCRT_SUCCESS && harvest(&c, res)) {
+            for (size_t i = 0; i < res->nops; i++)
+                if (res->ops[i].kind == GCRT_OP_KERNEL) res->float_cycles += res->ops[i].end_cycle - res->ops[i].start_cycle;
+            if (out)
+                fprintf(out, "summary: float-kernels %s: %s: fsaxpy, fdot, fmath: %u of %u results match the host, "
+                             "%llu kernel cycles\n",
+                        res->bad_checks == 0 ? "PASSED" : "FAILED", image, res->checks - res->bad_checks, res->checks,
+                        (unsigned long long)res->float_cycles);
+        }
+    }
+    if (img) gcrt_unload_image(rt, img);
+    gcrt_close(rt);
+    return c.e;
+}
+
 gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t rounds, FILE *out,
                           const char *timeline, gcsc_result_t *res, char *err, size_t errlen) {
     enum { NMAX = 1200, NSHAPES = 5, MAXBUF = 24, NBINS_MAX = 24 };
@@ -538,7 +741,11 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
     gcrt_t *rt = NULL;
     gc_elf_t *img = NULL;
     gcrt_stream_t *st[2] = {0};
-    uint32_t hw = 0, ccfg = 0;
+    uint32_t hw = 0, ccfg = 0, probe = 0;
+    /* the float kernels run when the SIMT core has the FPU, and are reported skipped otherwise */
+    gcrt_error_t pe = gcsc_fpu_probe(cfg, image, &res->fpu, &probe, err, errlen);
+    if (pe) return pe;
+    res->float_skipped = !res->fpu;
     static uint32_t a[NMAX], b[NMAX], got[NMAX];
     /* grid x CTA threads; shape NSHAPES - 1 is the full CTA (WARPS x LANES), filled in below */
     uint32_t shapes[NSHAPES][2] = {{1, 8}, {3, 13}, {2, 32}, {4, 7}, {2, 0}};
@@ -558,6 +765,17 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
             fprintf(out, "kernels: %s, %u round%s of vecadd + reduce on stream priority %d and saxpy + histogram "
                          "on %d; compute channel %u, %u warps x %u lanes\n",
                     image, rounds, rounds == 1 ? "" : "s", least, greatest, hw, warps, lanes);
+        if (res->fpu) {
+            kcheck(res, out, probe == GC_FPU_PROBE_RESULT, "fpu_probe", 0);
+            if (out && c.e == GCRT_SUCCESS)
+                fprintf(out, "kernels: float kernels fsaxpy + fmath on stream priority %d and fdot on %d each round; "
+                             "fsaxpy, fdot, sqrtf bit-exact, expf / logf / sinf / powf within 1 / 1 / 2 / 4 ulp of "
+                             "the host's double precision\n",
+                        least, greatest);
+        } else if (out) {
+            fprintf(out, "kernels: float kernels SKIPPED: the SIMT core has no FPU (fpu_probe faulted "
+                         "ILLEGAL_INSTRUCTION at its first F instruction)\n");
+        }
         for (uint32_t r = 0; r < rounds && c.e == GCRT_SUCCESS; r++) {
             uint64_t list[MAXBUF];
             size_t nlist = 0;
@@ -618,6 +836,8 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
                        chk(&c, gcrt_memcpy_async(rt, hout.host, hout.dev, 4 * hwords, D2H, hi, "d2h bins"), "d2h") &&
                        chk(&c, gcrt_device_synchronize(rt), "synchronize"));
             }
+            if (c.e == GCRT_SUCCESS && res->fpu)
+                float_round(&c, rt, img, st[0], st[1], r, shapes[(r + 4) % NSHAPES], out, res);
             if (c.e == GCRT_SUCCESS) {
                 res->kernels += 4;
                 bool good = chk(&c, gcrt_read(rt, vc.host, got, bytes), "read");
@@ -661,9 +881,10 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
             if (out && nops > res->nops) fprintf(out, "(the first %zu of %zu ops)\n", res->nops, nops);
             if (out)
                 fprintf(out, "summary: kernels %s: %u kernels in %u round%s, %zu ops, %u of %u results match the "
-                             "host, %llu cycles\n",
+                             "host, %llu cycles%s\n",
                         res->bad_checks == 0 ? "PASSED" : "FAILED", res->kernels, rounds, rounds == 1 ? "" : "s", nops,
-                        res->checks - res->bad_checks, res->checks, (unsigned long long)res->cycles);
+                        res->checks - res->bad_checks, res->checks, (unsigned long long)res->cycles,
+                        res->float_skipped ? " (float kernels SKIPPED: no FPU)" : "");
         }
         finish(&c, timeline);
     }

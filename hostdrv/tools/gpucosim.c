@@ -367,6 +367,22 @@ static int scenario_kernels(const opts_t *o) {
     return r.bad_checks == 0 && r.checks > 0 ? 0 : 1;
 }
 
+/* float-kernels: fsaxpy, fdot and fmath once; `--image build/firmware/kernels_soft.elf` runs the
+ * soft-float build.  Without the FPU: SKIPPED, exit status 77. */
+static int scenario_float_kernels(const opts_t *o) {
+    gcrt_config_t c;
+    rt_config(o, &c);
+    const char *image = kernel_image(o, "float-kernels");
+    if (!image) return 1;
+    static gcsc_result_t r;
+    char err[700] = "";
+    gcrt_error_t e = gcsc_float_kernels(&c, image, stdout, &r, err, sizeof err);
+    if (rt_done(e, err, o)) return 1;
+    if (r.float_skipped) return 77;
+    printf("metric float_kernels_cycles %llu\n", (unsigned long long)r.float_cycles);
+    return r.bad_checks == 0 && r.checks > 0 ? 0 : 1;
+}
+
 /* One task management unit scenario: which = 0 nested-priority, 1 eviction, 2 childless-parent. */
 static int tmu_scenario(const opts_t *o, int which) {
     static const char *const names[] = {"nested-priority", "eviction", "childless-parent"};
@@ -457,6 +473,9 @@ static const scenario_t scenarios[] = {
     {"prio-latency", "a high-priority copy alone and under a low-priority flood", scenario_prio_latency, OPT_RUNTIME},
     {"kernels", "H2D copies, vecadd, saxpy, reduce, histogram (gcrt_launch, several CTA shapes) and D2H copies on "
                 "two streams, checked against the host", scenario_kernels, OPT_KERNEL | OPT_ROUNDS},
+    {"float-kernels", "fsaxpy, fdot and fmath (expf, logf, sqrtf, sinf, powf) once, checked against the host, their "
+                      "cycles (--image kernels_soft.elf: the soft-float build; no FPU: skipped, exit 77)",
+     scenario_float_kernels, OPT_KERNEL & ~OPT_TIMELINE}, /* gcsc_float_kernels writes no timeline */
     {"nested-priority", "the nested-priority mapping, N = 4: nested launches from a stream at level 1 run at device "
                         "priorities 4, 5, 6, 7; the launch from 7 fails DEPTH (thread and host see it)",
      scenario_nested_priority, OPT_KERNEL},

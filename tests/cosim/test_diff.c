@@ -19,7 +19,11 @@
  * NULL guards fault NULL_ACCESS with the same record on both.  diff_hang_budget: a kernel that
  * never ends stops at the watchdog's limit or the synchronize's budget on both.  diff_lrsc_store / diff_lrsc_amo: plain stores
  * and atomic-unit writes break LR reservations on exactly their 4-byte word on both;
- * diff_lrsc_pairs: lanes LR one word together.  Skipped when the other backend has no compute
+ * diff_lrsc_pairs: lanes LR one word together.  RV32F (issue 15): random F programs (straight
+ * line, and with forward branches on FP compares) and the F faults (reserved rounding modes, fmt D,
+ * FLD, unassigned encodings, misaligned / windowless FLW / FSW) against a host model on ref alone
+ * (fp_progs_ref, fp_faults_ref) and on rtl and the other backend (diff_fp_progs, diff_fp_faults:
+ * skipped while the rtl SIMT core has no FPU).  Skipped when the other backend has no compute
  * engine.
  */
 #include <time.h>
@@ -28,6 +32,8 @@
 #include "gc_kernels.h"
 #include "gpucosim/compute.h"
 #include "gpucosim/runtime.h"
+#include "gpucosim/scenarios.h"
+#include "../../hostdrv/src/ref_fp.h"
 #include "tcase.h"
 
 #ifndef GC_FIRMWARE_DIR
@@ -61,6 +67,14 @@ static uint64_t rng_next(uint64_t *x) {
     return *x;
 }
 static uint32_t rnd(uint64_t *x, uint32_t n) { return (uint32_t)(rng_next(x) % n); }
+
+/* The runtime configuration of every run here: `backend`, quiet, 20 M cycles per synchronize. */
+static void diff_config(gcrt_config_t *c, const char *backend) {
+    gcrt_config_init(c);
+    c->device.backend = backend;
+    c->device.quiet = true;
+    c->sync_cycles = 20000000;
+}
 
 static void gen(prog_t *p, uint64_t seed) {
     uint64_t x = seed * 0x9E3779B97F4A7C15ull + 7;
@@ -135,10 +149,7 @@ typedef struct outcome {
 static int run(const prog_t *p, const char *backend, outcome_t *out) {
     memset(out, 0, sizeof *out);
     gcrt_config_t c;
-    gcrt_config_init(&c);
-    c.device.backend = backend;
-    c.device.quiet = true;
-    c.sync_cycles = 20000000;
+    diff_config(&c, backend);
     gcrt_t *rt = NULL;
     if (gcrt_open(&c, &rt)) {
         fprintf(stderr, "%s: gcrt_open failed\n", backend);
@@ -432,6 +443,8 @@ static void diff_kernels(uint64_t first, int count) {
 #define ST(sp, op, o) +1
 #define AMO(sp, op) +1
 #define SP(name) +1
+#define FP(form, m, op, rm) +1
+#define FLS(sp) +1
 enum { ISA_NT = 0
 #include "../rtl/simt_isa_list.h"
 };
@@ -449,6 +462,10 @@ enum { ISA_NT = 0
 #define LD(sp, op, o) "",
 #define ST(sp, op, o) "",
 #define AMO(sp, op) "",
+#undef FP
+#undef FLS
+#define FP(form, m, op, rm) #m " " #rm,
+#define FLS(sp) "flw/fsw " #sp,
 static const char *const isa_sp_name[ISA_NT] = {
 #include "../rtl/simt_isa_list.h"
 };
@@ -459,6 +476,8 @@ static const char *const isa_sp_name[ISA_NT] = {
 #undef ST
 #undef AMO
 #undef SP
+#undef FP
+#undef FLS
 
 enum { ISA_GRID = 2, ISA_THREADS = GC_SIMT_WARPS * GC_SIMT_LANES, ISA_ALL = ISA_GRID * ISA_THREADS };
 
@@ -470,10 +489,7 @@ typedef struct frec {
 /* Open a runtime on `backend` with simt_isa.elf loaded; -1: no compute engine. */
 static int isa_open(const char *backend, gcrt_t **rt, gc_elf_t **img) {
     gcrt_config_t c;
-    gcrt_config_init(&c);
-    c.device.backend = backend;
-    c.device.quiet = true;
-    c.sync_cycles = 20000000;
+    diff_config(&c, backend);
     *rt = NULL;
     *img = NULL;
     if (gcrt_open(&c, rt)) return 0;
@@ -493,7 +509,7 @@ static int isa_run(const char *backend, uint32_t *out) {
     gc_elf_t *img;
     int o = isa_open(backend, &rt, &img);
     if (o != 1) return o;
-    static uint32_t in[ISA_ALL * ISA_NT * 2];
+    static uint32_t in[ISA_ALL * ISA_NT * 3];   /* a, b, c per test (simt_isa.S) */
     uint64_t x = 12345;
     for (size_t i = 0; i < sizeof in / 4; i++) in[i] = (uint32_t)rng_next(&x) >> (i % 7 == 0 ? 31 : i % 5 == 0 ? 20 : 0);
     uint64_t din, dout, dscr, hout;
@@ -574,7 +590,7 @@ static void t_faults(void) {
     static const char *const entries[] = {"fault_illegal", "fault_reserved_custom", "fault_csr_write", "fault_ecall",
                                           "fault_ebreak", "fault_misaligned_load", "fault_misaligned_store",
                                           "fault_misaligned_amo", "fault_misaligned_jump", "fault_no_window",
-                                          "fault_lr_shared", "fault_fetch"};
+                                          "fault_lr_shared", "fault_fetch", "fault_fp_rm", "fault_fp_dyn"};
     for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
         frec_t ra, rb;
         int ob = fault_run(other, entries[i], 0, &rb, NULL);
@@ -850,6 +866,464 @@ static void t_kdiff_b(void) { diff_kernels(50, 3); }
 static void t_diff_a(void) { diff_seeds(1, 6); }
 static void t_diff_b(void) { diff_seeds(101, 6); }
 
+/* ------------------------------------------------------------------ random F programs (issue 15)
+ * Straight-line RV32F code with forward branches on FP compares, generated as machine words (every
+ * encoding from the spec's GC_FP_* names) and run by the fp_prog kernel, one program for all the
+ * threads of 2 CTAs, each thread on its own operands (specials, subnormals, small integers, random
+ * bits), so the lanes of a warp take different branches.  The instructions: FADD / FSUB / FMUL /
+ * FDIV / FSQRT and the fused multiply-adds in all static rounding modes and DYN, FSGNJ*, FMIN /
+ * FMAX, FEQ / FLT / FLE, FCLASS, FCVT both ways, FMV both ways, FLW / FSW in every window (the
+ * inputs in SYSMEM, slots in VIDMEM, the CTA's shared memory and the thread's local memory), and
+ * fflags / frm / fcsr in the six CSR forms.  At the end
+ * every thread stores f0..f31, its integer registers and fcsr.  fp_model() computes the same on the
+ * host (with ref_fp.c's arithmetic, which test_fp checks against SoftFloat), so the ref backend is
+ * checked on its own (fp_progs_ref) and rtl against both (diff_fp_progs, once the RTL has the FPU). */
+enum { FP_NX = 13, FP_MAXI = 160, FP_WORDS = 512, FP_GRID = 2, FP_CTA = 2 * GC_SIMT_LANES, FP_THREADS = FP_GRID * FP_CTA };
+enum { FPI_ARITH, FPI_SQRT, FPI_FMA, FPI_SGNJ, FPI_MINMAX, FPI_CMP, FPI_CLASS, FPI_CVT_WS, FPI_CVT_SW, FPI_MVXW,
+       FPI_MVWX, FPI_LOCAL, FPI_GLOBAL, FPI_SHARED, FPI_CSR, FPI_BRANCH, FPI_KINDS };
+static const uint8_t fp_xr[FP_NX] = {5, 6, 7, 12, 13, 14, 15, 16, 17, 28, 29, 30, 31};
+
+typedef struct fpi {
+    uint8_t kind, sub, rd, rs1, rs2, rs3, rm, imm, skip;
+} fpi_t;
+
+typedef struct fprog {
+    int n;
+    fpi_t op[FP_MAXI];
+    uint32_t in[FP_THREADS][GC_FPPROG_IN];
+} fprog_t;
+
+static uint32_t fp_val(uint64_t *x) {
+    static const uint32_t sp[] = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001, 0xFFA00000,
+                                  0x00000001, 0x807FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x3F800000, 0xBF000000,
+                                  0x4F000000, 0xCF000001, 0x4F800000, 0x3EFFFFFF};
+    uint32_t k = rnd(x, 8);
+    if (k == 0) return sp[rnd(x, sizeof sp / sizeof sp[0])];
+    if (k <= 2) { /* small integers: equal compares, exact conversions */
+        unsigned fl = 0;
+        return rf_from_i32((int32_t)rnd(x, 21) - 10, GC_FP_RM_RNE, &fl);
+    }
+    if (k == 3) return (uint32_t)rng_next(x) & 0x807FFFFFu; /* subnormals and zeros */
+    if (k == 4) return ((uint32_t)rng_next(x) & 0x807FFFFFu) | ((0x70u + rnd(x, 0x30)) << 23);
+    return (uint32_t)rng_next(x);
+}
+
+static uint32_t fp_rm_pick(uint64_t *x) {
+    static const uint8_t rms[] = {GC_FP_RM_RNE, GC_FP_RM_RTZ, GC_FP_RM_RDN, GC_FP_RM_RUP, GC_FP_RM_RMM, GC_FP_RM_DYN};
+    return rms[rnd(x, sizeof rms)];
+}
+
+static void fp_gen(fprog_t *p, uint64_t seed, bool branches) {
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 3;
+    memset(p, 0, sizeof *p);
+    p->n = 60 + (int)rnd(&x, FP_MAXI - 60);
+    for (int i = 0; i < p->n; i++) {
+        fpi_t *o = &p->op[i];
+        o->kind = (uint8_t)rnd(&x, branches ? FPI_KINDS : FPI_BRANCH);
+        o->rd = (uint8_t)rnd(&x, 32);
+        o->rs1 = (uint8_t)rnd(&x, 32);
+        o->rs2 = (uint8_t)rnd(&x, 32);
+        o->rs3 = (uint8_t)rnd(&x, 32);
+        o->rm = (uint8_t)fp_rm_pick(&x);
+        o->sub = (uint8_t)rnd(&x, 4);
+        o->imm = (uint8_t)rnd(&x, 32);
+        if (o->kind == FPI_CMP || o->kind == FPI_CLASS || o->kind == FPI_CVT_WS || o->kind == FPI_MVXW ||
+            o->kind == FPI_CSR || o->kind == FPI_BRANCH)
+            o->rd = fp_xr[rnd(&x, FP_NX)];
+        if (o->kind == FPI_CVT_SW || o->kind == FPI_MVWX) o->rs1 = fp_xr[rnd(&x, FP_NX)];
+        if (o->kind == FPI_CSR) {
+            o->sub = (uint8_t)rnd(&x, 10);
+            o->rs1 = fp_xr[rnd(&x, FP_NX)];
+        }
+        if (o->kind == FPI_LOCAL || o->kind == FPI_GLOBAL || o->kind == FPI_SHARED)
+            o->imm = (uint8_t)rnd(&x, o->kind == FPI_LOCAL ? 16 : 8);
+        if (o->kind == FPI_BRANCH) {
+            int left = p->n - 1 - i;
+            if (left < 1) o->kind = FPI_SGNJ;
+            else o->skip = (uint8_t)(1 + rnd(&x, left < 3 ? (uint32_t)left : 3u));
+        }
+    }
+    for (int t = 0; t < FP_THREADS; t++) {
+        for (int k = 0; k < 32; k++) p->in[t][k] = fp_val(&x);
+        for (int k = 0; k < FP_NX; k++) p->in[t][32 + k] = rnd(&x, 3) ? fp_val(&x) : (uint32_t)((int32_t)rnd(&x, 41) - 20);
+        p->in[t][45] = rnd(&x, 5); /* frm */
+    }
+}
+
+static uint32_t enc_r(uint32_t f5, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd) {
+    return (f5 << 27) | ((uint32_t)GC_FP_FMT_S << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | GC_FP_OPC_OP_FP;
+}
+static uint32_t enc_i(uint32_t opc, uint32_t f3, uint32_t rd, uint32_t rs1, int32_t imm) {
+    return ((uint32_t)imm << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | opc;
+}
+static uint32_t enc_s(uint32_t opc, uint32_t f3, uint32_t rs1, uint32_t rs2, int32_t imm) {
+    uint32_t u = (uint32_t)imm;
+    return ((u >> 5) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | ((u & 31u) << 7) | opc;
+}
+#define FLW(fd, off, base) enc_i(GC_FP_OPC_LOAD_FP, GC_FP_WIDTH_W, (fd), (base), (off))
+#define FSW(fs, off, base) enc_s(GC_FP_OPC_STORE_FP, GC_FP_WIDTH_W, (base), (fs), (off))
+#define CSRX(f3, rd, csr, rs1) enc_i(0x73u, (f3), (rd), (rs1), (int32_t)(csr))
+
+static const uint32_t fp_arith_f5[4] = {GC_FP_F5_FADD, GC_FP_F5_FSUB, GC_FP_F5_FMUL, GC_FP_F5_FDIV};
+static const uint32_t fp_fma_opc[4] = {GC_FP_OPC_FMADD, GC_FP_OPC_FMSUB, GC_FP_OPC_FNMSUB, GC_FP_OPC_FNMADD};
+static const uint32_t fp_sgnj_f3[3] = {GC_FP_F3_FSGNJ, GC_FP_F3_FSGNJN, GC_FP_F3_FSGNJX};
+static const uint32_t fp_cmp_f3[3] = {GC_FP_F3_FEQ, GC_FP_F3_FLT, GC_FP_F3_FLE};
+/* CSR forms: f3 (1 CSRRW, 2 CSRRS, 3 CSRRC, 5/6/7 the immediate ones), CSR, immediate or register */
+static const struct { uint8_t f3; uint16_t csr; bool rs_zero; } fp_csr_form[10] = {
+    {2, GC_FP_CSR_FFLAGS, true}, {2, GC_FP_CSR_FCSR, true}, {2, GC_FP_CSR_FRM, true}, {1, GC_FP_CSR_FFLAGS, false},
+    {2, GC_FP_CSR_FFLAGS, false}, {3, GC_FP_CSR_FFLAGS, false}, {5, GC_FP_CSR_FRM, false}, {5, GC_FP_CSR_FCSR, false},
+    {6, GC_FP_CSR_FCSR, false}, {7, GC_FP_CSR_FFLAGS, false}};
+
+/* The machine code of p (a function code(a0 = in, a1 = out)); the number of words.  in (a0) is
+ * in SYSMEM, out (a1) in VIDMEM; s0 = the thread's 8 words of shared memory (saved and restored),
+ * sp - 80: 16 words of local memory. */
+static int fp_encode(const fprog_t *p, uint32_t *w) {
+    int n = 0, at[FP_MAXI + 1];
+    w[n++] = enc_i(0x13, 0, 2, 2, -80);                                  /* addi sp, sp, -80 */
+    w[n++] = enc_s(0x23, 2, 2, 8, 64);                                   /* sw s0, 64(sp) */
+    w[n++] = enc_i(0x03, 2, 5, 10, 4 * 45);                              /* lw t0, frm word */
+    w[n++] = CSRX(1, 0, GC_FP_CSR_FRM, 5);                               /* csrrw x0, frm, t0 */
+    for (int k = 0; k < 32; k++) w[n++] = FLW((uint32_t)k, 4 * k, 10);
+    w[n++] = CSRX(2, 8, GC_SIMT_CSR_TID_X, 0);                           /* csrr s0, TID_X */
+    w[n++] = enc_i(0x13, 1, 8, 8, 5);                                    /* slli s0, s0, 5 */
+    w[n++] = (uint32_t)GC_SIMT_WIN_SHARED_BASE | (5u << 7) | 0x37u;      /* lui t0, SHARED */
+    w[n++] = (5u << 20) | (8u << 15) | (8u << 7) | 0x33u;                /* add s0, s0, t0 */
+    for (int k = 0; k < 8; k++) w[n++] = FSW((uint32_t)(24 + k), 4 * k, 8); /* shared slots */
+    for (int k = 0; k < FP_NX; k++) w[n++] = enc_i(0x03, 2, fp_xr[k], 10, 4 * (32 + k));
+    for (int k = 0; k < 16; k++) w[n++] = FSW((uint32_t)k, 4 * k, 2);  /* local slots */
+    for (int k = 0; k < 8; k++) w[n++] = FSW((uint32_t)(16 + k), 4 * (48 + k), 11); /* global slots */
+    for (int i = 0; i < p->n; i++) {
+        const fpi_t *o = &p->op[i];
+        at[i] = n;
+        switch (o->kind) {
+        case FPI_ARITH: w[n++] = enc_r(fp_arith_f5[o->sub], o->rs2, o->rs1, o->rm, o->rd); break;
+        case FPI_SQRT: w[n++] = enc_r(GC_FP_F5_FSQRT, GC_FP_RS2_FSQRT, o->rs1, o->rm, o->rd); break;
+        case FPI_FMA:
+            w[n++] = ((uint32_t)o->rs3 << 27) | ((uint32_t)GC_FP_FMT_S << 25) | ((uint32_t)o->rs2 << 20) | ((uint32_t)o->rs1 << 15) |
+                     ((uint32_t)o->rm << 12) | ((uint32_t)o->rd << 7) | fp_fma_opc[o->sub];
+            break;
+        case FPI_SGNJ: w[n++] = enc_r(GC_FP_F5_FSGNJ, o->rs2, o->rs1, fp_sgnj_f3[o->sub % 3], o->rd); break;
+        case FPI_MINMAX: w[n++] = enc_r(GC_FP_F5_FMIN, o->rs2, o->rs1, o->sub & 1 ? GC_FP_F3_FMAX : GC_FP_F3_FMIN, o->rd); break;
+        case FPI_CMP: w[n++] = enc_r(GC_FP_F5_FEQ, o->rs2, o->rs1, fp_cmp_f3[o->sub % 3], o->rd); break;
+        case FPI_CLASS: w[n++] = enc_r(GC_FP_F5_FCLASS, GC_FP_RS2_FCLASS, o->rs1, GC_FP_F3_FCLASS, o->rd); break;
+        case FPI_CVT_WS:
+            w[n++] = enc_r(GC_FP_F5_FCVT_W_S, o->sub & 1 ? GC_FP_RS2_FCVT_WU_S : GC_FP_RS2_FCVT_W_S, o->rs1, o->rm, o->rd);
+            break;
+        case FPI_CVT_SW:
+            w[n++] = enc_r(GC_FP_F5_FCVT_S_W, o->sub & 1 ? GC_FP_RS2_FCVT_S_WU : GC_FP_RS2_FCVT_S_W, o->rs1, o->rm, o->rd);
+            break;
+        case FPI_MVXW: w[n++] = enc_r(GC_FP_F5_FMV_X_W, GC_FP_RS2_FMV_X_W, o->rs1, GC_FP_F3_FMV_X_W, o->rd); break;
+        case FPI_MVWX: w[n++] = enc_r(GC_FP_F5_FMV_W_X, GC_FP_RS2_FMV_W_X, o->rs1, GC_FP_F3_FMV_W_X, o->rd); break;
+        case FPI_LOCAL:
+            w[n++] = o->sub & 1 ? FLW(o->rd, 4 * o->imm, 2) : FSW(o->rs2, 4 * o->imm, 2);
+            break;
+        case FPI_GLOBAL:
+            w[n++] = o->sub & 1 ? FLW(o->rd, 4 * (48 + o->imm), 11) : FSW(o->rs2, 4 * (48 + o->imm), 11);
+            break;
+        case FPI_SHARED: w[n++] = o->sub & 1 ? FLW(o->rd, 4 * o->imm, 8) : FSW(o->rs2, 4 * o->imm, 8); break;
+        case FPI_CSR: {
+            uint32_t f = o->sub, src = fp_csr_form[f].f3 & 4 ? (f == 6 ? o->imm % 5u : o->imm) : fp_csr_form[f].rs_zero ? 0 : o->rs1;
+            w[n++] = CSRX(fp_csr_form[f].f3, o->rd, fp_csr_form[f].csr, src);
+            break;
+        }
+        default: /* FPI_BRANCH: compare, then beq / bne rd, x0 over the next `skip` ops (patched below) */
+            w[n++] = enc_r(GC_FP_F5_FEQ, o->rs2, o->rs1, fp_cmp_f3[o->sub % 3], o->rd);
+            w[n++] = 0;
+            break;
+        }
+    }
+    at[p->n] = n;
+    for (int i = 0; i < p->n; i++) {
+        const fpi_t *o = &p->op[i];
+        if (o->kind != FPI_BRANCH) continue;
+        uint32_t off = (uint32_t)(at[i + 1 + o->skip] - (at[i] + 1)) * 4u; /* from the branch word */
+        w[at[i] + 1] = ((off >> 12 & 1u) << 31) | ((off >> 5 & 63u) << 25) | ((uint32_t)o->rd << 15) |
+                       ((o->sub & 1u) << 12) | ((off >> 1 & 15u) << 8) | ((off >> 11 & 1u) << 7) | 0x63u;
+    }
+    for (int k = 0; k < 32; k++) w[n++] = FSW((uint32_t)k, 4 * k, 11);
+    for (int k = 0; k < FP_NX; k++) w[n++] = enc_s(0x23, 2, 11, fp_xr[k], 4 * (32 + k));
+    w[n++] = CSRX(2, 5, GC_FP_CSR_FCSR, 0);                              /* csrr t0, fcsr */
+    w[n++] = enc_s(0x23, 2, 11, 5, 4 * 45);
+    for (int k = 0; k < 8; k++) { /* the shared slots to out[56..63] through f0 */
+        w[n++] = FLW(0, 4 * k, 8);
+        w[n++] = FSW(0, 4 * (56 + k), 11);
+    }
+    w[n++] = enc_i(0x03, 2, 8, 2, 64);                                   /* lw s0, 64(sp) */
+    w[n++] = enc_i(0x13, 0, 2, 2, 80);
+    w[n++] = 0x00008067u;                                                /* ret */
+    return n;
+}
+
+static uint32_t fp_rmv(uint32_t rm, uint32_t fcsr) { return rm == GC_FP_RM_DYN ? fcsr >> 5 : rm; }
+
+/* The host's execution of p for thread t: out[GC_FPPROG_OUT] as the code leaves it (0xEEEEEEEE
+ * where it writes nothing). */
+static void fp_model(const fprog_t *p, int t, uint32_t *out) {
+    const uint32_t *in = p->in[t];
+    uint32_t f[32], x[32] = {0}, fcsr = (in[45] & 7u) << 5, local[16], shared[8];
+    for (int k = 0; k < GC_FPPROG_OUT; k++) out[k] = 0xEEEEEEEEu;
+    for (int k = 0; k < 32; k++) f[k] = in[k];
+    for (int k = 0; k < FP_NX; k++) x[fp_xr[k]] = in[32 + k];
+    for (int k = 0; k < 16; k++) local[k] = f[k];
+    for (int k = 0; k < 8; k++) out[48 + k] = f[16 + k];
+    for (int k = 0; k < 8; k++) shared[k] = f[24 + k];
+    for (int i = 0; i < p->n; i++) {
+        const fpi_t *o = &p->op[i];
+        unsigned fl = 0;
+        uint32_t rm = fp_rmv(o->rm, fcsr), a = f[o->rs1], b = f[o->rs2], c = f[o->rs3];
+        switch (o->kind) {
+        case FPI_ARITH:
+            f[o->rd] = o->sub == 0 ? rf_add(a, b, rm, &fl) : o->sub == 1 ? rf_sub(a, b, rm, &fl)
+                     : o->sub == 2 ? rf_mul(a, b, rm, &fl) : rf_div(a, b, rm, &fl);
+            break;
+        case FPI_SQRT: f[o->rd] = rf_sqrt(a, rm, &fl); break;
+        case FPI_FMA: f[o->rd] = rf_fma(a, b, c, o->sub >= 2, o->sub == 1 || o->sub == 3, rm, &fl); break;
+        case FPI_SGNJ: {
+            uint32_t s = o->sub % 3 == 0 ? b : o->sub % 3 == 1 ? ~b : a ^ b;
+            f[o->rd] = (a & 0x7FFFFFFFu) | (s & 0x80000000u);
+            break;
+        }
+        case FPI_MINMAX: f[o->rd] = o->sub & 1 ? rf_max(a, b, &fl) : rf_min(a, b, &fl); break;
+        case FPI_BRANCH:
+        case FPI_CMP: {
+            uint32_t v = o->sub % 3 == 0 ? rf_eq(a, b, &fl) : o->sub % 3 == 1 ? rf_lt(a, b, &fl) : rf_le(a, b, &fl);
+            x[o->rd] = v;
+            if (o->kind == FPI_BRANCH && ((o->sub & 1) ? v != 0 : v == 0)) i += o->skip;
+            break;
+        }
+        case FPI_CLASS: x[o->rd] = rf_class(a); break;
+        case FPI_CVT_WS: x[o->rd] = o->sub & 1 ? rf_to_u32(a, rm, &fl) : (uint32_t)rf_to_i32(a, rm, &fl); break;
+        case FPI_CVT_SW:
+            f[o->rd] = o->sub & 1 ? rf_from_u32(x[o->rs1], rm, &fl) : rf_from_i32((int32_t)x[o->rs1], rm, &fl);
+            break;
+        case FPI_MVXW: x[o->rd] = a; break;
+        case FPI_MVWX: f[o->rd] = x[o->rs1]; break;
+        case FPI_LOCAL:
+            if (o->sub & 1) f[o->rd] = local[o->imm];
+            else local[o->imm] = b;
+            break;
+        case FPI_GLOBAL:
+            if (o->sub & 1) f[o->rd] = out[48 + o->imm];
+            else out[48 + o->imm] = b;
+            break;
+        case FPI_SHARED:
+            if (o->sub & 1) f[o->rd] = shared[o->imm];
+            else shared[o->imm] = b;
+            break;
+        default: { /* FPI_CSR */
+            uint32_t fm = o->sub, csr = fp_csr_form[fm].csr, f3 = fp_csr_form[fm].f3;
+            uint32_t src = f3 & 4 ? (fm == 6 ? o->imm % 5u : o->imm) : fp_csr_form[fm].rs_zero ? 0 : x[o->rs1];
+            bool zero = f3 & 4 ? src == 0 : fp_csr_form[fm].rs_zero;
+            uint32_t sh = csr == GC_FP_CSR_FRM ? 5u : 0u;
+            uint32_t mask = csr == GC_FP_CSR_FFLAGS ? 0x1Fu : csr == GC_FP_CSR_FRM ? 7u : 0xFFu;
+            uint32_t old = (fcsr >> sh) & mask, nv = (f3 & 3u) == 1 ? src : (f3 & 3u) == 2 ? old | src : old & ~src;
+            if ((f3 & 3u) == 1 || !zero) fcsr = (fcsr & ~(mask << sh)) | ((nv & mask) << sh);
+            x[o->rd] = old;
+            break;
+        }
+        }
+        fcsr |= fl;
+    }
+    for (int k = 0; k < 32; k++) out[k] = f[k];
+    for (int k = 0; k < FP_NX; k++) out[32 + k] = x[fp_xr[k]];
+    out[45] = fcsr;
+    for (int k = 0; k < 8; k++) out[56 + k] = shared[k];
+}
+
+/* Run p on `backend`: out[FP_THREADS][GC_FPPROG_OUT]; -1 no compute engine, 0 error, 1 ran.
+ * *fault: the fault record when the kernel faulted (then the outputs are not read). */
+static int fp_run(const char *backend, const uint32_t *code, int nwords, const uint32_t *in, uint32_t *out,
+                  frec_t *fault) {
+    gcrt_config_t cfg;
+    diff_config(&cfg, backend);
+    gcrt_t *rt = NULL;
+    gc_elf_t *img = NULL;
+    memset(fault, 0, sizeof *fault);
+    if (gcrt_open(&cfg, &rt)) return 0;
+    uint32_t hw;
+    gcrt_error_t e = gcrt_compute_channel(rt, &hw);
+    if (e == GCRT_ERROR_NOT_SUPPORTED) {
+        gcrt_close(rt);
+        return -1;
+    }
+    const uint32_t ib = FP_THREADS * GC_FPPROG_IN * 4, ob = FP_THREADS * GC_FPPROG_OUT * 4;
+    uint64_t dcode = 0, din = 0, dout = 0, hout = 0;
+    KE(gcrt_load_image(rt, GC_FIRMWARE_DIR "/kernels.elf", &img));
+    KE(gcrt_malloc(rt, &dcode, (size_t)nwords * 4));
+    KE(gcrt_malloc_host(rt, &din, ib)); /* SYSMEM: the FLWs from a0 go through the SYSMEM window */
+    KE(gcrt_malloc(rt, &dout, ob));
+    KE(gcrt_malloc_host(rt, &hout, ob));
+    KE(gcrt_write(rt, dcode, code, (size_t)nwords * 4));
+    KE(gcrt_write(rt, din, in, ib));
+    KE(gcrt_memset_async(rt, dout, 0xEE, ob, NULL, NULL));
+    gc_fp_prog_params_t prm = {gcrt_kernel_ptr(dcode), gcrt_kernel_ptr(din), gcrt_kernel_ptr(dout)};
+    uint32_t grid[3] = {FP_GRID, 1, 1}, block[3] = {FP_CTA, 1, 1};
+    KE(gcrt_launch(rt, NULL, img, "fp_prog", grid, block, &prm, sizeof prm, FP_CTA * 32));
+    KE(gcrt_memcpy_async(rt, hout, dout, ob, GCRT_MEMCPY_DEVICE_TO_HOST, NULL, NULL));
+    if (!e) {
+        fault->sync = gcrt_stream_synchronize(rt, NULL);
+        if (fault->sync == GCRT_ERROR_CHANNEL_FAULT) {
+            if (gc_compute_fault_read(gcrt_device(rt), &fault->f) != GC_OK) e = GCRT_ERROR_BACKEND;
+            fault->f.pc -= gcrt_kernel_ptr(dcode); /* relative to the code */
+        } else {
+            e = fault->sync;
+            KE(gcrt_read(rt, hout, out, ob));
+        }
+    }
+    if (img) gcrt_unload_image(rt, img);
+    gcrt_close(rt);
+    return !e;
+}
+
+/* Seeds first.. of random F programs on `backend` against fp_model; -1 when it has no compute
+ * engine, else the number of differing words. */
+static int fp_progs(const char *backend, uint64_t first, int count) {
+    static fprog_t p;
+    static uint32_t code[FP_WORDS], out[FP_THREADS][GC_FPPROG_OUT], want[GC_FPPROG_OUT];
+    int bad = 0;
+    for (uint64_t seed = first; seed < first + (uint64_t)count; seed++) {
+        bool branches = seed & 1u;
+        fp_gen(&p, seed, branches);
+        int nw = fp_encode(&p, code);
+        frec_t fr;
+        int r = fp_run(backend, code, nw, &p.in[0][0], &out[0][0], &fr);
+        if (r < 0) return -1;
+        if (r == 0 || fr.sync) {
+            char m[256] = "";
+            if (fr.sync) gc_compute_fault_format(&fr.f, m, sizeof m);
+            TCASE_FAIL_("%s: program %llu did not run: %s", backend, (unsigned long long)seed, m);
+            bad++;
+            continue;
+        }
+        int pbad = 0;
+        for (int t = 0; t < FP_THREADS; t++) {
+            fp_model(&p, t, want);
+            for (int k = 0; k < GC_FPPROG_OUT; k++)
+                if (out[t][k] != want[k] && ++pbad <= 8)
+                    TCASE_FAIL_("%s: program %llu (%d ops%s) thread %d word %d (%s): 0x%08x, the model 0x%08x", backend,
+                                (unsigned long long)seed, p.n, branches ? ", branches" : "", t, k,
+                                k < 32 ? "f register" : k < 45 ? "x register" : k == 45 ? "fcsr"
+                                : k < 56 ? "global slot" : "shared slot",
+                                out[t][k], want[k]);
+        }
+        fprintf(stderr, "%s: program %llu: %d ops%s, %d words, %d threads, %d words differ\n", backend,
+                (unsigned long long)seed, p.n, branches ? " with branches" : "", nw, FP_THREADS, pbad);
+        bad += pbad;
+    }
+    return bad;
+}
+
+/* The F instructions that fault, with their record: cause, the faulting word's index, FAULT_ADDR
+ * (the instruction word when `addr` is 0). */
+static const struct fp_fault_case {
+    const char *what;
+    uint32_t w[3];
+    uint32_t cause, at, addr;
+} fp_fault_cases[] = {
+    {"static rm 5", {0x00000000u}, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, 0, 0},
+    {"static rm 6", {0}, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, 0, 0},
+    {"DYN with frm 7", {0}, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, 1, 0},
+    {"DYN with frm 5 (FMADD)", {0}, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, 1, 0},
+    {"fmt D (FADD.D)", {0}, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, 0, 0},
+    {"FLD (LOAD-FP width 3)", {0}, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, 0, 0},
+    {"FSQRT with rs2 = 1", {0}, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, 0, 0},
+    {"OP-FP funct5 0x1C funct3 2", {0}, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, 0, 0},
+    {"FLW misaligned", {0}, GC_SIMT_FAULT_MISALIGNED_LOAD, 1, 0x80001002u},
+    {"FSW misaligned", {0}, GC_SIMT_FAULT_MISALIGNED_STORE, 1, 0x80001001u},
+    {"FSW outside every window", {0}, GC_SIMT_FAULT_ACCESS_FAULT, 1, 0xF4000000u},
+};
+
+static void fp_fault_code(size_t i, uint32_t *w) {
+    const uint32_t add = enc_r(GC_FP_F5_FADD, 2, 1, 0, 3), lui8 = 0x80001000u | (5u << 7) | 0x37u;
+    w[0] = w[1] = w[2] = 0x00008067u; /* ret */
+    switch (i) {
+    case 0: w[0] = add | (5u << 12); break;
+    case 1: w[0] = add | (6u << 12); break;
+    case 2: w[0] = CSRX(5, 0, GC_FP_CSR_FRM, 7); w[1] = add | ((uint32_t)GC_FP_RM_DYN << 12); break;
+    case 3:
+        w[0] = CSRX(5, 0, GC_FP_CSR_FRM, 5);
+        w[1] = (4u << 27) | (2u << 20) | (1u << 15) | ((uint32_t)GC_FP_RM_DYN << 12) | (3u << 7) | GC_FP_OPC_FMADD;
+        break;
+    case 4: w[0] = add | (1u << 25); break;
+    case 5: w[0] = enc_i(GC_FP_OPC_LOAD_FP, 3, 1, 11, 0); break;
+    case 6: w[0] = enc_r(GC_FP_F5_FSQRT, 1, 1, 0, 3); break;
+    case 7: w[0] = enc_r(GC_FP_F5_FMV_X_W, 0, 1, 2, 3); break;
+    case 8: w[0] = lui8; w[1] = FLW(0, 2, 5); break;
+    case 9: w[0] = lui8; w[1] = FSW(0, 1, 5); break;
+    default: w[0] = 0xF4000000u | (5u << 7) | 0x37u; w[1] = FSW(0, 0, 5); break;
+    }
+}
+
+/* -1: no compute engine; else the number of wrong records */
+static int fp_faults(const char *backend) {
+    static uint32_t in[FP_THREADS * GC_FPPROG_IN], out[FP_THREADS * GC_FPPROG_OUT];
+    int bad = 0;
+    for (size_t i = 0; i < sizeof fp_fault_cases / sizeof fp_fault_cases[0]; i++) {
+        const struct fp_fault_case *c = &fp_fault_cases[i];
+        uint32_t w[3];
+        fp_fault_code(i, w);
+        frec_t fr;
+        int r = fp_run(backend, w, 3, in, out, &fr);
+        if (r < 0) return -1;
+        char m[256] = "";
+        gc_compute_fault_format(&fr.f, m, sizeof m);
+        fprintf(stderr, "%s: %s: %s\n", backend, c->what, fr.sync ? m : "no fault");
+        uint32_t addr = c->addr ? c->addr : w[c->at];
+        if (r != 1 || fr.sync != GCRT_ERROR_CHANNEL_FAULT || fr.f.cause != c->cause || fr.f.pc != 4u * c->at ||
+            fr.f.addr != addr || fr.f.lane != 0) {
+            TCASE_FAIL_("%s: %s: want cause %u at +%u addr 0x%08x lane 0, got %s (pc +%u)", backend, c->what, c->cause,
+                        4u * c->at, addr, fr.sync ? m : "no fault", fr.f.pc);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/* The ref backend's RV32F against the host model (independent of the RTL) */
+static void t_fp_progs_ref(void) {
+    int r = fp_progs("ref", 1, 12);
+    if (r < 0) TCASE_SKIP("ref has no compute engine");
+    CHECK_EQ(r, 0);
+}
+
+static void t_fp_faults_ref(void) {
+    int r = fp_faults("ref");
+    if (r < 0) TCASE_SKIP("ref has no compute engine");
+    CHECK_EQ(r, 0);
+}
+
+/* rtl needs the FPU; otherwise the case is skipped (not passed) */
+static bool rtl_has_fpu(void) {
+    gcrt_config_t cfg;
+    diff_config(&cfg, "rtl");
+    bool fpu = false;
+    uint32_t v = 0;
+    char err[300] = "";
+    gcrt_error_t e = gcsc_fpu_probe(&cfg, GC_FIRMWARE_DIR "/kernels.elf", &fpu, &v, err, sizeof err);
+    if (e) fprintf(stderr, "gcsc_fpu_probe: %s: %s\n", gcrt_error_name(e), err);
+    return !e && fpu;
+}
+
+static void t_diff_fp_progs(void) {
+    const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
+    if (!other || !*other) other = "ref";
+    if (!rtl_has_fpu()) TCASE_SKIP("the rtl SIMT core has no FPU (fpu_probe faults ILLEGAL_INSTRUCTION)");
+    int rb = fp_progs(other, 101, 12);
+    if (rb < 0) TCASE_SKIP("backend %s has no compute engine", other);
+    CHECK_EQ(rb, 0);
+    CHECK_EQ(fp_progs("rtl", 101, 12), 0); /* both equal the model: rtl equals the other backend */
+}
+
+static void t_diff_fp_faults(void) {
+    const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
+    if (!other || !*other) other = "ref";
+    if (!rtl_has_fpu()) TCASE_SKIP("the rtl SIMT core has no FPU (fpu_probe faults ILLEGAL_INSTRUCTION)");
+    int rb = fp_faults(other);
+    if (rb < 0) TCASE_SKIP("backend %s has no compute engine", other);
+    CHECK_EQ(rb, 0);
+    CHECK_EQ(fp_faults("rtl"), 0);
+}
+
 static const tcase_t cases[] = {
     {"diff_programs_1_6", t_diff_a},
     {"diff_programs_101_106", t_diff_b},
@@ -863,5 +1337,9 @@ static const tcase_t cases[] = {
     {"diff_fault_wild", t_fault_wild},
     {"diff_fault_null", t_fault_null},
     {"diff_hang_budget", t_hang},
+    {"fp_progs_ref", t_fp_progs_ref},
+    {"fp_faults_ref", t_fp_faults_ref},
+    {"diff_fp_progs", t_diff_fp_progs},
+    {"diff_fp_faults", t_diff_fp_faults},
 };
 TCASE_MAIN(cases)

@@ -370,8 +370,9 @@ out:
 }
 
 /* The `gpucosim run kernels` scenario (gcsc_kernels): two rounds of vecadd, saxpy, reduce and
- * histogram between H2D and D2H copies, every result checked by the scenario; its timeline has
- * the kernels on the compute engine's track (pid 3) and the compute channel's. */
+ * histogram (and, with the FPU, fsaxpy, fdot and fmath) between H2D and D2H copies, every result
+ * checked by the scenario; its timeline has the kernels on the compute engine's track (pid 3) and
+ * the compute channel's. */
 static void t_kernels_scenario(void) {
     gcrt_config_t cfg;
     gcrt_config_init(&cfg);
@@ -386,10 +387,13 @@ static void t_kernels_scenario(void) {
         TCASE_FAIL_("gcsc_kernels: %s: %s", gcrt_error_name(e), err);
         return;
     }
-    CHECK_EQ(r.kernels, 8u);
+    /* with the FPU each round adds fsaxpy, fdot, fmath and their 5 H2D + 3 D2H copies */
+    uint32_t nfloat = r.fpu ? 2u * 3u : 0u;
+    CHECK_EQ(r.float_skipped, !r.fpu);
+    CHECK_EQ(r.kernels, 8u + nfloat);
     CHECK_EQ(r.bad_checks, 0u);
-    CHECK(r.checks >= 9u);
-    CHECK_EQ(r.total_ops, 32u);
+    CHECK(r.checks >= 9u + (r.fpu ? 7u : 0u));
+    CHECK_EQ(r.total_ops, 32u + (r.fpu ? 22u : 0u));
     size_t nk = 0;
     for (size_t i = 0; i < r.nops; i++)
         if (r.ops[i].kind == GCRT_OP_KERNEL) {
@@ -398,7 +402,7 @@ static void t_kernels_scenario(void) {
             CHECK_EQ(r.ops[i].engine, GCRT_COMPUTE_ENGINE);
             CHECK(r.ops[i].start_cycle < r.ops[i].end_cycle);
         }
-    CHECK_EQ(nk, 8u);
+    CHECK_EQ(nk, 8u + nfloat);
     const char *buf = slurp(tl);
     remove(tl);
     REQUIRE(buf != NULL);
@@ -407,9 +411,9 @@ static void t_kernels_scenario(void) {
     CHECK(strstr(buf, "(compute)") != NULL);
     /* every kernel's start / end (gcrt_ops and its stream's compute-engine track) is its task's
      * START / COMPLETE record in the TMU log */
-    CHECK_EQ(check_kernel_times(&r, buf), 8u);
+    CHECK_EQ(check_kernel_times(&r, buf), 8u + nfloat);
     /* every copy's start / end (gcrt_ops and its copy engine's track) is its engine's record */
-    CHECK_EQ(check_copy_times(&r, buf), 24u);
+    CHECK_EQ(check_copy_times(&r, buf), 24u + (r.fpu ? 2u * 8u : 0u));
     /* for the log: the two streams' first kernels (they overlap when both streams' copies were
      * done before either kernel ended: the compute engine runs them at once) */
     const gcrt_op_t *va = NULL, *sx = NULL;
@@ -562,6 +566,44 @@ out:
     lclose(&c);
 }
 
+/* The float kernels (issue 15) through the kernels scenario, five rounds (every CTA shape): fsaxpy,
+ * fdot and sqrtf bit for bit, expf / logf / sinf / powf within their bounds; skipped (not passed)
+ * when the SIMT core has no FPU (rtl / sc until the RTL has one; never ref: that fails). */
+static void t_float_kernels(void) {
+    gcrt_config_t cfg;
+    gcrt_config_init(&cfg);
+    cfg.device.quiet = true;
+    cfg.sync_cycles = 20000000;
+    char err[700] = "";
+    bool fpu = false;
+    uint32_t v = 0;
+    gcrt_error_t e = gcsc_fpu_probe(&cfg, GC_FIRMWARE_DIR "/kernels.elf", &fpu, &v, err, sizeof err);
+    if (e == GCRT_ERROR_NOT_SUPPORTED) TCASE_SKIP("the backend has no compute engine");
+    if (e != GCRT_SUCCESS) {
+        TCASE_FAIL_("gcsc_fpu_probe: %s: %s", gcrt_error_name(e), err);
+        return;
+    }
+    if (!fpu && !strcmp(cfg.device.backend, "ref")) {
+        TCASE_FAIL_("the ref backend has no FPU: fpu_probe faulted ILLEGAL_INSTRUCTION (ref implements RV32F)");
+        return;
+    }
+    if (!fpu) TCASE_SKIP("the SIMT core has no FPU: fpu_probe faulted ILLEGAL_INSTRUCTION on an F instruction");
+    CHECK_EQ(v, GC_FPU_PROBE_RESULT);
+    static gcsc_result_t r;
+    e = gcsc_kernels(&cfg, GC_FIRMWARE_DIR "/kernels.elf", 5, stderr, NULL, &r, err, sizeof err);
+    if (e != GCRT_SUCCESS) {
+        TCASE_FAIL_("gcsc_kernels: %s: %s", gcrt_error_name(e), err);
+        return;
+    }
+    CHECK(r.fpu && !r.float_skipped);
+    CHECK_EQ(r.kernels, 5u * 7u);
+    CHECK_EQ(r.bad_checks, 0u);
+    CHECK_EQ(r.checks, 5u * 7u + 2u); /* 4 integer + 3 float per round, the kernel count, fpu_probe */
+    static const double bound[GC_FMATH_FUNCS] = GCSC_FMATH_ULP;
+    for (int k = 0; k < GC_FMATH_FUNCS; k++) CHECK(r.fmath_worst_ulp[k] <= bound[k]);
+    CHECK(r.fmath_worst_ulp[2] == 0.0 || r.fmath_worst_ulp[2] <= 0.5); /* sqrtf: correctly rounded */
+}
+
 static const tcase_t cases[] = {
     {"launch_two_images", t_two_images},
     {"launch_free_kernel_input", t_free_kernel_input},
@@ -571,5 +613,6 @@ static const tcase_t cases[] = {
     {"launch_null_pointer", t_null_pointer},
     {"launch_bad_args", t_bad_args},
     {"launch_kernels_scenario", t_kernels_scenario},
+    {"launch_float_kernels", t_float_kernels},
 };
 TCASE_MAIN(cases)

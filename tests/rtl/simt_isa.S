@@ -1,8 +1,8 @@
 /* simt_isa.S: the instruction tests of tests/rtl/simt_tb.cpp (assembled by riscv64-unknown-elf-gcc
- * -march=rv32ima_zicsr, linked by firmware/link.ld at GC_LOAD_BASE 0x83800000).
+ * -march=rv32imaf_zicsr -mabi=ilp32, linked by firmware/link.ld at GC_LOAD_BASE 0x83800000).
  *
  * isa_main: every thread runs every block of simt_isa_list.h on its own inputs.  PARAM points to
- *   { in, out, scratch, ntests }: thread g (linear in the grid) reads a, b at in + (g * ntests + i) * 8
+ *   { in, out, scratch, ntests }: thread g (linear in the grid) reads a, b, c at in + (g * ntests + i) * 12
  *   and writes r0, r1, r2 at out + (g * ntests + i) * 12; its global scratch is scratch + g * 16,
  *   its shared scratch SHARED_BASE + (thread index in the CTA) * 16 (SMEM_BYTES >= 16 * CTA
  *   threads), its local scratch LOCAL_BASE + 512.
@@ -17,8 +17,8 @@
 #define SPACE_S s3
 #define SPACE_L s4
 
-#define PRO  lw a0, 0(s0); lw a1, 4(s0); li a2, 0; li a3, 0; li a4, 0;
-#define EPI  sw a2, 0(s1); sw a3, 4(s1); sw a4, 8(s1); addi s0, s0, 8; addi s1, s1, 12;
+#define PRO  lw a0, 0(s0); lw a1, 4(s0); lw a5, 8(s0); li a2, 0; li a3, 0; li a4, 0;
+#define EPI  sw a2, 0(s1); sw a3, 4(s1); sw a4, 8(s1); addi s0, s0, 12; addi s1, s1, 12;
 
 #define RR(op)          PRO op a2, a0, a1; EPI
 #define RI(op, imm)     PRO op a2, a0, imm; EPI
@@ -27,6 +27,47 @@
 #define ST(sp, op, o)   PRO sw a1, 0(SPACE_##sp); op a0, o(SPACE_##sp); lw a2, 0(SPACE_##sp); EPI
 #define AMO(sp, op)     PRO sw a1, 0(SPACE_##sp); op.w a2, a0, (SPACE_##sp); lw a3, 0(SPACE_##sp); EPI
 #define SP(name)        PRO SP_##name; EPI
+
+/* F extension.  FP(form, mnemonic, OP, rm): the bit patterns a, b, c go to fa0, fa1, fa2 (or a
+ * stays in a0 for the integer sources); r0 = the result bits, r1 = fflags, r2 = fcsr after the
+ * instruction.  fcsr is 0 before it, except rm dyn: frm = lane % 5 (so every lane rounds its own
+ * way).  FLS(space): FLW of the word b (r0), FSW of the bits a read back with LW (r1). */
+#define FRM_rne
+#define FRM_rtz
+#define FRM_rdn
+#define FRM_rup
+#define FRM_rmm
+#define FRM_none
+#define FRM_dyn         csrr t0, GC_SIMT_CSR_LANEID; li t1, 5; remu t0, t0, t1; fsrm t0;
+#define RMARG_rne       , rne
+#define RMARG_rtz       , rtz
+#define RMARG_rdn       , rdn
+#define RMARG_rup       , rup
+#define RMARG_rmm       , rmm
+#define RMARG_dyn       , dyn
+#define RMARG_none
+#define F_F2(m, rm)     m fa3, fa0, fa1 RMARG_##rm; fmv.x.w a2, fa3;
+#define F_F1(m, rm)     m fa3, fa0 RMARG_##rm; fmv.x.w a2, fa3;
+#define F_F3(m, rm)     m fa3, fa0, fa1, fa2 RMARG_##rm; fmv.x.w a2, fa3;
+#define F_X2(m, rm)     m a2, fa0, fa1;
+#define F_X1(m, rm)     m a2, fa0 RMARG_##rm;
+#define F_I1(m, rm)     m fa3, a0 RMARG_##rm; fmv.x.w a2, fa3;
+#define FP(form, m, op, rm) PRO fscsr x0; fmv.w.x fa0, a0; fmv.w.x fa1, a1; fmv.w.x fa2, a5; FRM_##rm \
+                        F_##form(m, rm) frflags a3; frcsr a4; fscsr x0; EPI
+#define FLS(sp)         PRO sw a1, 0(SPACE_##sp); flw fa3, 0(SPACE_##sp); fmv.x.w a2, fa3; fmv.w.x fa4, a0; \
+                        fsw fa4, 0(SPACE_##sp); lw a3, 0(SPACE_##sp); EPI
+
+/* fflags / frm / fcsr through every Zicsr form (r0 = fcsr after writing 0x1FF: bit 8 is not
+ * kept; r1 = the old values t1 | t2 << 8 | t3 << 16 | t4 << 24; r2 = fcsr at the end) */
+#define SP_fcsr         li t0, 0x1FF; fscsr t0; frcsr a2; csrrci t1, fflags, 0x15; csrrwi t2, frm, 3; \
+                        li t0, 0x11; csrrs t3, fflags, t0; csrrc t4, fcsr, a0; csrrsi t5, frm, 0; \
+                        slli t2, t2, 8; slli t3, t3, 16; slli t4, t4, 24; or a3, t1, t2; or a3, a3, t3; \
+                        or a3, a3, t4; frcsr a4; fscsr x0;
+/* a dependent FP chain (every step waits for the one before in the scoreboard), through memory
+ * too: x = a & 255; r0 = 2x^2, r1 = 2x^2 + x, r2 = fflags (0: all exact) */
+#define SP_fp_chain     andi t0, a0, 255; fcvt.s.w fa1, t0; fadd.s fa2, fa1, fa1; fmul.s fa3, fa2, fa1; \
+                        fcvt.w.s a2, fa3, rtz; fsw fa3, 0(s2); flw fa4, 0(s2); fadd.s fa5, fa4, fa1; \
+                        fcvt.w.s a3, fa5; frflags a4;
 
 #define SP_lui          lui a2, 0x12345; lui a3, 0xfffff; lui a4, 0x80000;
 #define SP_auipc        1: auipc a2, 0x1; auipc a3, 0; sub a2, a2, a3; lla a4, 1b; sub a3, a3, a4;
@@ -54,6 +95,12 @@
                         csrr a4, GC_SIMT_CSR_CYCLEH;
 /* a store, then a load of the same word right away (the load waits for the store's response) */
 #define SP_stld_forward sw a0, 0(s2); lw a2, 0(s2); sh a1, 2(s2); lw a3, 0(s2); sb a0, 1(s2); lhu a4, 0(s2);
+/* loads do not block: a load, then a store to the same word (the load must still see the old
+ * value), then a load again; and an ALU write to a register whose load is in flight (WAW: the
+ * ALU result must win) */
+#define SP_ld_st_order  sw a0, 0(s2); lw a2, 0(s2); sw a1, 0(s2); lw a3, 0(s2); add a4, a2, a3;
+#define SP_waw          sw a0, 0(s2); lw a2, 0(s2); li a2, 7; lw a3, 0(s3); lw a3, 0(s2); addi a3, a3, 1; \
+                        lw x0, 0(s2); mv a4, a3;
 /* nested data-dependent branches: lanes split three ways, then meet again */
 #define SP_nested_div   andi t0, a0, 7; li a2, 0; \
                         7: beqz t0, 9f; andi t1, t0, 1; beqz t1, 8f; addi a2, a2, 3; j 10f; \
@@ -97,9 +144,10 @@ isa_main:
     mul     t1, t1, t2
     add     s7, t1, s6                  /* g */
     mul     t1, s7, s5                  /* g * ntests */
-    slli    t2, t1, 3
-    add     s0, s0, t2
     slli    t2, t1, 2
+    add     s0, s0, t2
+    add     s0, s0, t2
+    add     s0, s0, t2                  /* in + g * ntests * 12 */
     add     s1, s1, t2
     add     s1, s1, t2
     add     s1, s1, t2                  /* out + g * ntests * 12 */
@@ -221,6 +269,37 @@ LANE3_ONLY(fault_lr_shared)
     .globl fault_lr_shared_pc; fault_lr_shared_pc: lr.w t3, (t2)
 FAULT_END(fault_lr_shared)
 
+/* F instructions: a reserved static rounding mode (5), DYN while frm holds 6, any F instruction
+ * or fcsr access on a model without the FPU (FPU = 0) */
+LANE3_ONLY(fault_fp_rm)
+    .globl fault_fp_rm_pc; fault_fp_rm_pc: .insn r GC_FP_OPC_OP_FP, 5, 0, ft0, ft1, ft2
+FAULT_END(fault_fp_rm)
+
+LANE3_ONLY(fault_fp_dyn)
+    csrwi frm, 6
+    .globl fault_fp_dyn_pc; fault_fp_dyn_pc: fadd.s ft0, ft1, ft2, dyn
+FAULT_END(fault_fp_dyn)
+
+LANE3_ONLY(fault_fp_absent)
+    .globl fault_fp_absent_pc; fault_fp_absent_pc: fadd.s ft0, ft1, ft2, rne
+FAULT_END(fault_fp_absent)
+
+LANE3_ONLY(fault_fp_absent_csr)
+    .globl fault_fp_absent_csr_pc; fault_fp_absent_csr_pc: frflags t3
+FAULT_END(fault_fp_absent_csr)
+
+/* fault_load_late: like fault_store_late for a load: loads do not block, so lane 3 runs on past
+ * the wild load (PARAM word 0) until the bus error arrives; the record names the load */
+LANE3_ONLY(fault_load_late)
+    csrr t5, GC_SIMT_CSR_PARAM
+    lw t2, 0(t5)
+    .globl fault_load_late_pc; fault_load_late_pc: lw t3, 0(t2)
+    li t4, 64
+2:  addi t4, t4, -1
+    bnez t4, 2b
+    sw t4, 4(t5)
+FAULT_END(fault_load_late)
+
 /* a jump out of the code windows (into the SHARED window) */
 LANE3_ONLY(fault_fetch)
     li t2, GC_SIMT_WIN_SHARED_BASE
@@ -300,6 +379,113 @@ alu_loop:
     slli t3, t3, 2
     add t2, t2, t3
     sw a0, 0(t2)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* fp_dep: PARAM = { iters, mode, out }.  mode 0: 16 FMAs per iteration, each on the result of the
+ * one before (fa0 = fa0 x 1 + 1); mode 1: the same 16 on four accumulators (each FMA depends on
+ * the one four before); mode 2: 16 dependent FDIVs (fa0 / 1); mode 3: 16 dependent FSQRTs.
+ * out[3 tid_x] = { fa0 (modes 0, 2) or the accumulators' sum (mode 1) as an integer, CYCLE
+ * before the loop, CYCLE once the result is there } */
+    .globl fp_dep; .type fp_dep, @function; .p2align 2
+fp_dep:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw t1, 0(t0)
+    lw t2, 4(t0)
+    lw s1, 8(t0)
+    csrr s0, GC_SIMT_CSR_TID_X
+    fcvt.s.w fa0, s0
+    fcvt.s.w fa1, s0
+    fcvt.s.w fa2, s0
+    fcvt.s.w fa3, s0
+    li t3, 1
+    fcvt.s.w fa4, t3
+    fmv.s fa5, fa0
+    csrr t5, GC_SIMT_CSR_CYCLE
+    li t3, 1
+    beq t2, t3, 41f
+    li t3, 2
+    beq t2, t3, 43f
+    li t3, 3
+    beq t2, t3, 45f
+#define FMA0 fmadd.s fa0, fa0, fa4, fa4;
+40: FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0 FMA0
+    addi t1, t1, -1
+    bnez t1, 40b
+    j 42f
+#define FMA4 fmadd.s fa0, fa0, fa4, fa4; fmadd.s fa1, fa1, fa4, fa4; fmadd.s fa2, fa2, fa4, fa4; fmadd.s fa3, fa3, fa4, fa4;
+41: FMA4 FMA4 FMA4 FMA4
+    addi t1, t1, -1
+    bnez t1, 41b
+    fadd.s fa0, fa0, fa1
+    fadd.s fa2, fa2, fa3
+    fadd.s fa0, fa0, fa2
+    j 42f
+#define FDV fdiv.s fa0, fa0, fa4;
+43: FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV FDV
+    addi t1, t1, -1
+    bnez t1, 43b
+    j 42f
+#define FSQ fsqrt.s fa5, fa5;
+45: FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ FSQ
+    addi t1, t1, -1
+    bnez t1, 45b
+    fmv.s fa0, fa5
+42: fcvt.w.s t4, fa0, rtz
+    csrr t6, GC_SIMT_CSR_CYCLE
+    li t3, 12
+    mul t3, t3, s0
+    add s1, s1, t3
+    sw t4, 0(s1)
+    sw t5, 4(s1)
+    sw t6, 8(s1)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* ld_inflight: PARAM = { buf, out }: every thread loads buf[lane + 64 k], k = 0..3 (four loads,
+ * one burst each, none waiting for another), adds them, then makes five more loads (the fifth
+ * needs a free load slot of its warp: at most 4 in flight) and one whose value it uses at once.
+ * Twice (the second pass runs from the instruction cache); out[6 tid_x] = { sum, CYCLE before
+ * the loads, CYCLE after the fourth, CYCLE after the sum, CYCLE after the fifth of the five,
+ * CYCLE after the used one } of the second pass */
+    .globl ld_inflight; .type ld_inflight, @function; .p2align 2
+ld_inflight:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw s0, 0(t0)
+    lw s1, 4(t0)
+    csrr t1, GC_SIMT_CSR_LANEID
+    slli t1, t1, 2
+    add s0, s0, t1
+    csrr t2, GC_SIMT_CSR_TID_X
+    li t3, 24
+    mul t3, t3, t2
+    add s1, s1, t3
+    li a7, 2
+50: csrr t5, GC_SIMT_CSR_CYCLE
+    lw a0, 0(s0)
+    lw a1, 256(s0)
+    lw a2, 512(s0)
+    lw a3, 768(s0)
+    csrr t6, GC_SIMT_CSR_CYCLE
+    add a4, a0, a1
+    add a4, a4, a2
+    add a4, a4, a3
+    csrr a5, GC_SIMT_CSR_CYCLE
+    lw t0, 0(s0)
+    lw t1, 256(s0)
+    lw t2, 512(s0)
+    lw t3, 768(s0)
+    lw t4, 1024(s0)
+    csrr s2, GC_SIMT_CSR_CYCLE
+    lw a6, 1280(s0)
+    addi a6, a6, 1
+    csrr s3, GC_SIMT_CSR_CYCLE
+    addi a7, a7, -1
+    bnez a7, 50b
+    sw a4, 0(s1)
+    sw t5, 4(s1)
+    sw t6, 8(s1)
+    sw a5, 12(s1)
+    sw s2, 16(s1)
+    sw s3, 20(s1)
     .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
 
 /* lrsc_store: plain stores break LR/SC reservations.  PARAM = { words (4 x 4 bytes, W0..W3),

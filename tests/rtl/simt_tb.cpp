@@ -42,6 +42,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -391,7 +392,51 @@ using RefFn = std::function<Exp(const Thr &, uint32_t a, uint32_t b)>;
 struct IsaTest {
     std::string name;
     RefFn ref;
+    std::string fop;   // F instruction tests (FP in simt_isa_list.h): the vector file's operation
+    int frm;           //   its rounding mode, -1: dyn (frm = lane % 5)
 };
+
+// ---- F instruction tests: operands and expected values from the SoftFloat vectors
+// (scripts/gen_fp_vectors.py -> build/fpvec/vectors.txt, compiled in as FPU_VECTORS)
+#ifndef FPU_VECTORS
+#define FPU_VECTORS "build/fpvec/vectors.txt"
+#endif
+struct FVec {
+    uint32_t a, b, c, r, fl;
+};
+const std::map<std::pair<std::string, int>, std::vector<FVec>> *fp_vectors() {
+    static std::map<std::pair<std::string, int>, std::vector<FVec>> m;
+    static bool loaded = false, ok = false;
+    if (!loaded) {
+        loaded = true;
+        FILE *f = std::fopen(FPU_VECTORS, "r");
+        if (!f) return nullptr;
+        char name[32];
+        unsigned rm;
+        FVec v;
+        while (std::fscanf(f, "%31s %x %x %x %x %x %x", name, &rm, &v.a, &v.b, &v.c, &v.r, &v.fl) == 7)
+            m[{name, (int)rm}].push_back(v);
+        std::fclose(f);
+        ok = !m.empty();
+    }
+    return ok ? &m : nullptr;
+}
+// the vector thread g uses for test i: rotating through operands with an exponent field of 0 or
+// 255 (zeros, subnormals, infinities, NaNs), results that raise UF / OF / NV / DZ, and any
+const FVec *fp_pick(const std::vector<FVec> &pool, uint32_t g, uint32_t i, uint64_t seed) {
+    auto special = [](uint32_t x) { uint32_t e = (x >> 23) & 0xFF; return e == 0 || e == 0xFF; };
+    std::mt19937_64 r(seed * 0x2545F4914F6CDD1Dull + g * 7919ull + i * 104729ull);
+    size_t start = r() % pool.size();
+    unsigned kind = (g + i) % 4;
+    for (size_t k = 0; k < pool.size(); k++) {
+        const FVec &v = pool[(start + k) % pool.size()];
+        bool want = kind == 0 ? (special(v.a) || special(v.b) || special(v.c))
+                    : kind == 1 ? (v.fl & 0x1E) != 0
+                                : true;
+        if (want) return &v;
+    }
+    return &pool[start];
+}
 
 uint32_t rr_add(uint32_t a, uint32_t b) { return a + b; }
 uint32_t rr_sub(uint32_t a, uint32_t b) { return a - b; }
@@ -488,6 +533,17 @@ Exp sp_stld_forward(const Thr &, uint32_t a, uint32_t b) {
     uint32_t w1 = (a & 0xFFFF) | (b << 16);
     return e3(a, w1, (a & 0xFF) | ((a & 0xFF) << 8));
 }
+Exp sp_fcsr(const Thr &, uint32_t a, uint32_t) {
+    // after 0x1FF: fcsr 0xFF; fflags 0x1F &~ 0x15 = 0x0A; frm 7 -> 3; fflags | 0x11 = 0x1B;
+    // fcsr (3 << 5 | 0x1B = 0x7B) &~ a
+    return e3(0xFF, 0x1Fu | (7u << 8) | (0x0Au << 16) | (0x7Bu << 24), 0x7Bu & ~a & 0xFF);
+}
+Exp sp_fp_chain(const Thr &, uint32_t a, uint32_t) {
+    uint32_t x = a & 255;
+    return e3(2 * x * x, 2 * x * x + x, 0);
+}
+Exp sp_ld_st_order(const Thr &, uint32_t a, uint32_t b) { return e3(a, b, a + b); }
+Exp sp_waw(const Thr &, uint32_t a, uint32_t) { return e3(7, a + 1, a + 1); }
 Exp sp_nested_div(const Thr &, uint32_t a, uint32_t b) {
     uint32_t r = 0;
     for (uint32_t t = a & 7; t; t--) r += (t & 1) ? 3 : 5;
@@ -507,7 +563,12 @@ std::vector<IsaTest> isa_tests() {
 #define AMO(sp, op) \
     v.push_back({#sp " " #op, [](const Thr &, uint32_t a, uint32_t b) { return e3(b, amo_##op(b, a), 0); }});
 #define SP(name) v.push_back({#name, sp_##name});
+    constexpr int rm_rne = 0, rm_rtz = 1, rm_rdn = 2, rm_rup = 3, rm_rmm = 4, rm_dyn = -1, rm_none = 0;
+#define FP(form, m, op, rm) v.push_back({#m " " #rm, nullptr, #op, rm_##rm});
+#define FLS(sp) v.push_back({"flw/fsw " #sp, [](const Thr &, uint32_t a, uint32_t b) { return e3(b, a, 0); }});
 #include "simt_isa_list.h"
+#undef FP
+#undef FLS
 #undef RR
 #undef RI
 #undef BR
@@ -520,13 +581,14 @@ std::vector<IsaTest> isa_tests() {
 
 // Inputs of thread g, test i: random, with edge values, and patterns that make some lanes hit
 // INT_MIN / -1, division by zero, equal operands
-void isa_inputs(uint32_t g, uint32_t i, uint64_t seed, uint32_t &a, uint32_t &b) {
+void isa_inputs(uint32_t g, uint32_t i, uint64_t seed, uint32_t &a, uint32_t &b, uint32_t &c) {
     static const uint32_t edge[] = {0, 1, 2, 0xFFFFFFFFu, 0xFFFFFFFEu, 0x80000000u, 0x7FFFFFFFu, 0x80000001u,
                                     31, 32, 0xFFFF, 0x8000, 0xFF, 0x80, 0x12345678u, 0xFEDCBA98u};
     std::mt19937_64 r(seed * 0x9E3779B97F4A7C15ull + g * 1000003ull + i);
     auto pick = [&]() -> uint32_t { return (r() % 3 == 0) ? edge[r() % 16] : (uint32_t)r(); };
     a = pick();
     b = pick();
+    c = pick();
     switch (g % 8) {
     case 0: a = 0x80000000u; b = 0xFFFFFFFFu; break;
     case 1: b = 0; break;
@@ -579,9 +641,32 @@ void isa_run(Dims grid, Dims cta, uint32_t stall, uint64_t seed) {
         return;
     }
     uint32_t threads = grid.n() * cta.n();
-    std::vector<uint32_t> in(threads * nt * 2);
-    for (uint32_t g = 0; g < threads; g++)
-        for (uint32_t i = 0; i < nt; i++) isa_inputs(g, i, seed, in[(g * nt + i) * 2], in[(g * nt + i) * 2 + 1]);
+    const auto *fv = fp_vectors();
+    if (!fv) {
+        gc_elf_free(e);
+        TCASE_FAIL_("no FP vectors in %s (make builds them with scripts/gen_fp_vectors.py)", FPU_VECTORS);
+        return;
+    }
+    std::vector<uint32_t> in(threads * nt * 3);
+    std::vector<const FVec *> fpv(threads * nt, nullptr);
+    for (uint32_t g = 0; g < threads; g++) {
+        Thr th = thread_of(g, grid, cta, s.nl, 0, 0, s.nsm);
+        for (uint32_t i = 0; i < nt; i++) {
+            uint32_t *x = &in[(g * nt + i) * 3];
+            isa_inputs(g, i, seed, x[0], x[1], x[2]);
+            if (tests[i].fop.empty()) continue;
+            int rm = tests[i].frm < 0 ? (int)(th.lane % 5) : tests[i].frm;
+            auto it = fv->find({tests[i].fop, rm});
+            if (it == fv->end() || it->second.empty()) {
+                gc_elf_free(e);
+                TCASE_FAIL_("no vectors for %s rm %d in %s", tests[i].fop.c_str(), rm, FPU_VECTORS);
+                return;
+            }
+            const FVec *v = fp_pick(it->second, g, i, seed);
+            fpv[g * nt + i] = v;
+            x[0] = v->a, x[1] = v->b, x[2] = v->c;
+        }
+    }
     uint64_t din = s.put(in);
     uint64_t dout = s.alloc(threads * nt * 12);
     std::vector<uint32_t> junk(threads * nt * 3, 0xDEADBEEFu);
@@ -603,18 +688,24 @@ void isa_run(Dims grid, Dims cta, uint32_t stall, uint64_t seed) {
     for (uint32_t g = 0; g < threads; g++) {
         Thr th = thread_of(g, grid, cta, s.nl, (uint32_t)(r.tmd >> 8), tp(dpar), s.nsm);
         for (uint32_t i = 0; i < nt; i++) {
-            uint32_t a = in[(g * nt + i) * 2], b = in[(g * nt + i) * 2 + 1];
+            uint32_t a = in[(g * nt + i) * 3], b = in[(g * nt + i) * 3 + 1];
             const uint32_t *got = &out[(g * nt + i) * 3];
-            Exp x = tests[i].ref(th, a, b);
+            Exp x;
+            if (const FVec *v = fpv[g * nt + i]) {
+                uint32_t frm = tests[i].frm < 0 ? th.lane % 5 : 0;
+                x = e3(v->r, v->fl, (frm << 5) | v->fl);
+            } else {
+                x = tests[i].ref(th, a, b);
+            }
             for (int k = 0; k < 3; k++) {
                 bool ok;
                 if (x.range[k]) ok = got[k] >= x.lo[k] && got[k] <= x.hi[k];
                 else ok = !x.cmp[k] || got[k] == x.v[k];
                 checks++;
                 if (!ok && ++bad <= 25)
-                    TCASE_FAIL_("%s: thread %u (CTA %u,%u,%u thread %u,%u,%u warp %u lane %u) a=0x%08x b=0x%08x: r%d = 0x%08x, want 0x%08x",
+                    TCASE_FAIL_("%s: thread %u (CTA %u,%u,%u thread %u,%u,%u warp %u lane %u) a=0x%08x b=0x%08x c=0x%08x: r%d = 0x%08x, want 0x%08x",
                                 tests[i].name.c_str(), g, th.ctaid[0], th.ctaid[1], th.ctaid[2], th.tid[0], th.tid[1],
-                                th.tid[2], th.warp, th.lane, a, b, k, got[k], x.v[k]);
+                                th.tid[2], th.warp, th.lane, a, b, in[(g * nt + i) * 3 + 2], k, got[k], x.v[k]);
             }
         }
     }
@@ -670,7 +761,8 @@ std::vector<std::pair<Dims, Dims>> shapes(const Sim &s) {
             {{2, 3, 1}, {4, 2, 1}},        {{2, 1, 2}, {3, 2, 2}}};
 }
 
-void vecadd_case(Kern &k, uint32_t n, Dims grid, Dims cta, uint64_t seed, bool sysmem = false) {
+void vecadd_case(Kern &k, uint32_t n, Dims grid, Dims cta, uint64_t seed, bool sysmem = false,
+                 const char *kernel = "vecadd") {
     Sim &s = k.s;
     std::vector<uint32_t> a = rnd_vec(n, seed), b = rnd_vec(n, seed + 1);
     uint64_t da = s.alloc(n * 4 + 64, 256, sysmem), db = s.alloc(n * 4 + 64, 256, sysmem);
@@ -680,14 +772,15 @@ void vecadd_case(Kern &k, uint32_t n, Dims grid, Dims cta, uint64_t seed, bool s
     std::vector<uint32_t> junk(n + 16, 0xC0FFEE00u);
     s.write(dc, junk.data(), junk.size() * 4);
     uint64_t p = s.put({tp(da), tp(db), tp(dc), n});
-    Sim::Result r = k.run("vecadd", p, grid, cta);
+    Sim::Result r = k.run(kernel, p, grid, cta);
     REQUIRE(r.done && !r.err);
     std::vector<uint32_t> c = s.get(dc, n + 16);
     unsigned bad = 0;
     for (uint32_t i = 0; i < n; i++)
-        if (c[i] != a[i] + b[i] && ++bad <= 5) TCASE_FAIL_("vecadd n=%u: c[%u] = 0x%x, want 0x%x", n, i, c[i], a[i] + b[i]);
+        if (c[i] != a[i] + b[i] && ++bad <= 5)
+            TCASE_FAIL_("%s n=%u: c[%u] = 0x%x, want 0x%x", kernel, n, i, c[i], a[i] + b[i]);
     for (uint32_t i = n; i < n + 16; i++)
-        if (c[i] != 0xC0FFEE00u && ++bad <= 5) TCASE_FAIL_("vecadd n=%u: c[%u] past the end was written", n, i);
+        if (c[i] != 0xC0FFEE00u && ++bad <= 5) TCASE_FAIL_("%s n=%u: c[%u] past the end was written", kernel, n, i);
 }
 
 void t_kern_vecadd() {
@@ -699,6 +792,22 @@ void t_kern_vecadd() {
         seed++;
     }
     vecadd_case(k, 1000, {3, 1, 1}, {k.s.nl * 2, 1, 1}, 99, true);   // data in sysmem
+}
+
+// vecadd_x4 (4 elements per thread and iteration, all loads first): every shape, n around the
+// multiples of 4 x the grid's threads (unrolled loop only, tail only, both), data in sysmem
+void t_kern_vecadd_x4() {
+    Kern k;
+    REQUIRE(k.e);
+    uint64_t seed = 110;
+    for (auto &sh : shapes(k.s)) {
+        vecadd_case(k, 1 + (uint32_t)(seed * 37 % 300), sh.first, sh.second, seed, false, "vecadd_x4");
+        seed++;
+    }
+    uint32_t t = 3 * k.s.nl * 2;   // grid {3}, CTA {2 * LANES}
+    for (uint32_t n : {1u, t - 1, t, 3 * t, 4 * t - 1, 4 * t, 4 * t + 1, 8 * t + 5})
+        vecadd_case(k, n, {3, 1, 1}, {k.s.nl * 2, 1, 1}, seed++, false, "vecadd_x4");
+    vecadd_case(k, 1000, {3, 1, 1}, {k.s.nl * 2, 1, 1}, 199, true, "vecadd_x4");
 }
 
 void t_kern_saxpy() {
@@ -1016,7 +1125,13 @@ FAULT(fault_shared_oob, ACCESS_FAULT, 0, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE + 64,
 FAULT(fault_lr_shared, ACCESS_FAULT, 0, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE, 0)
 FAULT(fault_fetch, FETCH_ACCESS, GC_SIMT_WIN_SHARED_BASE, 0, A_ABS, GC_SIMT_WIN_SHARED_BASE, 0)
 FAULT(fault_fetch_bus, FETCH_BUS_ERROR, WILD, 0, A_ABS, WILD, WILD)
+FAULT(fault_fp_rm, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0x0020D053u, 0)   /* fadd.s ft0, ft1, ft2 with rm 5 */
+FAULT(fault_fp_dyn, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0x0020F053u, 0)  /* fadd.s ft0, ft1, ft2, dyn; frm 6 */
+FAULT(fault_fp_absent, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0x00208053u, 0)    /* fadd.s ft0, ft1, ft2, rne */
+FAULT(fault_fp_absent_csr, ILLEGAL_INSTRUCTION, 0, 0, A_ABS, 0x00102E73u, 0) /* frflags t3 */
 #undef FAULT
+// loads do not block: a load's bus error arrives while the thread runs on; the record names the load
+void t_fault_load_late() { fault_run({"fault_load_late", GC_SIMT_FAULT_LOAD_BUS_ERROR, 0, 0, A_ABS, WILD, 0, WILD}); }
 // a posted store's bus error arrives while the thread runs on: the record names the store
 void t_fault_store_late() { fault_run({"fault_store_late", GC_SIMT_FAULT_STORE_BUS_ERROR, 0, 0, A_ABS, WILD, 0, WILD}); }
 // an LR's bus error is a load's (RISC-V), on rtl as on ref
@@ -1254,6 +1369,135 @@ void t_perf_alu_ipc() {
     gc_elf_free(e);
 }
 
+// fp_dep (simt_isa.S) on `threads` threads in one CTA: {per thread: result, start, end}, the run
+struct FpDep {
+    std::vector<uint32_t> out;
+    Sim::Result r;
+    uint64_t span() const {   // first start to last end, over all threads
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (size_t t = 0; t < out.size() / 3; t++) lo = std::min(lo, out[3 * t + 1]), hi = std::max(hi, out[3 * t + 2]);
+        return hi - lo;
+    }
+};
+FpDep fp_dep_run(Sim &s, gc_elf_t *e, uint32_t threads, uint32_t iters, uint32_t mode) {
+    FpDep d;
+    uint64_t out = s.alloc(threads * 12);
+    uint64_t p = s.put({iters, mode, tp(out)});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "fp_dep");
+    t.param = tp(p);
+    t.cta[0] = threads;
+    d.r = s.run(t);
+    d.out = s.get(out, threads * 3);
+    return d;
+}
+
+// The scoreboard: a dependent FP instruction waits for its operand (the FPU's latency), an
+// independent one does not, and while one warp waits the others issue.  Bounds from the CYCLE
+// CSR the threads read around the loop (hardware timestamps).
+void t_fp_scoreboard() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t iters = 20, n = 16 * iters;
+    FpDep dep = fp_dep_run(s, e, s.nl, iters, 0), ind = fp_dep_run(s, e, s.nl, iters, 1);
+    REQUIRE(dep.r.done && !dep.r.err && ind.r.done && !ind.r.err);
+    for (uint32_t t = 0; t < s.nl; t++) {
+        CHECK_EQ(dep.out[3 * t], t + n);
+        CHECK_EQ(ind.out[3 * t], 4 * t + n);
+    }
+    // a dependent FMA issues at the earliest when the one before wrote back: IF, RR, EX and the
+    // FPU's 3 stages = 6 cycles apart; independent ones one warp issue apart (IF, RR, EX: 3)
+    uint64_t td = dep.span(), ti = ind.span();
+    std::printf("fp_scoreboard: one warp, %u FMAs: dependent %" PRIu64 " cycles (%.2f per FMA), independent %" PRIu64
+                " cycles (%.2f per FMA)\n", n, td, (double)td / n, ti, (double)ti / n);
+    CHECK(td >= 6ull * n);
+    CHECK(ti < td * 3 / 4);
+    // every warp slot runs the dependent chain: the others fill one warp's waits, so the whole
+    // takes well under the warps' chains one after another
+    FpDep all = fp_dep_run(s, e, s.nw * s.nl, iters, 0);
+    REQUIRE(all.r.done && !all.r.err);
+    for (uint32_t t = 0; t < s.nw * s.nl; t++) CHECK_EQ(all.out[3 * t], t + n);
+    uint64_t ta = all.span();
+    std::printf("fp_scoreboard: %u warps of dependent chains: %" PRIu64 " cycles (one warp: %" PRIu64 ")\n", s.nw, ta, td);
+    CHECK(ta < td * 3 / 2);
+    gc_elf_free(e);
+}
+
+// Loads do not block the warp: four independent loads issue before the first one's data can be
+// back (SYSMEM: >= 100 cycles), the sum waits for them, a fifth load in a row waits for a free
+// load slot (4 per warp).  With every warp slot running it, every warp's four loads still issue
+// before any data is back: the LSU's return queue has 4 entries per warp.  Bounds from the
+// threads' CYCLE reads.
+void t_ld_inflight() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t LAT = 100;   // SYSMEM read latency of the memory model (cosim/axi_mem.h), at least
+    uint32_t nbuf = 512 + s.nl;
+    std::vector<uint32_t> buf = rnd_vec(nbuf, 9);
+    uint64_t dbuf = s.alloc(nbuf * 4, 256, true);
+    s.write(dbuf, buf.data(), nbuf * 4);
+    for (uint32_t threads : {s.nl, s.nw * s.nl}) {
+        uint64_t out = s.alloc(threads * 24);
+        uint64_t p = s.put({tp(dbuf), tp(out)});
+        gc_tmd_t t;
+        gc_tmd_init(&t);
+        t.entry_pc = sym(e, "ld_inflight");
+        t.param = tp(p);
+        t.cta[0] = threads;
+        Sim::Result r = s.run(t);
+        REQUIRE(r.done && !r.err);
+        std::vector<uint32_t> o = s.get(out, threads * 6);
+        for (uint32_t tid = 0; tid < threads; tid++) {
+            uint32_t l = tid % s.nl;
+            CHECK_EQ(o[6 * tid], buf[l] + buf[l + 64] + buf[l + 128] + buf[l + 192]);
+        }
+        if (threads != s.nl) {   // every warp: 4 loads each in flight at once
+            for (uint32_t tid = 0; tid < threads; tid++) {
+                const uint32_t *c = &o[6 * tid];
+                if (c[2] - c[1] >= LAT) TCASE_FAIL_("ld_inflight: %u warps: thread %u's 4 loads took %u cycles to issue",
+                                                    s.nw, tid, c[2] - c[1]);
+            }
+            continue;
+        }
+        for (uint32_t tid = 0; tid < threads; tid++) {
+            const uint32_t *c = &o[6 * tid];
+            uint32_t issue4 = c[2] - c[1], sum = c[3] - c[1], fifth = c[4] - c[3], used = c[5] - c[4];
+            if (tid == 0)
+                std::printf("ld_inflight: 4 loads issued in %u cycles, their sum after %u; 5 loads in a row %u; a used load %u\n",
+                            issue4, sum, fifth, used);
+            CHECK(issue4 < LAT);    // blocking loads: >= 3 x LAT
+            CHECK(sum >= LAT);      // the sum waited for the data
+            CHECK(fifth >= LAT);    // the fifth load waited for a slot: the first load's data
+            CHECK(used >= LAT);
+        }
+    }
+    gc_elf_free(e);
+}
+
+// FP figures for make bench: FMA-bound IPC (four accumulators, every warp slot), dependent FMA,
+// FDIV and FSQRT issue-to-issue latencies (one warp)
+void t_perf_fp() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t iters = 200, n = 16 * iters;
+    FpDep ipc = fp_dep_run(s, e, s.nw * s.nl, iters, 1);
+    REQUIRE(ipc.r.done && !ipc.r.err);
+    double wi = s.reg(GC_REG_COMPUTE_WARP_INSTRS), act = s.reg(GC_REG_COMPUTE_ACTIVE_CYCLES);
+    std::printf("perf: fma loop %u threads: %.0f warp instructions in %.0f active cycles: FMA IPC %.3f of peak 1\n",
+                s.nw * s.nl, wi, act, wi / act);
+    CHECK(wi / act > 0.8);
+    FpDep fma = fp_dep_run(s, e, s.nl, iters, 0), div = fp_dep_run(s, e, s.nl, 4, 2), sq = fp_dep_run(s, e, s.nl, 4, 3);
+    REQUIRE(fma.r.done && div.r.done && sq.r.done);
+    for (uint32_t t = 0; t < s.nl; t++) CHECK_EQ(div.out[3 * t], t);
+    std::printf("perf: dependent latency: fma_latency_cycles %.2f fdiv_latency_cycles %.2f fsqrt_latency_cycles %.2f\n",
+                (double)fma.span() / n, (double)div.span() / 64, (double)sq.span() / 64);
+    gc_elf_free(e);
+}
+
 // Runs `entry` of simt_isa.elf as one CTA of `threads` threads with PARAM = {words, out}.
 Sim::Result run_words_out(Sim &s, gc_elf_t *e, const char *entry, uint64_t words, uint64_t out, uint32_t threads) {
     uint64_t p = s.put({tp(words), tp(out)});
@@ -1360,27 +1604,72 @@ void t_perf_reconverge() {   // min-PC brings diverged lanes back together
     gc_elf_free(e);
 }
 
-void t_perf_stream() {
-    Kern k;
-    REQUIRE(k.e);
+// Streaming: 16384-element vecadd from VIDMEM, 4 CTAs filling every warp slot, with vecadd_x4
+// (written for bandwidth: 8 independent loads per thread before the adds; the bench figure) and
+// with the plain one-element-per-iteration vecadd (for comparison).  Results checked.
+double stream_run(Kern &k, const char *kernel) {
     Sim &s = k.s;
     uint32_t n = 16384;
     std::vector<uint32_t> a = rnd_vec(n, 1), b = rnd_vec(n, 2);
     uint64_t da = s.put(a), db = s.put(b), dc = s.alloc(n * 4);
     uint64_t p = s.put({tp(da), tp(db), tp(dc), n});
     uint32_t beats0 = s.reg(GC_REG_COMPUTE_LSU_BEATS);
-    Sim::Result r = k.run("vecadd", p, {4, 1, 1}, {s.nw * s.nl / 4 * 4, 1, 1});
-    REQUIRE(r.done && !r.err);
+    Sim::Result r = k.run(kernel, p, {4, 1, 1}, {s.nw * s.nl / 4 * 4, 1, 1});
+    if (!r.done || r.err) {
+        TCASE_FAIL_("%s: did not finish cleanly", kernel);
+        return 0;
+    }
     double bytes = 12.0 * n, bpc = bytes / (double)r.cycles;
-    std::printf("perf: vecadd %u elements (%.0f bytes moved) in %" PRIu64 " cycles: %.2f bytes/cycle = %.3f of the 8-byte bus peak; %u LSU beats\n",
-                n, bytes, r.cycles, bpc, bpc / 8, s.reg(GC_REG_COMPUTE_LSU_BEATS) - beats0);
-    CHECK(bpc > 0.5);
+    std::printf("perf: %s %u elements (%.0f bytes moved) in %" PRIu64 " cycles: %.2f bytes/cycle = %.3f of the 8-byte bus peak; %u LSU beats\n",
+                kernel, n, bytes, r.cycles, bpc, bpc / 8, s.reg(GC_REG_COMPUTE_LSU_BEATS) - beats0);
     std::vector<uint32_t> c = s.get(dc, n);
     for (uint32_t i = 0; i < n; i++)
         if (c[i] != a[i] + b[i]) {
-            TCASE_FAIL_("stream: c[%u] wrong", i);
+            TCASE_FAIL_("%s: c[%u] wrong", kernel, i);
             break;
         }
+    return bpc;
+}
+
+void t_perf_stream() {
+    Kern k;
+    REQUIRE(k.e);
+    double x4 = stream_run(k, "vecadd_x4"), one = stream_run(k, "vecadd");
+    CHECK(one > 0.5);
+    CHECK(x4 > 0.5);
+}
+
+// Float saxpy (firmware/kernels/float.c fsaxpy, y = alpha * x + y, two roundings) over 64 Ki
+// elements in VIDMEM, 4 CTAs filling every warp slot: cycles per element.  Results checked.
+void t_perf_fsaxpy() {
+    Kern k;
+    REQUIRE(k.e);
+    Sim &s = k.s;
+    uint32_t n = 65536;
+    std::vector<uint32_t> x(n), y(n);
+    std::mt19937_64 g(5);
+    auto rf = [&g]() { return (float)((int32_t)(g() % 2000001u) - 1000000) / 1024.0f; };
+    auto bits = [](float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; };
+    const float alpha = 1.75f;
+    for (uint32_t i = 0; i < n; i++) x[i] = bits(rf()), y[i] = bits(rf());
+    uint64_t dx = s.put(x), dy = s.put(y);
+    uint64_t p = s.put({tp(dx), tp(dy), n, bits(alpha)});
+    Sim::Result r = k.run("fsaxpy", p, {4, 1, 1}, {s.nw * s.nl / 4 * 4, 1, 1});
+    REQUIRE(r.done && !r.err);
+    std::printf("perf: fsaxpy %u elements in %" PRIu64 " cycles: saxpy_f32_cycles_per_elem %.3f\n", n, r.cycles,
+                (double)r.cycles / n);
+    std::vector<uint32_t> got = s.get(dy, n);
+    for (uint32_t i = 0; i < n; i++) {
+        float xf, yf;
+        std::memcpy(&xf, &x[i], 4);
+        std::memcpy(&yf, &y[i], 4);
+        volatile float prod = alpha * xf;   // two roundings, as the kernel (-ffp-contract=off)
+        uint32_t want = bits(prod + yf);
+        if (got[i] != want) {
+            TCASE_FAIL_("fsaxpy: y[%u] = 0x%08x, want 0x%08x", i, got[i], want);
+            break;
+        }
+    }
 }
 
 // ------------------------------------------------------------------------------------------ TMU
@@ -1842,6 +2131,10 @@ void t_tmu_child_fault() {
     CHECK_EQ(GC_COMPUTE_DBG_WARPS_ACTIVE_GET(s.reg(GC_REG_COMPUTE_DBG)), 0);
 }
 
+#ifndef SIMT_TB_FPU
+#define SIMT_TB_FPU 1
+#endif
+#if SIMT_TB_FPU
 const tcase_t cases[] = {
     {"isa_one_lane", t_isa_one_lane},
     {"isa_one_lane_b", t_isa_one_lane_b},
@@ -1853,6 +2146,7 @@ const tcase_t cases[] = {
     {"isa_3d", t_isa_3d},
     {"isa_stalls", t_isa_stalls},
     {"kern_vecadd", t_kern_vecadd},
+    {"kern_vecadd_x4", t_kern_vecadd_x4},
     {"kern_saxpy", t_kern_saxpy},
     {"kern_reduce", t_kern_reduce},
     {"kern_histogram_global", t_kern_histogram_global},
@@ -1895,17 +2189,34 @@ const tcase_t cases[] = {
     {"null_jump_vid_last", t_null_jump_vid_last},
     {"null_entry_pc", t_null_entry_pc},
     {"null_edge", t_null_edge},
+    {"fault_load_late", t_fault_load_late},
+    {"fault_fp_rm", t_fault_fp_rm},
+    {"fault_fp_dyn", t_fault_fp_dyn},
+    {"fp_scoreboard", t_fp_scoreboard},
+    {"ld_inflight", t_ld_inflight},
+    {"perf_fp", t_perf_fp},
     {"tmd_checks", t_tmd_checks},
     {"tmd_release", t_tmd_release},
     {"perf_alu_ipc", t_perf_alu_ipc},
     {"perf_reconverge", t_perf_reconverge},
     {"perf_stream", t_perf_stream},
+    {"perf_fsaxpy", t_perf_fsaxpy},
     {"tmu_priority_order", t_tmu_priority_order},
     {"tmu_evict", t_tmu_evict},
     {"tmu_nested", t_tmu_nested},
     {"tmu_full", t_tmu_full},
     {"tmu_child_fault", t_tmu_child_fault},
 };
+#else
+// the model built without the FPU (gc_sm parameter FPU = 0): F instructions and fcsr accesses
+// fault ILLEGAL_INSTRUCTION; the integer core works as ever
+const tcase_t cases[] = {
+    {"fault_fp_absent", t_fault_fp_absent},
+    {"fault_fp_absent_csr", t_fault_fp_absent_csr},
+    {"kern_vecadd", t_kern_vecadd},
+    {"kern_reduce", t_kern_reduce},
+};
+#endif
 
 }  // namespace
 

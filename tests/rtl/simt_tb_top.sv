@@ -12,6 +12,7 @@ module simt_tb_top
   parameter int unsigned LANES = GC_SIMT_LANES,
   parameter int unsigned NSLOT = GC_TMU_SLOTS,
   parameter int unsigned NENT  = GC_TMU_ENTRIES,
+  parameter int unsigned FPU   = 1,
   localparam int unsigned AW   = GC_AXI_ADDR_W,
   localparam int unsigned IW   = GC_AXI_ID_W,
   localparam int unsigned NRES = NSM * WARPS * LANES,
@@ -108,7 +109,8 @@ module simt_tb_top
     .NL  (LANES),
     .RTW   (RTW),
     .NSLOT (NSLOT),
-    .NENT  (NENT)
+    .NENT  (NENT),
+    .FPU   (FPU)
   ) u_simt (
     .clk_i,
     .rst_ni,

@@ -103,6 +103,24 @@ def case_struct_duplicate_word():
     expect_error(mutate("GRID_Y:      {offset: 0x0C", "GRID_Y:      {offset: 0x08"), "TMD.GRID_Y", "also used by GRID_X")
 
 
+def case_fp_op_not_distinguishable():
+    expect_error(mutate("FMAX:      {funct5: 0x05, funct3: 1", "FMAX:      {funct5: 0x05, funct3: 0"),
+                 "simt.fp.op_fp.FMAX", "not distinguishable from FMIN")
+
+
+def case_fp_csr_clashes_with_simt_csr():
+    expect_error(mutate("FRM:    {number: 0x002", "FRM:    {number: 0xCC0"), "simt.fp.csrs.FRM", "also used by TID_X")
+
+
+def case_fp_flag_bits():
+    expect_error(mutate("NV: {bit: 4,", "NV: {bit: 5,"), "simt.fp.fflags", "below 5")
+    expect_error(mutate("OF: {bit: 2,", "OF: {bit: 1,"), "simt.fp.fflags", "distinct")
+
+
+def case_fp_opcode_too_wide():
+    expect_error(mutate("OP_FP:    0x53", "OP_FP:    0x153"), "simt.fp.opcodes.OP_FP", "does not fit")
+
+
 def case_header_is_assembler_safe():
     """Firmware .S files include the C header: the SIMT part must come before any C-only line."""
     with tempfile.TemporaryDirectory() as d:
@@ -111,6 +129,7 @@ def case_header_is_assembler_safe():
         guard = lines.index("#ifndef __ASSEMBLER__")
         before = [l for l in lines[:guard] if l.startswith("#define GC_")]
         assert any("GC_SIMT_CSR_TID_X" in l for l in before) and any("GC_SIMT_INSN_BAR " in l for l in before)
+        assert any("GC_FP_OPC_OP_FP " in l for l in before) and any("GC_FP_CSR_FCSR " in l for l in before)
         for l in before:
             value = l.split()[2]
             assert value.startswith("0x") or value.isdigit(), l
