@@ -1228,13 +1228,13 @@ static const struct fp_fault_case {
     {"FLD (LOAD-FP width 3)", {0}, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, 0, 0},
     {"FSQRT with rs2 = 1", {0}, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, 0, 0},
     {"OP-FP funct5 0x1C funct3 2", {0}, GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, 0, 0},
-    {"FLW misaligned", {0}, GC_SIMT_FAULT_MISALIGNED_LOAD, 1, 0x80001002u},
-    {"FSW misaligned", {0}, GC_SIMT_FAULT_MISALIGNED_STORE, 1, 0x80001001u},
+    {"FLW misaligned", {0}, GC_SIMT_FAULT_MISALIGNED_LOAD, 1, 0x80011002u},
+    {"FSW misaligned", {0}, GC_SIMT_FAULT_MISALIGNED_STORE, 1, 0x80011001u},
     {"FSW outside every window", {0}, GC_SIMT_FAULT_ACCESS_FAULT, 1, 0xF4000000u},
 };
 
 static void fp_fault_code(size_t i, uint32_t *w) {
-    const uint32_t add = enc_r(GC_FP_F5_FADD, 2, 1, 0, 3), lui8 = 0x80001000u | (5u << 7) | 0x37u;
+    const uint32_t add = enc_r(GC_FP_F5_FADD, 2, 1, 0, 3), lui8 = 0x80011000u | (5u << 7) | 0x37u;
     w[0] = w[1] = w[2] = 0x00008067u; /* ret */
     switch (i) {
     case 0: w[0] = add | (5u << 12); break;
