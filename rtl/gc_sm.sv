@@ -1404,14 +1404,14 @@ module gc_sm
         frm_q[w]    <= '0;
       end
     end else begin
-      if (fpu_wb) begin
+      // both units may write back flags of one warp in the same cycle: one OR per thread
+      for (int w = 0; w < NW; w++) begin
         for (int l = 0; l < NL; l++) begin
-          if (fpu_wb_mask[l]) fflags_q[fpu_wb_w][l] <= fflags_q[fpu_wb_w][l] | fpu_wb_fl[l];
-        end
-      end
-      if (fds_wb) begin
-        for (int l = 0; l < NL; l++) begin
-          if (fds_wb_mask[l]) fflags_q[fds_wb_w][l] <= fflags_q[fds_wb_w][l] | fds_wb_fl[l];
+          logic [4:0] acc;
+          acc = '0;
+          if (fpu_wb && fpu_wb_w == WW'(w) && fpu_wb_mask[l]) acc = acc | fpu_wb_fl[l];
+          if (fds_wb && fds_wb_w == WW'(w) && fds_wb_mask[l]) acc = acc | fds_wb_fl[l];
+          if (acc != '0) fflags_q[w][l] <= fflags_q[w][l] | acc;
         end
       end
       if (ex_done && opc == OPC_SYSTEM && fcsr_sel) begin

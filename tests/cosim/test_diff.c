@@ -1175,6 +1175,18 @@ static int fp_run(const char *backend, const uint32_t *code, int nwords, const u
     return !e;
 }
 
+/* The program as a list (on a failure): word index, kind, fields */
+static void fp_dump(const fprog_t *p) {
+    static const char *const kn[FPI_KINDS] = {"arith", "sqrt", "fma", "sgnj", "minmax", "cmp", "class", "cvt.w.s",
+                                              "cvt.s.w", "mv.x.w", "mv.w.x", "local", "global", "shared", "csr",
+                                              "branch"};
+    for (int i = 0; i < p->n; i++) {
+        const fpi_t *o = &p->op[i];
+        fprintf(stderr, "  op %3d %-7s sub %u rd %2u rs1 %2u rs2 %2u rs3 %2u rm %u imm %2u skip %u\n", i, kn[o->kind],
+                o->sub, o->rd, o->rs1, o->rs2, o->rs3, o->rm, o->imm, o->skip);
+    }
+}
+
 /* Seeds first.. of random F programs on `backend` against fp_model; -1 when it has no compute
  * engine, else the number of differing words. */
 static int fp_progs(const char *backend, uint64_t first, int count) {
@@ -1208,6 +1220,7 @@ static int fp_progs(const char *backend, uint64_t first, int count) {
         }
         fprintf(stderr, "%s: program %llu: %d ops%s, %d words, %d threads, %d words differ\n", backend,
                 (unsigned long long)seed, p.n, branches ? " with branches" : "", nw, FP_THREADS, pbad);
+        if (pbad) fp_dump(&p);
         bad += pbad;
     }
     return bad;

@@ -440,6 +440,52 @@ fp_dep:
     sw t6, 8(s1)
     .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
 
+/* fp_flags_meet: PARAM = { out }.  The FPU and the FDIV / FSQRT unit write back flags of one
+ * warp in the same cycle: FSQRT(-1) (NV, in the divider for 29 cycles), then a store to shared
+ * memory that c lanes make to one bank (the warp waits about c cycles), p NOPs, and an FMUL that
+ * overflows (OF | NX, 3 cycles); c = 1..4 and p = 0..11 move the FMUL's write back across the
+ * FSQRT's one cycle at a time.  out[48 tid_x + 12 (c - 1) + p] = fflags after both (NV | OF | NX) */
+    .globl fp_flags_meet; .type fp_flags_meet, @function; .p2align 2
+fp_flags_meet:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw s1, 0(t0)
+    csrr t1, GC_SIMT_CSR_TID_X
+    li t2, 192
+    mul t2, t2, t1
+    add s1, s1, t2
+    csrr s4, GC_SIMT_CSR_LANEID
+    li t1, -1
+    fcvt.s.w fa2, t1
+    lui t1, 0x7f000
+    fmv.w.x fa3, t1
+    li s6, GC_SIMT_WIN_SHARED_BASE
+    li s5, 1
+70: li s3, 0
+71: csrwi fflags, 0
+    sltu a1, s4, s5
+    addi a1, a1, -1
+    slli a2, s4, 2
+    and a1, a1, a2
+    add a1, a1, s6
+    la t4, 73f
+    slli t3, s3, 2
+    sub t4, t4, t3
+    fsqrt.s fa0, fa2
+    sw s4, 0(a1)
+    jalr x0, 0(t4)
+    nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop
+73: fmul.s fa1, fa3, fa3
+    csrr t3, fflags
+    sw t3, 0(s1)
+    addi s1, s1, 4
+    addi s3, s3, 1
+    li t3, 12
+    blt s3, t3, 71b
+    addi s5, s5, 1
+    li t3, 5
+    blt s5, t3, 70b
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
 /* ld_inflight: PARAM = { buf, out }: every thread loads buf[lane + 64 k], k = 0..3 (four loads,
  * one burst each, none waiting for another), adds them, then makes five more loads (the fifth
  * needs a free load slot of its warp: at most 4 in flight) and one whose value it uses at once.

@@ -1393,6 +1393,30 @@ FpDep fp_dep_run(Sim &s, gc_elf_t *e, uint32_t threads, uint32_t iters, uint32_t
     return d;
 }
 
+// The FPU and the FDIV / FSQRT unit accrue flags of one warp in the same cycle: neither unit's
+// flags are lost.  fp_flags_meet (simt_isa.S) slides an overflowing FMUL's write back across an
+// FSQRT(-1)'s one cycle at a time (48 placements, one warp); each must end with NV | OF | NX.
+void t_fp_flags_meet() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t n = 48;
+    uint64_t out = s.alloc(s.nl * n * 4);
+    uint64_t p = s.put({tp(out)});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "fp_flags_meet");
+    t.param = tp(p);
+    t.cta[0] = s.nl;
+    t.smem_bytes = s.nl * 4;   // one word per lane
+    Sim::Result r = s.run(t);
+    REQUIRE(r.done && !r.err);
+    std::vector<uint32_t> o = s.get(out, s.nl * n);
+    const uint32_t want = GC_FP_FLAG_NV | GC_FP_FLAG_OF | GC_FP_FLAG_NX;
+    for (uint32_t k = 0; k < s.nl * n; k++) CHECK_EQ(o[k], want);
+    gc_elf_free(e);
+}
+
 // The scoreboard: a dependent FP instruction waits for its operand (the FPU's latency), an
 // independent one does not, and while one warp waits the others issue.  Bounds from the CYCLE
 // CSR the threads read around the loop (hardware timestamps).
@@ -2193,6 +2217,7 @@ const tcase_t cases[] = {
     {"fault_fp_rm", t_fault_fp_rm},
     {"fault_fp_dyn", t_fault_fp_dyn},
     {"fp_scoreboard", t_fp_scoreboard},
+    {"fp_flags_meet", t_fp_flags_meet},
     {"ld_inflight", t_ld_inflight},
     {"perf_fp", t_perf_fp},
     {"tmd_checks", t_tmd_checks},
