@@ -32,12 +32,13 @@ DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostd
 DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
 DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
+DRV_CORE  += hostdrv/runtime/workq.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors test_fp
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass test_workq
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
-DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_frontend test_runtime test_launch test_tmu test_nvclass
+DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_frontend test_runtime test_launch test_tmu test_nvclass test_workq
 # run on the ref backend as well (its compute engine, hostdrv/src/ref_compute.c)
 REF_SUITE      := test_compute
 OTHER_BACKENDS := ref sc
@@ -255,7 +256,7 @@ FW_LIBC    := $(PICOLIBC)/lib/release/rv32imf/ilp32f/libc.a
 FW_LDFLAGS := -nostdlib -nostartfiles -Wl,--no-relax -Wl,--emit-relocs -T firmware/link.ld
 FW_SRC     := firmware/crt0.S firmware/lib.c firmware/kernels/vecadd.c firmware/kernels/reduce.c \
               firmware/kernels/histogram.c firmware/kernels/divergent.c firmware/kernels/tmu.c \
-              firmware/kernels/float.c
+              firmware/kernels/float.c firmware/kernels/workq.c
 FW_OBJ     := $(patsubst %,$(FW)/obj/%.o,$(FW_SRC))
 # other.elf: a second image at the same address (tests/firmware/other_kernels.c, built like a
 # user's kernel file outside firmware/, with absolute addressing: firmware/README.md)
@@ -334,8 +335,8 @@ all: $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf test_tmd)
 $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf): | $(FW_ELFS)
 # kernels through the runtime (tests/cosim/test_launch.c)
 $(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_diff.c.o \
-  $(BUILD)/san/obj/tests/cosim/test_tmu.c.o: CFLAGS += $(SIMT_FW_DEF)
-$(BUILD)/tests/test_launch $(BUILD)/tests/test_diff $(BUILD)/tests/test_tmu: | $(FW_ELFS)
+  $(BUILD)/san/obj/tests/cosim/test_tmu.c.o $(BUILD)/san/obj/tests/cosim/test_workq.c.o: CFLAGS += $(SIMT_FW_DEF)
+$(BUILD)/tests/test_launch $(BUILD)/tests/test_diff $(BUILD)/tests/test_tmu $(BUILD)/tests/test_workq: | $(FW_ELFS)
 # the CLI's kernels scenario finds kernels.elf there by default (--image overrides)
 $(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o: CFLAGS += -DGC_FIRMWARE_DIR='"$(abspath $(FW))"'
 $(BUILD)/bin/gpucosim: | $(FW_ELFS)

@@ -276,6 +276,9 @@ int64_t ref_reads_issue(ref_t *r, uint64_t bursts);
 void ref_au_request(ref_t *r, uint32_t who, ref_au_op_t op, uint32_t size, uint64_t addr, uint64_t wdata,
                     uint32_t red, bool is_signed);
 bool ref_au_settle(ref_t *r);
+/* A write through the atomic unit landed on addr (a semaphore release or reduction, a SIMT AMO):
+ * the acquires waiting on its 8-byte word retry at once (the RTL's write snoop). */
+void ref_acq_wake(ref_t *r, uint64_t addr);
 bool ref_sem_acquire_pass(uint32_t op, bool is64, uint64_t mem, uint64_t payload);
 uint64_t ref_sem_reduce(uint32_t red, bool is_signed, bool is64, uint64_t mem, uint64_t operand);
 bool ref_sem_red_form_ok(uint32_t red, bool is_signed, bool is64);

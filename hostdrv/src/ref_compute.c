@@ -591,6 +591,7 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
             st_le(buf, nv, 4);
             if (!ref_mem_write(k->r, dev, buf, 4)) FAULT(GC_SIMT_FAULT_STORE_BUS_ERROR, a);
             break_resv(k, a);
+            ref_acq_wake(k->r, dev); /* a global AMO goes through the atomic unit: its snoop wakes */
         } else {
             st_le(p, nv, 4);
         }

@@ -273,13 +273,15 @@ static void au_execute(ref_t *r, ref_au_req_t *q) {
     write_beats(r, q->addr, n, NULL, 1, 0);
 }
 
+void ref_acq_wake(ref_t *r, uint64_t addr) {
+    for (uint32_t c = 0; c < GC_NUM_CHANNELS; c++)
+        if (r->ch[c].acq_arm && (r->ch[c].acq_addr >> 3) == (addr >> 3)) r->ch[c].acq_woke = true;
+}
+
 /* The response; a WRITE or RMW whose write landed wakes the acquires waiting on its 8-byte word. */
 static void au_respond(ref_t *r, ref_au_req_t *q) {
     q->done = true;
-    if (q->op != AU_READ && !q->err) {
-        for (uint32_t c = 0; c < GC_NUM_CHANNELS; c++)
-            if (r->ch[c].acq_arm && (r->ch[c].acq_addr >> 3) == (q->addr >> 3)) r->ch[c].acq_woke = true;
-    }
+    if (q->op != AU_READ && !q->err) ref_acq_wake(r, q->addr);
 }
 
 /* Apply the memory effects and then the responses that are due, each in cycle order (the unit

@@ -1,0 +1,302 @@
+/* gc_workq.h: GPU-owned work queues, the device side (the work-queue document's seed 002: threads
+ * write command blocks and GPFIFO entries of an ordinary GPFIFO channel whose GP_PUT they cannot
+ * write).  The host side (gpucosim/workq.h) creates the queue, arms it and serves requests;
+ * docs/workqueue.md describes the protocol.  This header is C for both sides: the layout of the
+ * queue's control block (gc_wq_t) and the status codes are shared with the host.
+ *
+ * Positions.  Entries are numbered by a free-running 32-bit *position*; position p is ring entry
+ * index(p) = p mod n (n entries, any n >= 4; the mod is a mask when n is a power of two, and
+ * successive entries of a range step with the seed's wrap()).  The per-entry semaphore S[i]
+ * (GC_WQ_SEM_STRIDE bytes apart) gates the entry after i: the entry at position p that ends a
+ * range acquires S[index(p)] == p + 1, which the thread owning position p + 1 releases.
+ *
+ * A thread creating work (kernel side):
+ *     gc_wq_res_t r;
+ *     if (gc_wq_reserve(q, 2, &r) == GC_WQ_OK) {          // one AMOADD of 3 on soft GP_PUT
+ *         gc_cb_t b = gc_wq_block(q, &r, 0);              // command block of the range's entry 0
+ *         gc_cb_launch(&b, q, tmd);                       // real methods of the queue's runlist
+ *         gc_wq_end_block(&r, 0, &b);
+ *         ... block 1 ...
+ *         gc_wq_commit(q, &r);                            // GPFIFO entries, FENCE, release
+ *     }
+ *     gc_wq_done(q);                                      // the last producer closes the queue
+ * Statuses: GC_WQ_OK; GC_WQ_FULL (the request's free entries ran out: nothing of this work was
+ * written, the queue is closed for the request, see below); GC_WQ_CLOSED (the queue was closed
+ * before: nothing written); GC_WQ_BAD_ARG (0 or more than GC_WQ_MAX_BLOCKS blocks: nothing
+ * reserved); GC_WQ_OVERFLOW (gc_wq_commit: a block ran past GC_WQ block_dwords; that entry was
+ * made a NOP control entry, the rest ran).
+ *
+ * Full queue.  Soft GP_PUT only grows, so entries refused once stay refused until the host re-arms
+ * the queue (one GP_PUT write per request).  A work range must end before shadow GP_PUT - 1, so the
+ * one position at shadow GP_PUT - 1 stays free for the closing entry: the reservation that does not
+ * fit (exactly one reservation starts before shadow GP_PUT and does not fit) writes the closing
+ * entry at its first position instead of its work, which hands control back to the CPU-owned
+ * channel.  Every later reservation finds soft GP_PUT past shadow GP_PUT (GC_WQ_FULL) or closed.
+ */
+#ifndef GC_WORKQ_H
+#define GC_WORKQ_H
+
+#include <stdint.h>
+
+#include "gpucosim_spec.h"
+
+#define GC_WQ_OK 0u
+#define GC_WQ_FULL 1u
+#define GC_WQ_CLOSED 2u
+#define GC_WQ_BAD_ARG 3u
+#define GC_WQ_OVERFLOW 4u
+
+#define GC_WQ_MAX_BLOCKS 8u          /* command blocks per reservation (N); N + 1 entries reserved */
+#define GC_WQ_CLOSED_BIT 0x80000000u /* soft_put bit 31: the queue was closed (gc_wq_close) */
+#define GC_WQ_NOT_POW2 0xFFFFFFFFu   /* gc_wq_t.log2 of a ring that is not a power of two */
+#define GC_WQ_SEM_STRIDE 8u          /* bytes between per-entry semaphores (one 8-byte word each) */
+#define GC_WQ_GATE_BYTES 16u         /* one gate record: {position, 0, 64-bit stamp} */
+
+/* The queue's control block (64 bytes, in device memory; the kernel gets its thread address). */
+typedef struct gc_wq {
+    uint32_t soft_put;     /* 0x00 next free position (AMOADD target); bit 31: closed */
+    uint32_t shadow_put;   /* 0x04 GP_PUT as a position: the first position the PBDMA will not run */
+    uint32_t entries;      /* 0x08 n: entries of the queue */
+    uint32_t log2;         /* 0x0C log2(n) when n is a power of two, else GC_WQ_NOT_POW2 */
+    uint32_t ring;         /* 0x10 thread address of the GPFIFO ring (8-byte entries) */
+    uint32_t sems;         /* 0x14 thread address of S[0..n-1] */
+    uint32_t blocks;       /* 0x18 thread address of the n command blocks (block of entry i: i * block_bytes) */
+    uint32_t block_dwords; /* 0x1C dwords per command block */
+    uint32_t x_sem;        /* 0x20 thread address of semaphore X (the CPU-owned channel opens the queue) */
+    uint32_t y_sem;        /* 0x24 thread address of semaphore Y (the queue hands control back) */
+    uint32_t request;      /* 0x28 r: the request served now (X == r opens it, closing releases Y = r) */
+    uint32_t closed_at;    /* 0x2C position of this request's closing entry (the closer writes it) */
+    uint32_t producers;    /* 0x30 producer threads of the request (gc_wq_done: the last one closes) */
+    uint32_t done;         /* 0x34 producers that called gc_wq_done (AMOADD) */
+    uint32_t full;         /* 0x38 reservations refused GC_WQ_FULL (AMOADD) */
+    uint32_t subch_gates;  /* 0x3C 2:0 subchannel of the queue's class; 31:8 gate records >> 8 (thread address) */
+} gc_wq_t;
+
+#define GC_WQ_SUBCH(q) ((q)->subch_gates & 7u)
+#define GC_WQ_GATES(q) ((q)->subch_gates & ~0xFFu)
+
+#ifdef __riscv /* the rest is the kernel-side API */
+
+/* The work-queue document's wrap() (seed 003) for x in [-n, 2n), any n; and the power-of-two form. */
+static inline uint32_t gc_wq_wrap(int32_t x, uint32_t n) {
+    if (x < 0) return (uint32_t)(x + (int32_t)n);
+    if (x >= (int32_t)n) return (uint32_t)(x - (int32_t)n);
+    return (uint32_t)x;
+}
+static inline uint32_t gc_wq_wrap_pow2(int32_t x, uint32_t log2n) { return (uint32_t)x & ((1u << log2n) - 1u); }
+
+/* Ring index of position p. */
+static inline uint32_t gc_wq_index(const volatile gc_wq_t *q, uint32_t p) {
+    return q->log2 != GC_WQ_NOT_POW2 ? gc_wq_wrap_pow2((int32_t)(p & ~GC_WQ_CLOSED_BIT), q->log2)
+                                     : (p & ~GC_WQ_CLOSED_BIT) % q->entries;
+}
+/* Ring index of the entry j after ring index i (j < n). */
+static inline uint32_t gc_wq_step(const volatile gc_wq_t *q, uint32_t i, uint32_t j) {
+    return q->log2 != GC_WQ_NOT_POW2 ? gc_wq_wrap_pow2((int32_t)(i + j), q->log2)
+                                     : gc_wq_wrap((int32_t)(i + j), q->entries);
+}
+
+/* ------------------------------------------------------------------ command blocks */
+/* A command block being written (the pushbuffer segment one GPFIFO entry points to). */
+typedef struct gc_cb {
+    volatile uint32_t *w; /* the block (thread address) */
+    uint32_t len, cap;    /* dwords written, room */
+    uint32_t err;         /* a method did not fit: the block is dropped (GC_WQ_OVERFLOW) */
+} gc_cb_t;
+
+static inline uint32_t gc_wq_dev_lo(uint32_t thread_addr) {
+    return (uint32_t)(thread_addr >= GC_SIMT_WIN_VIDMEM_BASE
+                          ? GC_SIMT_WIN_VIDMEM_DEVICE + (thread_addr - GC_SIMT_WIN_VIDMEM_BASE)
+                          : (uint64_t)thread_addr);
+}
+static inline uint32_t gc_wq_dev_hi(uint32_t thread_addr) {
+    return (uint32_t)((thread_addr >= GC_SIMT_WIN_VIDMEM_BASE
+                           ? GC_SIMT_WIN_VIDMEM_DEVICE + (thread_addr - GC_SIMT_WIN_VIDMEM_BASE)
+                           : (uint64_t)thread_addr) >> 32);
+}
+
+/* INC_METHOD: data[i] to method mthd + 4 i on subch. */
+static inline void gc_cb_methods(gc_cb_t *b, uint32_t subch, uint32_t mthd, const uint32_t *data, uint32_t count) {
+    if (b->err || b->len + 1u + count > b->cap) {
+        b->err = 1u;
+        return;
+    }
+    b->w[b->len++] = GC_METHOD_HEADER_SEC_OP(GC_METHOD_HEADER_SEC_OP_INC_METHOD) | GC_METHOD_HEADER_COUNT(count) |
+                     GC_METHOD_HEADER_SUBCHANNEL(subch) | GC_METHOD_HEADER_ADDRESS(mthd >> 2);
+    for (uint32_t i = 0; i < count; i++) b->w[b->len++] = data[i];
+}
+static inline void gc_cb_method(gc_cb_t *b, uint32_t subch, uint32_t mthd, uint32_t data) {
+    gc_cb_methods(b, subch, mthd, &data, 1u);
+}
+/* SEM_ADDR_LO .. SEM_EXECUTE with `execute` (GC_HOST_SEM_EXECUTE_* fields) on a semaphore given
+ * by its thread address. */
+static inline void gc_cb_sem(gc_cb_t *b, uint32_t sem_thread_addr, uint32_t payload, uint32_t execute) {
+    uint32_t d[5] = {GC_HOST_SEM_ADDR_LO_OFFSET(gc_wq_dev_lo(sem_thread_addr) >> 2),
+                     GC_HOST_SEM_ADDR_HI_OFFSET(gc_wq_dev_hi(sem_thread_addr)), payload, 0u, execute};
+    gc_cb_methods(b, 0u, GC_HOST_SEM_ADDR_LO, d, 5u);
+}
+/* Semaphore acquire: wait until the 32-bit word equals payload. */
+static inline void gc_cb_acquire(gc_cb_t *b, uint32_t sem, uint32_t payload) {
+    gc_cb_sem(b, sem, payload, GC_HOST_SEM_EXECUTE_OPERATION(GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE));
+}
+/* Semaphore release (32-bit); with `stamp` 16 bytes {payload, 0, 64-bit cycle stamp} (16-aligned). */
+static inline void gc_cb_release(gc_cb_t *b, uint32_t sem, uint32_t payload, int stamp) {
+    gc_cb_sem(b, sem, payload,
+              GC_HOST_SEM_EXECUTE_OPERATION(GC_HOST_SEM_EXECUTE_OPERATION_RELEASE) |
+                  GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP(stamp ? GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_EN
+                                                              : GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_DIS));
+}
+/* 32-bit unsigned IADD reduction (the atomic unit adds `v`). */
+static inline void gc_cb_add(gc_cb_t *b, uint32_t sem, uint32_t v) {
+    gc_cb_sem(b, sem, v,
+              GC_HOST_SEM_EXECUTE_OPERATION(GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION) |
+                  GC_HOST_SEM_EXECUTE_REDUCTION(GC_HOST_SEM_EXECUTE_REDUCTION_IADD) |
+                  GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT(GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_UNSIGNED));
+}
+/* Wait-for-idle: the channel's engine work (its task, its copy) completed. */
+static inline void gc_cb_wfi(gc_cb_t *b) { gc_cb_method(b, 0u, GC_HOST_WFI, GC_HOST_WFI_SCOPE(GC_HOST_WFI_SCOPE_ALL)); }
+/* Compute launch (runlist 0 queues): SEND_PCAS_A + SEND_SIGNALING_PCAS_B SCHEDULE of the TMD at
+ * `tmd` (thread address, 256-aligned global memory: gc_tmd_build in gc_device.h).  The entry's
+ * next method waits for the task (a compute launch holds its channel). */
+static inline void gc_cb_launch(gc_cb_t *b, const volatile gc_wq_t *q, uint32_t tmd) {
+    uint64_t dev = ((uint64_t)gc_wq_dev_hi(tmd) << 32) | gc_wq_dev_lo(tmd);
+    gc_cb_method(b, GC_WQ_SUBCH(q), GC_COMPUTE_SEND_PCAS_A, (uint32_t)(dev >> 8));
+    gc_cb_method(b, GC_WQ_SUBCH(q), GC_COMPUTE_SEND_SIGNALING_PCAS_B,
+                 GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE(GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_TRUE));
+}
+/* Copy (copy-runlist queues): `bytes` from src to dst (thread addresses of global memory), with a
+ * FOUR_WORD release {payload, start, 64-bit end stamp} at `sem` (16-aligned thread address). */
+static inline void gc_cb_copy(gc_cb_t *b, const volatile gc_wq_t *q, uint32_t dst, uint32_t src, uint32_t bytes,
+                              uint32_t sem, uint32_t payload) {
+    uint32_t s = GC_WQ_SUBCH(q);
+    uint32_t off[4] = {GC_COPY_OFFSET_IN_UPPER_UPPER(gc_wq_dev_hi(src)), gc_wq_dev_lo(src),
+                       GC_COPY_OFFSET_OUT_UPPER_UPPER(gc_wq_dev_hi(dst)), gc_wq_dev_lo(dst)};
+    gc_cb_methods(b, s, GC_COPY_OFFSET_IN_UPPER, off, 4u);
+    gc_cb_method(b, s, GC_COPY_LINE_LENGTH_IN, bytes);
+    uint32_t sm[3] = {GC_COPY_SET_SEMAPHORE_A_UPPER(gc_wq_dev_hi(sem)), gc_wq_dev_lo(sem), payload};
+    gc_cb_methods(b, s, GC_COPY_SET_SEMAPHORE_A, sm, 3u);
+    gc_cb_method(b, s, GC_COPY_LAUNCH_DMA,
+                 GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE(GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NON_PIPELINED) |
+                     GC_COPY_LAUNCH_DMA_FLUSH_ENABLE(GC_COPY_LAUNCH_DMA_FLUSH_ENABLE_TRUE) |
+                     GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE(GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE) |
+                     GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT(GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_PITCH) |
+                     GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT(GC_COPY_LAUNCH_DMA_DST_MEMORY_LAYOUT_PITCH));
+}
+
+/* ------------------------------------------------------------------ the protocol */
+typedef struct gc_wq_res {
+    uint32_t pos;                   /* first reserved position */
+    uint32_t nblocks;               /* N: the range is positions pos .. pos + N (the last one gates) */
+    uint32_t base;                  /* ring index of pos */
+    uint32_t len[GC_WQ_MAX_BLOCKS]; /* dwords of each block (0: dropped, a NOP entry) */
+} gc_wq_res_t;
+
+static inline void gc_wq_fence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
+
+static inline volatile uint32_t *gc_wq_block_ptr(const volatile gc_wq_t *q, uint32_t idx) {
+    return (volatile uint32_t *)(uintptr_t)(q->blocks + idx * q->block_dwords * 4u);
+}
+static inline volatile uint32_t *gc_wq_sem_ptr(const volatile gc_wq_t *q, uint32_t idx) {
+    return (volatile uint32_t *)(uintptr_t)(q->sems + idx * GC_WQ_SEM_STRIDE);
+}
+/* Point ring entry idx at its block of len dwords (len 0: a NOP control entry). */
+static inline void gc_wq_write_entry(const volatile gc_wq_t *q, uint32_t idx, uint32_t len) {
+    volatile uint32_t *e = (volatile uint32_t *)(uintptr_t)(q->ring + idx * 8u);
+    uint32_t blk = (uint32_t)(uintptr_t)gc_wq_block_ptr(q, idx);
+    e[0] = len ? GC_GP_ENTRY0_GET(gc_wq_dev_lo(blk) >> 2) : 0u;
+    e[1] = len ? GC_GP_ENTRY1_GET_HI(gc_wq_dev_hi(blk)) | GC_GP_ENTRY1_LENGTH(len) : 0u;
+}
+/* The gate at position p (ring index idx): acquire S[idx] == p + 1, then a timestamped release of
+ * the gate record {p} (when gc_wq_t has gate records) so the host sees when the gate opened. */
+static inline uint32_t gc_wq_gate(const volatile gc_wq_t *q, gc_cb_t *b, uint32_t idx, uint32_t p) {
+    gc_cb_acquire(b, (uint32_t)(uintptr_t)gc_wq_sem_ptr(q, idx), p + 1u);
+    if (GC_WQ_GATES(q)) gc_cb_release(b, GC_WQ_GATES(q) + idx * GC_WQ_GATE_BYTES, p, 1);
+    return b->len;
+}
+/* Open the entries from position p on: release S[index(p - 1)] = p (an AMO: the PBDMA blocked on
+ * it is woken by the atomic unit's write snoop), after a FENCE made the entries visible. */
+static inline void gc_wq_open_from(const volatile gc_wq_t *q, uint32_t p) {
+    gc_wq_fence();
+    __atomic_exchange_n(gc_wq_sem_ptr(q, gc_wq_index(q, p - 1u)), p, __ATOMIC_RELAXED);
+}
+
+/* Write the closing entry at position p: WFI, release Y = r, acquire X == r + 1 (the next
+ * request), gate of position p; then open it. */
+static inline void gc_wq_close_at(volatile gc_wq_t *q, uint32_t p) {
+    uint32_t idx = gc_wq_index(q, p);
+    gc_cb_t b = {gc_wq_block_ptr(q, idx), 0u, q->block_dwords, 0u};
+    uint32_t r = q->request;
+    gc_cb_wfi(&b);
+    gc_cb_release(&b, q->y_sem, r, 0);
+    gc_cb_acquire(&b, q->x_sem, r + 1u);
+    gc_wq_gate(q, &b, idx, p);
+    q->closed_at = p;
+    gc_wq_write_entry(q, idx, b.len);
+    gc_wq_open_from(q, p);
+}
+
+/* Reserve nblocks + 1 entries with one atomic add on soft GP_PUT, checked against shadow GP_PUT
+ * (wrap-aware: positions are compared as differences). */
+static inline uint32_t gc_wq_reserve(volatile gc_wq_t *q, uint32_t nblocks, gc_wq_res_t *r) {
+    if (nblocks == 0u || nblocks > GC_WQ_MAX_BLOCKS) return GC_WQ_BAD_ARG;
+    uint32_t old = __atomic_fetch_add(&q->soft_put, nblocks + 1u, __ATOMIC_RELAXED);
+    if (old & GC_WQ_CLOSED_BIT) return GC_WQ_CLOSED;
+    uint32_t shadow = q->shadow_put;
+    if ((int32_t)(shadow - 1u - (old + nblocks + 1u)) < 0) {
+        __atomic_fetch_add(&q->full, 1u, __ATOMIC_RELAXED);
+        if ((int32_t)(shadow - old) > 0) gc_wq_close_at(q, old); /* the one reservation that crossed */
+        return GC_WQ_FULL;
+    }
+    r->pos = old;
+    r->nblocks = nblocks;
+    r->base = gc_wq_index(q, old);
+    for (uint32_t j = 0; j < nblocks; j++) r->len[j] = 0u;
+    return GC_WQ_OK;
+}
+
+/* The command block of entry j (< nblocks) of a reservation. */
+static inline gc_cb_t gc_wq_block(const volatile gc_wq_t *q, const gc_wq_res_t *r, uint32_t j) {
+    gc_cb_t b = {gc_wq_block_ptr(q, gc_wq_step(q, r->base, j)), 0u, q->block_dwords, 0u};
+    return b;
+}
+/* Record the length of block j once written (a block that overflowed becomes a NOP entry). */
+static inline void gc_wq_end_block(gc_wq_res_t *r, uint32_t j, const gc_cb_t *b) {
+    if (j < r->nblocks) r->len[j] = b->err ? 0u : b->len;
+}
+
+/* Write the N GPFIFO entries and the gate entry after them, FENCE, then release the semaphore of
+ * the entry before the range: the PBDMA runs the range only once it is fully written.  Returns
+ * GC_WQ_OVERFLOW when a block was dropped (its entry is a NOP), else GC_WQ_OK. */
+static inline uint32_t gc_wq_commit(volatile gc_wq_t *q, const gc_wq_res_t *r) {
+    uint32_t st = GC_WQ_OK;
+    for (uint32_t j = 0; j < r->nblocks; j++) {
+        if (!r->len[j]) st = GC_WQ_OVERFLOW;
+        gc_wq_write_entry(q, gc_wq_step(q, r->base, j), r->len[j]);
+    }
+    uint32_t gidx = gc_wq_step(q, r->base, r->nblocks);
+    gc_cb_t g = {gc_wq_block_ptr(q, gidx), 0u, q->block_dwords, 0u};
+    gc_wq_write_entry(q, gidx, gc_wq_gate(q, &g, gidx, r->pos + r->nblocks));
+    gc_wq_open_from(q, r->pos);
+    return st;
+}
+
+/* "No more work": close the queue (one atomic OR sets the closed bit; the first closer writes the
+ * closing entry at the next free position).  GC_WQ_CLOSED when it was closed already (by a
+ * closer, or by the reservation that found the queue full). */
+static inline uint32_t gc_wq_close(volatile gc_wq_t *q) {
+    uint32_t old = __atomic_fetch_or(&q->soft_put, GC_WQ_CLOSED_BIT, __ATOMIC_RELAXED);
+    if (old & GC_WQ_CLOSED_BIT) return GC_WQ_CLOSED;
+    if ((int32_t)(q->shadow_put - old) <= 0) return GC_WQ_CLOSED; /* closed by the full reservation */
+    gc_wq_close_at(q, old);
+    return GC_WQ_OK;
+}
+
+/* A producer is done; the last of gc_wq_t.producers closes the queue.  Returns gc_wq_close's
+ * status for the last one, GC_WQ_OK for the others. */
+static inline uint32_t gc_wq_done(volatile gc_wq_t *q) {
+    uint32_t n = __atomic_fetch_add(&q->done, 1u, __ATOMIC_RELAXED) + 1u;
+    return n == q->producers ? gc_wq_close(q) : GC_WQ_OK;
+}
+
+#endif /* __riscv */
+#endif

@@ -1,0 +1,63 @@
+/* gc_workq_kernels.h: parameter blocks of the work-queue kernels (firmware/kernels/workq.c),
+ * shared with the host (tests/cosim/test_workq.c, hostdrv/tools/scen_workqueue.c, the bench).
+ * Pointers are 32-bit thread addresses. */
+#ifndef GC_WORKQ_KERNELS_H
+#define GC_WORKQ_KERNELS_H
+
+#include <stdint.h>
+
+/* One producer thread's record (wq_stress, wq_fault): what it reserved and when it released. */
+typedef struct gc_wq_thread_rec {
+    uint32_t status;  /* GC_WQ_* of its reservation */
+    uint32_t pos;     /* first position (GC_WQ_OK) */
+    uint32_t nblocks; /* N it asked for */
+    uint32_t release; /* cycle (low word) just before its commit: FENCE, then the releasing AMO */
+} gc_wq_thread_rec_t;
+
+/* wq_stress: every thread (grid x block) reserves `rounds` times a random N in [1, max_n] blocks;
+ * block j of a range releases, with a cycle stamp, the item record items[pos + j - base] (16 bytes:
+ * payload GC_WQ_ITEM_TAG(thread, round, j)) and adds 1 to *count; between reserving and committing
+ * the thread spins a random 0 .. max_delay cycles (so releases come out of order).  Thread t's
+ * record of round k is recs[t * rounds + k].  Then gc_wq_done.  A thread whose reservation is
+ * refused stops producing. */
+typedef struct gc_wq_stress_params {
+    uint32_t q, items, base, count, recs;
+    uint32_t seed, max_n, max_delay, rounds;
+} gc_wq_stress_params_t;
+#define GC_WQ_ITEM_TAG(t, k, j) (0x40000000u | ((t) << 12) | ((k) << 4) | (j))
+
+/* wq_fault: thread 0 commits one range of one block (item record 0), then reserves a second one
+ * and faults (a load from NULL) before committing it. */
+
+/* wq_wake: thread 0 spins `delay` cycles, writes the cycle (low word) to *cyc, then releases
+ * *sem = 1 with an AMO (amoswap). */
+typedef struct gc_wq_wake_params {
+    uint32_t sem, cyc, delay;
+} gc_wq_wake_params_t;
+
+/* wq_seed: the work-queue scenario's kernel K, 4 CTAs of one thread each (4 warps, so that the
+ * threads may wait for each other).  Threads 0 and 1 create work on the compute queue `cq`: each
+ * reserves one block that launches the child TMD tmds + 256 t (wq_child, writing marks[t]);
+ * threads 2 and 3 on the copy queue `kq`: each one copy src + 256 (t - 2) -> dst + 256 (t - 2) of
+ * 256 bytes with a four-word release at crec + 16 (t - 2).  Thread 1 reserves after thread 0 (3
+ * after 2) and releases before it: the releases come in the opposite order to the reservations.
+ * recs[t] as gc_wq_thread_rec_t; every block starts with a stamped release of
+ * items[t] (payload t + 1): the cycle its entry ran. */
+typedef struct gc_wq_seed_params {
+    uint32_t cq, kq, tmds, marks, src, dst, crec, recs, items, flags;
+} gc_wq_seed_params_t;
+
+/* wq_child: marks[param] = GC_WQ_CHILD_MARK(ctaid) written by thread 0 of each CTA. */
+typedef struct gc_wq_child_params {
+    uint32_t mark, tag;
+} gc_wq_child_params_t;
+#define GC_WQ_CHILD_MARK(tag) (0xC0DE0000u | (tag))
+
+/* wq_latency (bench): thread 0 records the cycle it decides to create work in *t0, then reserves
+ * one block on q that releases item 0 with a stamp (the work starting) and commits; with
+ * use_queue 0 it only records *t0 and ends (the host round trip does the work). */
+typedef struct gc_wq_latency_params {
+    uint32_t q, t0, items, use_queue;
+} gc_wq_latency_params_t;
+
+#endif

@@ -1,0 +1,143 @@
+/* Kernels of the GPU-owned work queues (issue 16, seed 002): producers that create work through
+ * gc_workq.h, the child kernel they launch, and the hardware-rule probes.  Parameter blocks:
+ * gc_workq_kernels.h. */
+#include "gc_device.h"
+#include "gc_workq.h"
+#include "gc_workq_kernels.h"
+
+#define PTR(a) ((volatile uint32_t *)(uintptr_t)(a))
+#define WQ(a) ((volatile gc_wq_t *)(uintptr_t)(a))
+
+static inline uint32_t xorshift(uint32_t *s) {
+    uint32_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *s = x;
+}
+
+static inline void spin(uint32_t cycles) {
+    uint32_t t0 = gc_cycle();
+    while (gc_cycle() - t0 < cycles) {}
+}
+
+static inline uint32_t thread_linear(void) {
+    uint32_t cta = gc_ctaid_x() + gc_nctaid_x() * (gc_ctaid_y() + gc_nctaid_y() * gc_ctaid_z());
+    return cta * gc_ntid() + gc_tid();
+}
+
+/* One block of a range: the stamped release of item record `item` (payload tag), count += 1. */
+static inline void item_block(volatile gc_wq_t *q, gc_wq_res_t *r, uint32_t j, uint32_t item, uint32_t tag,
+                              uint32_t count) {
+    gc_cb_t b = gc_wq_block(q, r, j);
+    gc_cb_release(&b, item, tag, 1);
+    if (count) gc_cb_add(&b, count, 1u);
+    gc_wq_end_block(r, j, &b);
+}
+
+GC_KERNEL(wq_stress) {
+    const gc_wq_stress_params_t *p = gc_param;
+    volatile gc_wq_t *q = WQ(p->q);
+    uint32_t t = thread_linear();
+    uint32_t s = p->seed ^ (t * 2654435761u) ^ 0x9E3779B9u;
+    if (!s) s = 1u;
+    volatile gc_wq_thread_rec_t *rec = (volatile gc_wq_thread_rec_t *)(uintptr_t)p->recs + t * p->rounds;
+    for (uint32_t k = 0; k < p->rounds; k++) {
+        uint32_t n = 1u + xorshift(&s) % p->max_n;
+        uint32_t delay = p->max_delay ? xorshift(&s) % (p->max_delay + 1u) : 0u;
+        gc_wq_res_t r;
+        uint32_t st = gc_wq_reserve(q, n, &r);
+        rec[k].nblocks = n;
+        rec[k].pos = st == GC_WQ_OK ? r.pos : 0u;
+        if (st != GC_WQ_OK) {
+            rec[k].status = st;
+            break;
+        }
+        for (uint32_t j = 0; j < n; j++)
+            item_block(q, &r, j, p->items + (r.pos + j - p->base) * 16u, GC_WQ_ITEM_TAG(t, k, j), p->count);
+        spin(delay);
+        rec[k].release = gc_cycle();
+        rec[k].status = gc_wq_commit(q, &r);
+    }
+    gc_wq_done(q);
+}
+
+GC_KERNEL(wq_fault) {
+    const gc_wq_stress_params_t *p = gc_param;
+    volatile gc_wq_t *q = WQ(p->q);
+    if (thread_linear() != 0) return;
+    volatile gc_wq_thread_rec_t *rec = (volatile gc_wq_thread_rec_t *)(uintptr_t)p->recs;
+    gc_wq_res_t r;
+    rec[0].status = gc_wq_reserve(q, 1, &r);
+    rec[0].pos = r.pos;
+    item_block(q, &r, 0, p->items, GC_WQ_ITEM_TAG(0u, 0u, 0u), p->count);
+    rec[0].release = gc_cycle();
+    gc_wq_commit(q, &r);
+    rec[1].status = gc_wq_reserve(q, 1, &r);
+    rec[1].pos = r.pos;
+    item_block(q, &r, 0, p->items + 16u, GC_WQ_ITEM_TAG(0u, 1u, 0u), p->count);
+    rec[1].release = *PTR(p->base); /* p->base is 0 here: a NULL load, NULL_ACCESS, before the commit */
+    gc_wq_commit(q, &r);
+}
+
+GC_KERNEL(wq_wake) {
+    const gc_wq_wake_params_t *p = gc_param;
+    if (thread_linear() != 0) return;
+    spin(p->delay);
+    *PTR(p->cyc) = gc_cycle();
+    gc_atomic_exch(PTR(p->sem), 1u);
+}
+
+GC_KERNEL(wq_child) {
+    const gc_wq_child_params_t *p = gc_param;
+    if (gc_tid() == 0) PTR(p->mark)[gc_ctaid_x()] = GC_WQ_CHILD_MARK(p->tag);
+}
+
+/* flags: bit t set by thread t once it reserved (bits 0..3), bit 4 + t once it committed. */
+GC_KERNEL(wq_seed) {
+    const gc_wq_seed_params_t *p = gc_param;
+    uint32_t t = gc_ctaid_x();
+    if (gc_tid() != 0 || t > 3u) return;
+    volatile gc_wq_t *q = WQ(t < 2u ? p->cq : p->kq);
+    volatile uint32_t *flags = PTR(p->flags);
+    volatile gc_wq_thread_rec_t *rec = (volatile gc_wq_thread_rec_t *)(uintptr_t)p->recs + t;
+    uint32_t first = (t & 1u) == 0u; /* threads 0 and 2 reserve first, release last */
+    if (!first)
+        while (!(*flags & (1u << (t - 1u)))) {}
+    gc_wq_res_t r;
+    uint32_t st = gc_wq_reserve(q, 1, &r);
+    rec->status = st;
+    rec->pos = r.pos;
+    rec->nblocks = 1u;
+    gc_atomic_or(flags, 1u << t);
+    if (st == GC_WQ_OK) {
+        gc_cb_t b = gc_wq_block(q, &r, 0);
+        gc_cb_release(&b, p->items + 16u * t, t + 1u, 1);
+        if (t < 2u)
+            gc_cb_launch(&b, q, p->tmds + 256u * t);
+        else
+            gc_cb_copy(&b, q, p->dst + 256u * (t - 2u), p->src + 256u * (t - 2u), 256u, p->crec + 16u * (t - 2u),
+                       t + 1u);
+        gc_wq_end_block(&r, 0, &b);
+        if (first)
+            while (!(*flags & (1u << (4u + t + 1u)))) {}
+        rec->release = gc_cycle();
+        rec->status = gc_wq_commit(q, &r);
+    }
+    gc_atomic_or(flags, 1u << (4u + t));
+    gc_wq_done(q);
+}
+
+GC_KERNEL(wq_latency) {
+    const gc_wq_latency_params_t *p = gc_param;
+    if (thread_linear() != 0) return;
+    *PTR(p->t0) = gc_cycle();
+    if (!p->use_queue) return;
+    volatile gc_wq_t *q = WQ(p->q);
+    gc_wq_res_t r;
+    if (gc_wq_reserve(q, 1, &r) == GC_WQ_OK) {
+        item_block(q, &r, 0, p->items, 1u, 0u);
+        gc_wq_commit(q, &r);
+    }
+    gc_wq_done(q);
+}

@@ -1,0 +1,538 @@
+/* GPU-owned work queues (issue 16, seed 002) on whatever backend GPUCOSIM_BACKEND names (the
+ * driver suite runs it on rtl, ref and sc):
+ *   - set-up: X = Y = 0, GP_GET 0, GP_PUT = wrap(-1, n), soft / shadow GP_PUT, for a power-of-two
+ *     ring and another; bad configurations refused with a message;
+ *   - the two hardware rules the protocol relies on: a GPFIFO entry is read only after the one
+ *     before completed (an ILLEGAL entry behind a blocked gate is never read; once the gate opens
+ *     it is, and faults), and a release written by a SIMT AMO wakes the blocked channel long before
+ *     the retry interval (set to 10^6 cycles);
+ *   - stress: 96 producer threads reserving random N with random delays before releasing, on rings
+ *     of 512 and 400 entries, two requests each (the queue re-armed between them): every item ran
+ *     exactly once (payloads, an IADD count), in entry order (stamps), never before its thread
+ *     released it (gate stamps after the release), the CPU wrote GP_PUT only at set-up and once per
+ *     request;
+ *   - a queue that fills: FULL returned, nothing lost, the queue handed back, the next request runs;
+ *   - a thread that reserves and faults before releasing: the wait reports the blocked entry and its
+ *     semaphore (and so does the whole-run watchdog when nobody closes the queue).
+ * Skipped on a backend without a compute engine. */
+#include <string.h>
+
+#include "gc_workq.h"
+#include "gc_workq_kernels.h"
+#include "gpucosim/compute.h"
+#include "gpucosim/runtime.h"
+#include "gpucosim/workq.h"
+#include "rt_test.h"
+#include "tcase.h"
+
+#ifndef GC_FIRMWARE_DIR
+#define GC_FIRMWARE_DIR "build/firmware"
+#endif
+#define IMAGE GC_FIRMWARE_DIR "/kernels.elf"
+
+typedef struct env {
+    gcrt_t *rt;
+    gc_elf_t *img;
+    gcrt_workq_t *w;
+    gc_device_t *dev;
+} env_t;
+
+/* Open a runtime, the kernels and a workq; false with *skip when the backend has no compute engine. */
+static bool env_open(env_t *e, uint64_t max_cycles, bool *skip) {
+    memset(e, 0, sizeof *e);
+    *skip = false;
+    gcrt_config_t cfg;
+    gcrt_config_init(&cfg);
+    cfg.device.quiet = true;
+    cfg.device.max_cycles = max_cycles;
+    if (gcrt_open(&cfg, &e->rt)) return false;
+    uint32_t hw;
+    gcrt_error_t er = gcrt_compute_channel(e->rt, &hw);
+    if (er == GCRT_ERROR_NOT_SUPPORTED) *skip = true;
+    if (er || gcrt_load_image(e->rt, IMAGE, &e->img)) {
+        fprintf(stderr, "%s\n", gcrt_last_message(e->rt));
+        return false;
+    }
+    e->dev = gcrt_device(e->rt);
+    return gcrt_workq_open(e->rt, &e->w) == GCRT_SUCCESS;
+}
+
+static void env_close(env_t *e) {
+    gcrt_workq_close(e->w);
+    if (e->img) gcrt_unload_image(e->rt, e->img);
+    if (e->rt) gcrt_close(e->rt);
+}
+
+#define ENV_OPEN(e, maxc)                                                                       \
+    do {                                                                                        \
+        bool skip_;                                                                             \
+        if (!env_open(&(e), (maxc), &skip_)) {                                                  \
+            env_close(&(e));                                                                    \
+            if (skip_) TCASE_SKIP("the backend has no compute engine");                         \
+            TCASE_FAIL_("could not open the runtime, load %s and open the workq", IMAGE);       \
+            return;                                                                             \
+        }                                                                                       \
+    } while (0)
+
+#define WQ_OK(e, expr)                                                                          \
+    do {                                                                                        \
+        gcrt_error_t e_ = (expr);                                                               \
+        if (e_ != GCRT_SUCCESS) {                                                               \
+            TCASE_FAIL_("%s: %s (%s)", #expr, gcrt_error_name(e_), gcrt_workq_message((e).w));  \
+            goto out;                                                                           \
+        }                                                                                       \
+    } while (0)
+
+static gcrt_wq_t *mkq(env_t *e, uint32_t n, uint32_t runlist) {
+    gcrt_wq_config_t c;
+    gcrt_wq_config_init(&c);
+    c.entries = n;
+    c.runlist = runlist;
+    gcrt_wq_t *q = NULL;
+    if (gcrt_wq_create(e->w, &c, &q) != GCRT_SUCCESS) TCASE_FAIL_("gcrt_wq_create: %s", gcrt_workq_message(e->w));
+    return q;
+}
+
+/* The ref model interprets a CTA whole when it is dispatched (hostdrv/src/ref_compute.c): its
+ * memory effects, in program order, land then, ahead of the cycles its threads read (modelled
+ * time).  Comparisons of a thread's CYCLE with a PBDMA stamp hold on rtl and sc only. */
+static bool is_ref(const env_t *e) {
+    const char *b = gc_device_config(e->dev)->backend;
+    return b && !strcmp(b, "ref");
+}
+
+static uint64_t dev_of(uint32_t thread_addr) {
+    uint64_t d = 0;
+    gc_simt_to_device(thread_addr, &d);
+    return d;
+}
+
+static bool ctrl(env_t *e, gcrt_wq_t *q, gc_wq_t *c) {
+    return gc_mem_read(e->dev, dev_of(gcrt_wq_ptr(q)), c, sizeof *c) == GC_OK;
+}
+
+/* ------------------------------------------------------------------ set-up */
+static void t_setup(void) {
+    env_t e;
+    ENV_OPEN(e, 0);
+    static const uint32_t sizes[] = {8, 6, 4, 32768};
+    for (size_t i = 0; i < 4; i++) {
+        uint32_t n = sizes[i];
+        gcrt_wq_t *q = mkq(&e, n, i & 1 ? 1 : 0);
+        if (!q) goto out;
+        REQUIRE_OK(e.dev, gc_device_run(e.dev, 3000)); /* every channel of its runlist had a turn */
+        gcrt_wq_info_t in;
+        WQ_OK(e, gcrt_wq_info(q, &in));
+        uint32_t hw = 1;
+        while (hw < n) hw <<= 1;
+        CHECK_EQ(in.hw_entries, hw);
+        CHECK_EQ(in.x, 0);
+        CHECK_EQ(in.y, 0);
+        CHECK_EQ(in.gp_get, 0);               /* blocked in the arming entry, on X */
+        CHECK_EQ(in.gp_put, gc_wrap(-1, n));  /* wrap(GP_GET - 1, n) */
+        CHECK_EQ(in.soft_put, 1);             /* the entry after GP_GET */
+        CHECK_EQ(in.shadow_put, n - 1);       /* GP_PUT as a position */
+        CHECK_EQ(in.gp_put_writes, 1);
+        gc_wq_t c;
+        REQUIRE(ctrl(&e, q, &c));
+        CHECK_EQ(c.entries, n);
+        CHECK_EQ(c.log2, (n & (n - 1)) ? GC_WQ_NOT_POW2 : (uint32_t)__builtin_ctz(n));
+        char d[400];
+        CHECK(gcrt_wq_diagnose(q, d, sizeof d) > 0 && strstr(d, "semaphore X"));
+        fprintf(stderr, "n %u: %s\n", n, d);
+    }
+    /* bad configurations: one line naming what was wrong */
+    static const struct { uint32_t n, rl, bd; const char *word; } bad[] = {
+        {3, 0, 64, "entries"}, {32769, 0, 64, "entries"}, {0, 0, 64, "entries"}, {8, 3, 64, "runlist"},
+        {8, 0, 8, "dwords"}, {8, 0, 48, "dwords"}, {8, 0, 2048, "dwords"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gcrt_wq_config_t c;
+        gcrt_wq_config_init(&c);
+        c.entries = bad[i].n;
+        c.runlist = bad[i].rl;
+        c.block_dwords = bad[i].bd;
+        gcrt_wq_t *q = (gcrt_wq_t *)&c;
+        CHECK_EQ(gcrt_wq_create(e.w, &c, &q), GCRT_ERROR_INVALID_VALUE);
+        CHECK(q == NULL);
+        CHECK(strstr(gcrt_workq_message(e.w), bad[i].word) != NULL);
+        fprintf(stderr, "refused: %s\n", gcrt_workq_message(e.w));
+    }
+out:
+    env_close(&e);
+}
+
+/* ------------------------------------------------------------------ hardware rule 1 */
+/* Entry 1 of a queue holds an ILLEGAL control entry while the PBDMA is blocked in entry 0's gate
+ * (S[0]).  Not read: no fault for 5000 cycles.  Then (a) entry 1 rewritten to a valid block and
+ * S[0] released: it runs; (b) on a second queue left ILLEGAL and released: the channel faults
+ * INVALID_GPFIFO_ENTRY at GP_GET 1 (the probe does see a read). */
+static void t_gpfifo_order(void) {
+    env_t e;
+    ENV_OPEN(e, 0);
+    for (int variant = 0; variant < 2; variant++) {
+        gcrt_wq_t *q = mkq(&e, 8, variant ? 1 : 0);
+        if (!q) goto out;
+        gc_wq_t c;
+        REQUIRE(ctrl(&e, q, &c));
+        uint64_t ring = dev_of(c.ring), blk1 = dev_of(c.blocks) + c.block_dwords * 4u, x = dev_of(c.x_sem);
+        uint64_t rec = dev_of(c.blocks) + 7u * c.block_dwords * 4u; /* block 7: a record slot */
+        uint32_t ill[2] = {0, GC_GP_ENTRY1_OPCODE(GC_GP_ENTRY1_OPCODE_ILLEGAL)}, one = 1;
+        REQUIRE_OK(e.dev, gc_mem_write(e.dev, ring + 8, ill, sizeof ill));
+        REQUIRE_OK(e.dev, gc_mem_write(e.dev, x, &one, 4)); /* open: X == 1 */
+        REQUIRE_OK(e.dev, gc_device_run(e.dev, 5000));
+        gcrt_wq_info_t in;
+        WQ_OK(e, gcrt_wq_info(q, &in));
+        CHECK_EQ(in.gp_get, 0); /* in entry 0, at the gate */
+        char d[400];
+        CHECK(gcrt_wq_diagnose(q, d, sizeof d) > 0 && strstr(d, "S[0]"));
+        if (!variant) {
+            uint32_t w[16];
+            gc_pushbuf_t pb;
+            gc_pb_init(&pb, w, 16);
+            gc_pb_sem_release(&pb, rec, 0xABCD, false, false);
+            REQUIRE_OK(e.dev, gc_mem_write(e.dev, blk1, w, pb.len * 4u));
+            uint32_t ent[2] = {GC_GP_ENTRY0_GET((uint32_t)blk1 >> 2),
+                               GC_GP_ENTRY1_GET_HI((uint32_t)(blk1 >> 32)) | GC_GP_ENTRY1_LENGTH(pb.len)};
+            REQUIRE_OK(e.dev, gc_mem_write(e.dev, ring + 8, ent, sizeof ent));
+        }
+        REQUIRE_OK(e.dev, gc_mem_write(e.dev, dev_of(c.sems), &one, 4)); /* S[0] = 1 */
+        uint32_t v = 0;
+        for (int i = 0; i < 200 && v != 0xABCD; i++) {
+            REQUIRE_OK(e.dev, gc_device_run(e.dev, 50));
+            REQUIRE_OK(e.dev, gc_mem_read(e.dev, rec, &v, 4));
+            if (variant) {
+                uint32_t cause = 0;
+                REQUIRE_OK(e.dev, gc_mmio_read(e.dev, GC_REG_CHANNEL_ERROR(gcrt_wq_channel(q)), &cause));
+                if (cause) {
+                    CHECK_EQ(cause, GC_ERROR_CAUSE_INVALID_GPFIFO_ENTRY);
+                    uint32_t eg = 0;
+                    REQUIRE_OK(e.dev, gc_mmio_read(e.dev, GC_REG_CHANNEL_ERROR_GP_GET(gcrt_wq_channel(q)), &eg));
+                    CHECK_EQ(eg, 1);
+                    break;
+                }
+                CHECK(i < 199); /* the ILLEGAL entry must be read once the gate opened */
+            }
+        }
+        if (!variant) CHECK_EQ(v, 0xABCD);
+    }
+out:
+    env_close(&e);
+}
+
+/* ------------------------------------------------------------------ hardware rule 2 */
+/* A queue blocked in its gate on S[0] with ACQ_RETRY_INTERVAL = 10^6: a kernel releases S[0] with
+ * an AMO; the gate passes (its stamped gate record, the method after the acquire) within
+ * WAKE_BOUND cycles of the cycle the thread read just before its AMO, and the entry after the gate
+ * (a stamped release) runs: without the atomic unit's wake-up the acquire would be retried only
+ * 10^6 cycles later.  (The bound leaves room for the AMO's own round trip and random stalls.) */
+#define WAKE_BOUND 2000u
+static void t_amo_wake(void) {
+    env_t e;
+    ENV_OPEN(e, 0);
+    gcrt_stream_t *s = NULL;
+    uint64_t buf = 0;
+    gcrt_wq_t *q = mkq(&e, 8, 0);
+    if (!q) goto out;
+    gc_wq_t c;
+    REQUIRE(ctrl(&e, q, &c));
+    uint64_t x = dev_of(c.x_sem), blk1 = dev_of(c.blocks) + c.block_dwords * 4u, ring = dev_of(c.ring);
+    uint32_t one = 1;
+    WQ_OK(e, gcrt_malloc(e.rt, &buf, 256));
+    uint32_t zero[16] = {0};
+    WQ_OK(e, gcrt_write(e.rt, buf, zero, sizeof zero));
+    /* entry 1: a stamped release of buf + 16 */
+    uint32_t w[16];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 16);
+    gc_pb_sem_release_ts(&pb, buf + 16, 0x5EED, false, false);
+    REQUIRE_OK(e.dev, gc_mem_write(e.dev, blk1, w, pb.len * 4u));
+    uint32_t ent[2] = {GC_GP_ENTRY0_GET((uint32_t)blk1 >> 2),
+                       GC_GP_ENTRY1_GET_HI((uint32_t)(blk1 >> 32)) | GC_GP_ENTRY1_LENGTH(pb.len)};
+    REQUIRE_OK(e.dev, gc_mem_write(e.dev, ring + 8, ent, sizeof ent));
+    REQUIRE_OK(e.dev, gc_mem_write(e.dev, x, &one, 4));
+    REQUIRE_OK(e.dev, gc_device_run(e.dev, 2000)); /* past X (retried every 64), blocked on S[0] */
+    REQUIRE_OK(e.dev, gc_mmio_write(e.dev, GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 1000000));
+    REQUIRE_OK(e.dev, gc_device_run(e.dev, 300));
+    gc_wq_wake_params_t p = {c.sems, gcrt_kernel_ptr(buf), 400};
+    uint32_t g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
+    WQ_OK(e, gcrt_stream_create(e.rt, &s));
+    RT_OK(e.rt, gcrt_launch(e.rt, s, e.img, "wq_wake", g, b, &p, sizeof p, 0));
+    RT_OK(e.rt, gcrt_stream_synchronize(e.rt, s));
+    uint32_t r[4] = {0};
+    for (int i = 0; i < 400 && r[0] != 0x5EED; i++) {
+        REQUIRE_OK(e.dev, gc_device_run(e.dev, 16));
+        WQ_OK(e, gcrt_read(e.rt, buf + 16, r, sizeof r));
+    }
+    uint32_t cyc = 0;
+    WQ_OK(e, gcrt_read(e.rt, buf, &cyc, 4));
+    CHECK_EQ(r[0], 0x5EED);
+    uint32_t gp = 1;
+    uint64_t gate = 0;
+    WQ_OK(e, gcrt_wq_gate(q, 0, &gp, &gate));
+    CHECK_EQ(gp, 0);
+    int32_t lat = (int32_t)((uint32_t)gate - cyc);
+    fprintf(stderr, "AMO release at cycle %u, the gate passed at %u (%d cycles), the entry after it ran at %u "
+            "(retry interval 10^6)\n", cyc, (uint32_t)gate, lat, r[2]);
+    CHECK(r[0] == 0x5EED && lat < (int32_t)WAKE_BOUND);
+    /* the ref model interprets a CTA whole at its dispatch: its AMO lands then, before the cycle its
+     * thread reads (a modelled time); the RTL's gate can only pass after the AMO */
+    if (!is_ref(&e)) CHECK(lat > 0);
+out:
+    if (e.dev) gc_mmio_write(e.dev, GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 64);
+    if (s) gcrt_stream_destroy(e.rt, s);
+    env_close(&e);
+}
+
+/* ------------------------------------------------------------------ stress */
+typedef struct stress {
+    uint32_t threads, rounds, max_n, max_delay, seed;
+    uint64_t items, count, recs; /* device addresses */
+} stress_t;
+
+/* Run one request of wq_stress on q and check it.  Returns the number of OK reservations, -1 on a
+ * runtime failure (reported). */
+static long stress_request(env_t *e, gcrt_wq_t *q, const stress_t *st, bool expect_full, uint32_t *nfull) {
+    gc_wq_t c;
+    if (!ctrl(e, q, &c)) return -1;
+    uint32_t base = c.soft_put;
+    size_t nrec = (size_t)st->threads * st->rounds;
+    size_t item_bytes = 16u * (c.entries + 8u);
+    uint8_t *zero = calloc(1, item_bytes > nrec * 16 ? item_bytes : nrec * 16);
+    gc_mem_write(e->dev, st->items, zero, item_bytes);
+    gc_mem_write(e->dev, st->recs, zero, nrec * 16);
+    gc_mem_write(e->dev, st->count, zero, 4);
+    free(zero);
+    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(st->items), base, gc_simt_ptr(st->count),
+                               gc_simt_ptr(st->recs), st->seed, st->max_n, st->max_delay, st->rounds};
+    gcrt_wq_request_t rq;
+    gcrt_wq_request_init(&rq);
+    rq.image = e->img;
+    rq.kernel = "wq_stress";
+    rq.grid[0] = st->threads / 32u;
+    rq.block[0] = 32;
+    rq.args = &p;
+    rq.args_bytes = sizeof p;
+    rq.open_early = true;
+    gcrt_wq_t *qs[1] = {q};
+    gcrt_error_t er = gcrt_workq_request(e->w, qs, 1, &rq);
+    if (!er) er = gcrt_workq_wait(e->w, 20000000);
+    if (er) {
+        TCASE_FAIL_("request: %s (%s)", gcrt_error_name(er), gcrt_workq_message(e->w));
+        return -1;
+    }
+    gc_wq_thread_rec_t *recs = calloc(nrec, sizeof *recs);
+    uint32_t (*items)[4] = calloc(c.entries + 8u, 16);
+    uint32_t count = 0;
+    gc_mem_read(e->dev, st->recs, recs, nrec * sizeof *recs);
+    gc_mem_read(e->dev, st->items, items, 16u * (c.entries + 8u));
+    gc_mem_read(e->dev, st->count, &count, 4);
+    gcrt_wq_info_t in;
+    gcrt_wq_info(q, &in);
+    long ok = 0;
+    uint32_t total = 0, full = 0, bad = 0, early = 0, ooo = 0, closed = 0;
+    for (uint32_t t = 0; t < st->threads; t++)
+        for (uint32_t k = 0; k < st->rounds; k++) {
+            const gc_wq_thread_rec_t *r = &recs[t * st->rounds + k];
+            if (r->status == GC_WQ_FULL) { full++; break; }
+            if (r->status == GC_WQ_CLOSED) { closed++; break; }
+            if (r->status != GC_WQ_OK) { bad++; continue; }
+            ok++;
+            total += r->nblocks;
+            for (uint32_t j = 0; j < r->nblocks; j++)
+                if (items[r->pos + j - base][0] != GC_WQ_ITEM_TAG(t, k, j)) bad++;
+            /* the gate before the range (position pos - 1) opened after the thread's release */
+            uint32_t gp = 0;
+            uint64_t gcyc = 0;
+            gcrt_wq_gate(q, r->pos - 1, &gp, &gcyc);
+            if (gp != r->pos - 1 || (!is_ref(e) && (uint32_t)gcyc - r->release > 0x80000000u)) early++;
+            uint64_t first = ((uint64_t)items[r->pos - base][3] << 32) | items[r->pos - base][2];
+            if (first <= gcyc) early++;
+            for (uint32_t u = 0; u < st->threads; u++) { /* releases out of reservation order */
+                const gc_wq_thread_rec_t *o = &recs[u * st->rounds];
+                if (o->status == GC_WQ_OK && o->pos > r->pos && (int32_t)(o->release - r->release) < 0) ooo++;
+            }
+        }
+    /* entry order: item stamps grow with the position */
+    uint64_t last = 0;
+    uint32_t order_bad = 0, seen = 0;
+    for (uint32_t i = 0; i < c.entries; i++) {
+        if (!(items[i][0] & 0x40000000u)) continue;
+        uint64_t s = ((uint64_t)items[i][3] << 32) | items[i][2];
+        if (s <= last) order_bad++;
+        last = s;
+        seen++;
+    }
+    fprintf(stderr, "request %u: %ld ranges, %u items, %u full, %u closed, %u releases out of reservation order, "
+            "count %u, closed at position %u, GP_PUT writes %u\n", in.request - 1, ok, total, full, closed, ooo,
+            count, in.closed_at, in.gp_put_writes);
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(early, 0);
+    CHECK_EQ(order_bad, 0);
+    CHECK_EQ(count, total); /* every item exactly once */
+    CHECK_EQ(seen, total);
+    CHECK_EQ(in.full, full);
+    CHECK_EQ(in.y, in.request - 1); /* handed back */
+    if (expect_full) CHECK(full >= 1);
+    else CHECK_EQ(full + closed, 0);
+    if (nfull) *nfull = full;
+    free(recs);
+    free(items);
+    return ok;
+}
+
+static void stress(uint32_t n, uint32_t threads, uint32_t max_n, bool expect_full) {
+    env_t e;
+    ENV_OPEN(e, 0);
+    gcrt_wq_t *q = mkq(&e, n, 0);
+    uint64_t mem = 0;
+    if (!q) goto out;
+    WQ_OK(e, gcrt_malloc(e.rt, &mem, 16u * (n + 8u) + 16u * threads * 2u + 64u));
+    stress_t st = {threads, 1, max_n, 300, 0, mem, mem + 16u * (n + 8u), mem + 16u * (n + 8u) + 64u};
+    for (uint32_t r = 0; r < 2; r++) {
+        st.seed = 0x1234567u + r * 977u + (uint32_t)gc_device_seed(e.dev);
+        if (stress_request(&e, q, &st, expect_full, NULL) < 0) goto out;
+    }
+    gcrt_wq_info_t in;
+    WQ_OK(e, gcrt_wq_info(q, &in));
+    CHECK_EQ(in.gp_put_writes, in.request); /* set-up + one per request handed back */
+out:
+    env_close(&e);
+}
+
+static void t_stress_pow2(void) { stress(512, 96, 3, false); }
+static void t_stress_npow2(void) { stress(400, 96, 3, false); }
+static void t_full(void) { stress(32, 64, 3, true); }
+static void t_full_npow2(void) { stress(27, 64, 2, true); }
+
+/* ------------------------------------------------------------------ faults */
+static void t_fault(void) {
+    env_t e;
+    ENV_OPEN(e, 0);
+    uint64_t mem = 0;
+    gcrt_wq_t *q = mkq(&e, 16, 0);
+    if (!q) goto out;
+    WQ_OK(e, gcrt_malloc(e.rt, &mem, 256));
+    uint32_t zero[64] = {0};
+    WQ_OK(e, gcrt_write(e.rt, mem, zero, sizeof zero));
+    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(mem), 0, gc_simt_ptr(mem + 64), gc_simt_ptr(mem + 128),
+                               1, 1, 0, 1};
+    gcrt_wq_request_t rq;
+    gcrt_wq_request_init(&rq);
+    rq.image = e.img;
+    rq.kernel = "wq_fault";
+    rq.args = &p;
+    rq.args_bytes = sizeof p;
+    rq.open_early = true;
+    gcrt_wq_t *qs[1] = {q};
+    WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq));
+    gcrt_error_t er = gcrt_workq_wait(e.w, 2000000);
+    const char *m = gcrt_workq_message(e.w);
+    fprintf(stderr, "%s\n", m);
+    CHECK_EQ(er, GCRT_ERROR_CHANNEL_FAULT);
+    CHECK(strstr(m, "TASK_FAULT") && strstr(m, "NULL_ACCESS"));
+    /* first range: positions 1 (item) and 2 (gate); the second reservation, 3 and 4, was never
+     * released: the queue waits at entry 2 for S[2] == 3 */
+    CHECK(strstr(m, "entry 2 (position 2) waits for S[2]") != NULL);
+    CHECK(strstr(m, "== 3, it holds 0") != NULL);
+    uint32_t it[8];
+    WQ_OK(e, gcrt_read(e.rt, mem, it, sizeof it));
+    CHECK_EQ(it[0], GC_WQ_ITEM_TAG(0u, 0u, 0u)); /* the released range ran */
+    CHECK_EQ(it[4], 0);                         /* the unreleased one did not */
+out:
+    env_close(&e);
+}
+
+/* Nobody closes the queue (producers set higher than K's threads): the whole-run watchdog stops the
+ * run, and the wait's message names the entry and the semaphore the queue waits on. */
+static void t_watchdog(void) {
+    env_t e;
+    ENV_OPEN(e, 400000);
+    uint64_t mem = 0;
+    gcrt_wq_t *q = mkq(&e, 16, 0);
+    if (!q) goto out;
+    WQ_OK(e, gcrt_malloc(e.rt, &mem, 1024));
+    uint32_t zero[256] = {0};
+    WQ_OK(e, gcrt_write(e.rt, mem, zero, sizeof zero));
+    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(mem), 1, gc_simt_ptr(mem + 512), gc_simt_ptr(mem + 576),
+                               7, 1, 0, 1};
+    gcrt_wq_request_t rq;
+    gcrt_wq_request_init(&rq);
+    rq.image = e.img;
+    rq.kernel = "wq_stress";
+    rq.block[0] = 2;
+    rq.args = &p;
+    rq.args_bytes = sizeof p;
+    rq.producers[0] = 3; /* one more than K has: nobody closes */
+    gcrt_wq_t *qs[1] = {q};
+    WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq));
+    gcrt_error_t er = gcrt_workq_wait(e.w, 0);
+    const char *m = gcrt_workq_message(e.w);
+    fprintf(stderr, "%s\n", m);
+    CHECK(er == GCRT_ERROR_TIMEOUT || er == GCRT_ERROR_BACKEND);
+    CHECK(strstr(m, "watchdog") != NULL);
+    /* two ranges of one block: positions 1, 2 and 3, 4: the queue waits at entry 4 for S[4] == 5 */
+    CHECK(strstr(m, "entry 4 (position 4) waits for S[4]") != NULL);
+out:
+    env_close(&e);
+}
+
+/* ------------------------------------------------------------------ API refusals */
+static void t_request_errors(void) {
+    env_t e;
+    ENV_OPEN(e, 0);
+    gcrt_wq_t *q = mkq(&e, 8, 0);
+    uint64_t mem = 0;
+    if (!q) goto out;
+    gcrt_wq_t *qs[2] = {q, q};
+    gcrt_wq_request_t rq;
+    gcrt_wq_request_init(&rq);
+    rq.image = e.img;
+    rq.kernel = "no_such_kernel";
+    CHECK_EQ(gcrt_workq_request(e.w, qs, 1, &rq), GCRT_ERROR_INVALID_KERNEL);
+    CHECK(strstr(gcrt_workq_message(e.w), "no_such_kernel") != NULL);
+    rq.kernel = "wq_stress";
+    CHECK_EQ(gcrt_workq_request(e.w, qs, 0, &rq), GCRT_ERROR_INVALID_VALUE);
+    CHECK_EQ(gcrt_workq_request(e.w, qs, 2, &rq), GCRT_ERROR_INVALID_HANDLE); /* named twice */
+    CHECK_EQ(gcrt_workq_request(e.w, qs, 1, NULL), GCRT_ERROR_INVALID_VALUE);
+    rq.grid[1] = 0;
+    CHECK_EQ(gcrt_workq_request(e.w, qs, 1, &rq), GCRT_ERROR_INVALID_CONFIGURATION);
+    rq.grid[1] = 1;
+    WQ_OK(e, gcrt_malloc(e.rt, &mem, 1024));
+    uint32_t zero[256] = {0};
+    WQ_OK(e, gcrt_write(e.rt, mem, zero, sizeof zero));
+    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(mem), 1, gc_simt_ptr(mem + 512), gc_simt_ptr(mem + 576),
+                               7, 1, 0, 1};
+    rq.args = &p;
+    rq.args_bytes = sizeof p;
+    WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq));
+    CHECK_EQ(gcrt_workq_request(e.w, qs, 1, &rq), GCRT_ERROR_NOT_PERMITTED); /* not waited for */
+    gcrt_wq_config_t c;
+    gcrt_wq_config_init(&c);
+    gcrt_wq_t *q2 = NULL;
+    CHECK_EQ(gcrt_wq_create(e.w, &c, &q2), GCRT_ERROR_NOT_PERMITTED);
+    WQ_OK(e, gcrt_workq_wait(e.w, 2000000));
+    WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq)); /* the re-armed queue takes the next request */
+    WQ_OK(e, gcrt_workq_wait(e.w, 2000000));
+    gcrt_wq_info_t in;
+    WQ_OK(e, gcrt_wq_info(q, &in));
+    CHECK_EQ(in.y, 2);
+    CHECK_EQ(in.request, 3);
+    CHECK_EQ(in.gp_put_writes, 3);
+out:
+    env_close(&e);
+}
+
+static const tcase_t cases[] = {
+    {"wq_setup", t_setup},
+    {"wq_gpfifo_order", t_gpfifo_order},
+    {"wq_amo_wake", t_amo_wake},
+    {"wq_request_errors", t_request_errors},
+    {"wq_stress_pow2", t_stress_pow2},
+    {"wq_stress_npow2", t_stress_npow2},
+    {"wq_full", t_full},
+    {"wq_full_npow2", t_full_npow2},
+    {"wq_fault", t_fault},
+    {"wq_watchdog", t_watchdog},
+};
+TCASE_MAIN(cases)
