@@ -13,13 +13,15 @@
  * A thread creating work (kernel side):
  *     gc_wq_res_t r;
  *     if (gc_wq_reserve(q, 2, &r) == GC_WQ_OK) {          // one AMOADD of 3 on soft GP_PUT
- *         gc_cb_t b = gc_wq_block(q, &r, 0);              // command block of the range's entry 0
- *         gc_cb_launch(&b, q, tmd);                       // real methods of the queue's runlist
+ *         gc_cb_t b = gc_wq_block(&r, 0);                 // command block of the range's entry 0
+ *         gc_cb_launch(&b, tmd);                          // real methods of the queue's runlist
  *         gc_wq_end_block(&r, 0, &b);
  *         ... block 1 ...
- *         gc_wq_commit(q, &r);                            // GPFIFO entries, FENCE, release
+ *         gc_wq_commit(&r);                               // GPFIFO entries, FENCE, release
  *     }
  *     gc_wq_done(q);                                      // the last producer closes the queue
+ * A reservation reads the control block's fields once (gc_wq_view_t, loads issued back to back)
+ * and works from that copy: every read of the control block is a global-memory round trip.
  * Statuses: GC_WQ_OK; GC_WQ_FULL (the request's free entries ran out: nothing of this work was
  * written, the queue is closed for the request, see below); GC_WQ_CLOSED (the queue was closed
  * before: nothing written); GC_WQ_BAD_ARG (0 or more than GC_WQ_MAX_BLOCKS blocks: nothing
@@ -50,7 +52,11 @@
 #define GC_WQ_CLOSED_BIT 0x80000000u /* soft_put bit 31: the queue was closed (gc_wq_close) */
 #define GC_WQ_NOT_POW2 0xFFFFFFFFu   /* gc_wq_t.log2 of a ring that is not a power of two */
 #define GC_WQ_SEM_STRIDE 8u          /* bytes between per-entry semaphores (one 8-byte word each) */
-#define GC_WQ_GATE_BYTES 16u         /* one gate record: {position, 0, 64-bit stamp} */
+#define GC_WQ_GATE_BYTES 64u         /* one gate slot per entry: its gate block and its gate record */
+#define GC_WQ_GATE_DWORDS 12u        /* the gate block: acquire S[i] == p + 1, stamped release of the record */
+#define GC_WQ_GATE_ACQ_PAYLOAD 3u    /* dword of the gate block holding p + 1 */
+#define GC_WQ_GATE_REC_PAYLOAD 9u    /* dword of the gate block holding p */
+#define GC_WQ_GATE_REC 48u           /* byte offset of the gate record {p, 0, 64-bit stamp} in the slot */
 
 /* The queue's control block (64 bytes, in device memory; the kernel gets its thread address). */
 typedef struct gc_wq {
@@ -69,11 +75,11 @@ typedef struct gc_wq {
     uint32_t producers;    /* 0x30 producer threads of the request (gc_wq_done: the last one closes) */
     uint32_t done;         /* 0x34 producers that called gc_wq_done (AMOADD) */
     uint32_t full;         /* 0x38 reservations refused GC_WQ_FULL (AMOADD) */
-    uint32_t subch_gates;  /* 0x3C 2:0 subchannel of the queue's class; 31:8 gate records >> 8 (thread address) */
+    uint32_t subch_gates;  /* 0x3C 2:0 subchannel of the queue's class; 31:8 thread address of the gate
+                            * slots (256-aligned): slot i (GC_WQ_GATE_BYTES) holds entry i's gate block,
+                            * written by the host at set-up but for its two payload words, and its
+                            * gate record */
 } gc_wq_t;
-
-#define GC_WQ_SUBCH(q) ((q)->subch_gates & 7u)
-#define GC_WQ_GATES(q) ((q)->subch_gates & ~0xFFu)
 
 #ifdef __riscv /* the rest is the kernel-side API */
 
@@ -85,15 +91,31 @@ static inline uint32_t gc_wq_wrap(int32_t x, uint32_t n) {
 }
 static inline uint32_t gc_wq_wrap_pow2(int32_t x, uint32_t log2n) { return (uint32_t)x & ((1u << log2n) - 1u); }
 
+/* The fields of a gc_wq_t a reservation works with, read once (X, Y and the request only by the
+ * closer). */
+typedef struct gc_wq_view {
+    uint32_t shadow_put, entries, log2, ring, sems, blocks, block_dwords, subch_gates;
+} gc_wq_view_t;
+
+static inline void gc_wq_load(const volatile gc_wq_t *q, gc_wq_view_t *v) {
+    v->shadow_put = q->shadow_put;
+    v->entries = q->entries;
+    v->log2 = q->log2;
+    v->ring = q->ring;
+    v->sems = q->sems;
+    v->blocks = q->blocks;
+    v->block_dwords = q->block_dwords;
+    v->subch_gates = q->subch_gates;
+}
+
 /* Ring index of position p. */
-static inline uint32_t gc_wq_index(const volatile gc_wq_t *q, uint32_t p) {
-    return q->log2 != GC_WQ_NOT_POW2 ? gc_wq_wrap_pow2((int32_t)(p & ~GC_WQ_CLOSED_BIT), q->log2)
-                                     : (p & ~GC_WQ_CLOSED_BIT) % q->entries;
+static inline uint32_t gc_wq_index(const gc_wq_view_t *v, uint32_t p) {
+    p &= ~GC_WQ_CLOSED_BIT;
+    return v->log2 != GC_WQ_NOT_POW2 ? gc_wq_wrap_pow2((int32_t)p, v->log2) : p % v->entries;
 }
 /* Ring index of the entry j after ring index i (j < n). */
-static inline uint32_t gc_wq_step(const volatile gc_wq_t *q, uint32_t i, uint32_t j) {
-    return q->log2 != GC_WQ_NOT_POW2 ? gc_wq_wrap_pow2((int32_t)(i + j), q->log2)
-                                     : gc_wq_wrap((int32_t)(i + j), q->entries);
+static inline uint32_t gc_wq_step(const gc_wq_view_t *v, uint32_t i, uint32_t j) {
+    return v->log2 != GC_WQ_NOT_POW2 ? gc_wq_wrap_pow2((int32_t)(i + j), v->log2) : gc_wq_wrap((int32_t)(i + j), v->entries);
 }
 
 /* ------------------------------------------------------------------ command blocks */
@@ -102,17 +124,12 @@ typedef struct gc_cb {
     volatile uint32_t *w; /* the block (thread address) */
     uint32_t len, cap;    /* dwords written, room */
     uint32_t err;         /* a method did not fit: the block is dropped (GC_WQ_OVERFLOW) */
+    uint32_t subch;       /* subchannel of the queue's class (compute or copy) */
 } gc_cb_t;
 
-static inline uint32_t gc_wq_dev_lo(uint32_t thread_addr) {
-    return (uint32_t)(thread_addr >= GC_SIMT_WIN_VIDMEM_BASE
-                          ? GC_SIMT_WIN_VIDMEM_DEVICE + (thread_addr - GC_SIMT_WIN_VIDMEM_BASE)
-                          : (uint64_t)thread_addr);
-}
-static inline uint32_t gc_wq_dev_hi(uint32_t thread_addr) {
-    return (uint32_t)((thread_addr >= GC_SIMT_WIN_VIDMEM_BASE
-                           ? GC_SIMT_WIN_VIDMEM_DEVICE + (thread_addr - GC_SIMT_WIN_VIDMEM_BASE)
-                           : (uint64_t)thread_addr) >> 32);
+static inline uint64_t gc_wq_dev(uint32_t thread_addr) {
+    return thread_addr >= GC_SIMT_WIN_VIDMEM_BASE ? GC_SIMT_WIN_VIDMEM_DEVICE + (thread_addr - GC_SIMT_WIN_VIDMEM_BASE)
+                                                  : (uint64_t)thread_addr;
 }
 
 /* INC_METHOD: data[i] to method mthd + 4 i on subch. */
@@ -131,14 +148,21 @@ static inline void gc_cb_method(gc_cb_t *b, uint32_t subch, uint32_t mthd, uint3
 /* SEM_ADDR_LO .. SEM_EXECUTE with `execute` (GC_HOST_SEM_EXECUTE_* fields) on a semaphore given
  * by its thread address. */
 static inline void gc_cb_sem(gc_cb_t *b, uint32_t sem_thread_addr, uint32_t payload, uint32_t execute) {
-    uint32_t d[5] = {GC_HOST_SEM_ADDR_LO_OFFSET(gc_wq_dev_lo(sem_thread_addr) >> 2),
-                     GC_HOST_SEM_ADDR_HI_OFFSET(gc_wq_dev_hi(sem_thread_addr)), payload, 0u, execute};
+    uint64_t a = gc_wq_dev(sem_thread_addr);
+    uint32_t d[5] = {GC_HOST_SEM_ADDR_LO_OFFSET((uint32_t)a >> 2), GC_HOST_SEM_ADDR_HI_OFFSET((uint32_t)(a >> 32)),
+                     payload, 0u, execute};
     gc_cb_methods(b, 0u, GC_HOST_SEM_ADDR_LO, d, 5u);
 }
-/* Semaphore acquire: wait until the 32-bit word equals payload. */
-static inline void gc_cb_acquire(gc_cb_t *b, uint32_t sem, uint32_t payload) {
-    gc_cb_sem(b, sem, payload, GC_HOST_SEM_EXECUTE_OPERATION(GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE));
+/* Semaphore acquire: wait until the 32-bit word equals payload.  With `yield` (ACQUIRE_SWITCH_TSG)
+ * a failed attempt switches the channel out at once, leaving the runlist to the others until a
+ * write wakes it; without, it stays resident and retries (woken at once) until its time slice ends. */
+static inline void gc_cb_acquire_ex(gc_cb_t *b, uint32_t sem, uint32_t payload, int yield) {
+    gc_cb_sem(b, sem, payload,
+              GC_HOST_SEM_EXECUTE_OPERATION(GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE) |
+                  GC_HOST_SEM_EXECUTE_ACQUIRE_SWITCH_TSG(yield ? GC_HOST_SEM_EXECUTE_ACQUIRE_SWITCH_TSG_EN
+                                                               : GC_HOST_SEM_EXECUTE_ACQUIRE_SWITCH_TSG_DIS));
 }
+static inline void gc_cb_acquire(gc_cb_t *b, uint32_t sem, uint32_t payload) { gc_cb_acquire_ex(b, sem, payload, 0); }
 /* Semaphore release (32-bit); with `stamp` 16 bytes {payload, 0, 64-bit cycle stamp} (16-aligned). */
 static inline void gc_cb_release(gc_cb_t *b, uint32_t sem, uint32_t payload, int stamp) {
     gc_cb_sem(b, sem, payload,
@@ -158,24 +182,22 @@ static inline void gc_cb_wfi(gc_cb_t *b) { gc_cb_method(b, 0u, GC_HOST_WFI, GC_H
 /* Compute launch (runlist 0 queues): SEND_PCAS_A + SEND_SIGNALING_PCAS_B SCHEDULE of the TMD at
  * `tmd` (thread address, 256-aligned global memory: gc_tmd_build in gc_device.h).  The entry's
  * next method waits for the task (a compute launch holds its channel). */
-static inline void gc_cb_launch(gc_cb_t *b, const volatile gc_wq_t *q, uint32_t tmd) {
-    uint64_t dev = ((uint64_t)gc_wq_dev_hi(tmd) << 32) | gc_wq_dev_lo(tmd);
-    gc_cb_method(b, GC_WQ_SUBCH(q), GC_COMPUTE_SEND_PCAS_A, (uint32_t)(dev >> 8));
-    gc_cb_method(b, GC_WQ_SUBCH(q), GC_COMPUTE_SEND_SIGNALING_PCAS_B,
+static inline void gc_cb_launch(gc_cb_t *b, uint32_t tmd) {
+    gc_cb_method(b, b->subch, GC_COMPUTE_SEND_PCAS_A, (uint32_t)(gc_wq_dev(tmd) >> 8));
+    gc_cb_method(b, b->subch, GC_COMPUTE_SEND_SIGNALING_PCAS_B,
                  GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE(GC_COMPUTE_SEND_SIGNALING_PCAS_B_SCHEDULE_TRUE));
 }
 /* Copy (copy-runlist queues): `bytes` from src to dst (thread addresses of global memory), with a
  * FOUR_WORD release {payload, start, 64-bit end stamp} at `sem` (16-aligned thread address). */
-static inline void gc_cb_copy(gc_cb_t *b, const volatile gc_wq_t *q, uint32_t dst, uint32_t src, uint32_t bytes,
-                              uint32_t sem, uint32_t payload) {
-    uint32_t s = GC_WQ_SUBCH(q);
-    uint32_t off[4] = {GC_COPY_OFFSET_IN_UPPER_UPPER(gc_wq_dev_hi(src)), gc_wq_dev_lo(src),
-                       GC_COPY_OFFSET_OUT_UPPER_UPPER(gc_wq_dev_hi(dst)), gc_wq_dev_lo(dst)};
-    gc_cb_methods(b, s, GC_COPY_OFFSET_IN_UPPER, off, 4u);
-    gc_cb_method(b, s, GC_COPY_LINE_LENGTH_IN, bytes);
-    uint32_t sm[3] = {GC_COPY_SET_SEMAPHORE_A_UPPER(gc_wq_dev_hi(sem)), gc_wq_dev_lo(sem), payload};
-    gc_cb_methods(b, s, GC_COPY_SET_SEMAPHORE_A, sm, 3u);
-    gc_cb_method(b, s, GC_COPY_LAUNCH_DMA,
+static inline void gc_cb_copy(gc_cb_t *b, uint32_t dst, uint32_t src, uint32_t bytes, uint32_t sem, uint32_t payload) {
+    uint64_t s = gc_wq_dev(src), d = gc_wq_dev(dst), m = gc_wq_dev(sem);
+    uint32_t off[4] = {GC_COPY_OFFSET_IN_UPPER_UPPER((uint32_t)(s >> 32)), (uint32_t)s,
+                       GC_COPY_OFFSET_OUT_UPPER_UPPER((uint32_t)(d >> 32)), (uint32_t)d};
+    gc_cb_methods(b, b->subch, GC_COPY_OFFSET_IN_UPPER, off, 4u);
+    gc_cb_method(b, b->subch, GC_COPY_LINE_LENGTH_IN, bytes);
+    uint32_t sm[3] = {GC_COPY_SET_SEMAPHORE_A_UPPER((uint32_t)(m >> 32)), (uint32_t)m, payload};
+    gc_cb_methods(b, b->subch, GC_COPY_SET_SEMAPHORE_A, sm, 3u);
+    gc_cb_method(b, b->subch, GC_COPY_LAUNCH_DMA,
                  GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE(GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NON_PIPELINED) |
                      GC_COPY_LAUNCH_DMA_FLUSH_ENABLE(GC_COPY_LAUNCH_DMA_FLUSH_ENABLE_TRUE) |
                      GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE(GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE) |
@@ -185,6 +207,7 @@ static inline void gc_cb_copy(gc_cb_t *b, const volatile gc_wq_t *q, uint32_t ds
 
 /* ------------------------------------------------------------------ the protocol */
 typedef struct gc_wq_res {
+    gc_wq_view_t v;                 /* the queue, as read at the reservation */
     uint32_t pos;                   /* first reserved position */
     uint32_t nblocks;               /* N: the range is positions pos .. pos + N (the last one gates) */
     uint32_t base;                  /* ring index of pos */
@@ -193,46 +216,64 @@ typedef struct gc_wq_res {
 
 static inline void gc_wq_fence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
 
-static inline volatile uint32_t *gc_wq_block_ptr(const volatile gc_wq_t *q, uint32_t idx) {
-    return (volatile uint32_t *)(uintptr_t)(q->blocks + idx * q->block_dwords * 4u);
+static inline gc_cb_t gc_wq_cb(const gc_wq_view_t *v, uint32_t idx) {
+    gc_cb_t b = {(volatile uint32_t *)(uintptr_t)(v->blocks + idx * v->block_dwords * 4u), 0u, v->block_dwords, 0u,
+                 v->subch_gates & 7u};
+    return b;
 }
-static inline volatile uint32_t *gc_wq_sem_ptr(const volatile gc_wq_t *q, uint32_t idx) {
-    return (volatile uint32_t *)(uintptr_t)(q->sems + idx * GC_WQ_SEM_STRIDE);
+static inline volatile uint32_t *gc_wq_sem_ptr(const gc_wq_view_t *v, uint32_t idx) {
+    return (volatile uint32_t *)(uintptr_t)(v->sems + idx * GC_WQ_SEM_STRIDE);
 }
-/* Point ring entry idx at its block of len dwords (len 0: a NOP control entry). */
-static inline void gc_wq_write_entry(const volatile gc_wq_t *q, uint32_t idx, uint32_t len) {
-    volatile uint32_t *e = (volatile uint32_t *)(uintptr_t)(q->ring + idx * 8u);
-    uint32_t blk = (uint32_t)(uintptr_t)gc_wq_block_ptr(q, idx);
-    e[0] = len ? GC_GP_ENTRY0_GET(gc_wq_dev_lo(blk) >> 2) : 0u;
-    e[1] = len ? GC_GP_ENTRY1_GET_HI(gc_wq_dev_hi(blk)) | GC_GP_ENTRY1_LENGTH(len) : 0u;
+static inline uint32_t gc_wq_gate_slot(const gc_wq_view_t *v, uint32_t idx) {
+    return (v->subch_gates & ~0xFFu) + idx * GC_WQ_GATE_BYTES;
 }
-/* The gate at position p (ring index idx): acquire S[idx] == p + 1, then a timestamped release of
- * the gate record {p} (when gc_wq_t has gate records) so the host sees when the gate opened. */
-static inline uint32_t gc_wq_gate(const volatile gc_wq_t *q, gc_cb_t *b, uint32_t idx, uint32_t p) {
-    gc_cb_acquire(b, (uint32_t)(uintptr_t)gc_wq_sem_ptr(q, idx), p + 1u);
-    if (GC_WQ_GATES(q)) gc_cb_release(b, GC_WQ_GATES(q) + idx * GC_WQ_GATE_BYTES, p, 1);
+/* Point ring entry idx at a segment (thread address) of len dwords (len 0: a NOP control entry). */
+static inline void gc_wq_point(const gc_wq_view_t *v, uint32_t idx, uint32_t seg, uint32_t len) {
+    volatile uint32_t *e = (volatile uint32_t *)(uintptr_t)(v->ring + idx * 8u);
+    uint64_t blk = gc_wq_dev(seg);
+    e[0] = len ? GC_GP_ENTRY0_GET((uint32_t)blk >> 2) : 0u;
+    e[1] = len ? GC_GP_ENTRY1_GET_HI((uint32_t)(blk >> 32)) | GC_GP_ENTRY1_LENGTH(len) : 0u;
+}
+/* Point ring entry idx at its command block of len dwords. */
+static inline void gc_wq_write_entry(const gc_wq_view_t *v, uint32_t idx, uint32_t len) {
+    gc_wq_point(v, idx, v->blocks + idx * v->block_dwords * 4u, len);
+}
+/* The gate at position p (ring index idx), inside a block being written (the closing entry's):
+ * acquire S[idx] == p + 1, then a timestamped release of the gate record {p} (the host sees when
+ * the gate opened). */
+static inline uint32_t gc_wq_gate(const gc_wq_view_t *v, gc_cb_t *b, uint32_t idx, uint32_t p) {
+    gc_cb_acquire(b, v->sems + idx * GC_WQ_SEM_STRIDE, p + 1u);
+    gc_cb_release(b, gc_wq_gate_slot(v, idx) + GC_WQ_GATE_REC, p, 1);
     return b->len;
+}
+/* The gate entry of position p (ring index idx): the same methods, in the gate block the host
+ * wrote at set-up; only its two payload words are written here. */
+static inline void gc_wq_gate_entry(const gc_wq_view_t *v, uint32_t idx, uint32_t p) {
+    volatile uint32_t *g = (volatile uint32_t *)(uintptr_t)gc_wq_gate_slot(v, idx);
+    g[GC_WQ_GATE_ACQ_PAYLOAD] = p + 1u;
+    g[GC_WQ_GATE_REC_PAYLOAD] = p;
+    gc_wq_point(v, idx, gc_wq_gate_slot(v, idx), GC_WQ_GATE_DWORDS);
 }
 /* Open the entries from position p on: release S[index(p - 1)] = p (an AMO: the PBDMA blocked on
  * it is woken by the atomic unit's write snoop), after a FENCE made the entries visible. */
-static inline void gc_wq_open_from(const volatile gc_wq_t *q, uint32_t p) {
+static inline void gc_wq_open_from(const gc_wq_view_t *v, uint32_t p) {
     gc_wq_fence();
-    __atomic_exchange_n(gc_wq_sem_ptr(q, gc_wq_index(q, p - 1u)), p, __ATOMIC_RELAXED);
+    __atomic_exchange_n(gc_wq_sem_ptr(v, gc_wq_index(v, p - 1u)), p, __ATOMIC_RELAXED);
 }
 
 /* Write the closing entry at position p: WFI, release Y = r, acquire X == r + 1 (the next
- * request), gate of position p; then open it. */
-static inline void gc_wq_close_at(volatile gc_wq_t *q, uint32_t p) {
-    uint32_t idx = gc_wq_index(q, p);
-    gc_cb_t b = {gc_wq_block_ptr(q, idx), 0u, q->block_dwords, 0u};
-    uint32_t r = q->request;
+ * request; yielding), gate of position p; record closed_at; then open it.  The gates stay
+ * resident while they wait (a producer's release is near; the atomic unit's snoop wakes them). */
+static inline void gc_wq_close_at(volatile gc_wq_t *q, const gc_wq_view_t *v, uint32_t p) {
+    uint32_t idx = gc_wq_index(v, p), x = q->x_sem, y = q->y_sem, r = q->request;
+    gc_cb_t b = gc_wq_cb(v, idx);
     gc_cb_wfi(&b);
-    gc_cb_release(&b, q->y_sem, r, 0);
-    gc_cb_acquire(&b, q->x_sem, r + 1u);
-    gc_wq_gate(q, &b, idx, p);
+    gc_cb_release(&b, y, r, 0);
+    gc_cb_acquire_ex(&b, x, r + 1u, 1); /* the next request is far off: leave the runlist to the others */
+    gc_wq_gate(v, &b, idx, p);
     q->closed_at = p;
-    gc_wq_write_entry(q, idx, b.len);
-    gc_wq_open_from(q, p);
+    gc_wq_write_entry(v, idx, b.len);
+    gc_wq_open_from(v, p);
 }
 
 /* Reserve nblocks + 1 entries with one atomic add on soft GP_PUT, checked against shadow GP_PUT
@@ -241,23 +282,23 @@ static inline uint32_t gc_wq_reserve(volatile gc_wq_t *q, uint32_t nblocks, gc_w
     if (nblocks == 0u || nblocks > GC_WQ_MAX_BLOCKS) return GC_WQ_BAD_ARG;
     uint32_t old = __atomic_fetch_add(&q->soft_put, nblocks + 1u, __ATOMIC_RELAXED);
     if (old & GC_WQ_CLOSED_BIT) return GC_WQ_CLOSED;
-    uint32_t shadow = q->shadow_put;
+    gc_wq_load(q, &r->v);
+    uint32_t shadow = r->v.shadow_put;
     if ((int32_t)(shadow - 1u - (old + nblocks + 1u)) < 0) {
         __atomic_fetch_add(&q->full, 1u, __ATOMIC_RELAXED);
-        if ((int32_t)(shadow - old) > 0) gc_wq_close_at(q, old); /* the one reservation that crossed */
+        if ((int32_t)(shadow - old) > 0) gc_wq_close_at(q, &r->v, old); /* the one reservation that crossed */
         return GC_WQ_FULL;
     }
     r->pos = old;
     r->nblocks = nblocks;
-    r->base = gc_wq_index(q, old);
+    r->base = gc_wq_index(&r->v, old);
     for (uint32_t j = 0; j < nblocks; j++) r->len[j] = 0u;
     return GC_WQ_OK;
 }
 
 /* The command block of entry j (< nblocks) of a reservation. */
-static inline gc_cb_t gc_wq_block(const volatile gc_wq_t *q, const gc_wq_res_t *r, uint32_t j) {
-    gc_cb_t b = {gc_wq_block_ptr(q, gc_wq_step(q, r->base, j)), 0u, q->block_dwords, 0u};
-    return b;
+static inline gc_cb_t gc_wq_block(const gc_wq_res_t *r, uint32_t j) {
+    return gc_wq_cb(&r->v, gc_wq_step(&r->v, r->base, j));
 }
 /* Record the length of block j once written (a block that overflowed becomes a NOP entry). */
 static inline void gc_wq_end_block(gc_wq_res_t *r, uint32_t j, const gc_cb_t *b) {
@@ -267,16 +308,15 @@ static inline void gc_wq_end_block(gc_wq_res_t *r, uint32_t j, const gc_cb_t *b)
 /* Write the N GPFIFO entries and the gate entry after them, FENCE, then release the semaphore of
  * the entry before the range: the PBDMA runs the range only once it is fully written.  Returns
  * GC_WQ_OVERFLOW when a block was dropped (its entry is a NOP), else GC_WQ_OK. */
-static inline uint32_t gc_wq_commit(volatile gc_wq_t *q, const gc_wq_res_t *r) {
+/* always inlined: an out-of-line copy may share instruction-cache lines (direct mapped) with its caller */
+static inline __attribute__((always_inline)) uint32_t gc_wq_commit(const gc_wq_res_t *r) {
     uint32_t st = GC_WQ_OK;
     for (uint32_t j = 0; j < r->nblocks; j++) {
         if (!r->len[j]) st = GC_WQ_OVERFLOW;
-        gc_wq_write_entry(q, gc_wq_step(q, r->base, j), r->len[j]);
+        gc_wq_write_entry(&r->v, gc_wq_step(&r->v, r->base, j), r->len[j]);
     }
-    uint32_t gidx = gc_wq_step(q, r->base, r->nblocks);
-    gc_cb_t g = {gc_wq_block_ptr(q, gidx), 0u, q->block_dwords, 0u};
-    gc_wq_write_entry(q, gidx, gc_wq_gate(q, &g, gidx, r->pos + r->nblocks));
-    gc_wq_open_from(q, r->pos);
+    gc_wq_gate_entry(&r->v, gc_wq_step(&r->v, r->base, r->nblocks), r->pos + r->nblocks);
+    gc_wq_open_from(&r->v, r->pos);
     return st;
 }
 
@@ -286,8 +326,10 @@ static inline uint32_t gc_wq_commit(volatile gc_wq_t *q, const gc_wq_res_t *r) {
 static inline uint32_t gc_wq_close(volatile gc_wq_t *q) {
     uint32_t old = __atomic_fetch_or(&q->soft_put, GC_WQ_CLOSED_BIT, __ATOMIC_RELAXED);
     if (old & GC_WQ_CLOSED_BIT) return GC_WQ_CLOSED;
-    if ((int32_t)(q->shadow_put - old) <= 0) return GC_WQ_CLOSED; /* closed by the full reservation */
-    gc_wq_close_at(q, old);
+    gc_wq_view_t v;
+    gc_wq_load(q, &v);
+    if ((int32_t)(v.shadow_put - old) <= 0) return GC_WQ_CLOSED; /* closed by the full reservation */
+    gc_wq_close_at(q, &v, old);
     return GC_WQ_OK;
 }
 

@@ -41,10 +41,12 @@ typedef struct gc_wq_wake_params {
  * threads 2 and 3 on the copy queue `kq`: each one copy src + 256 (t - 2) -> dst + 256 (t - 2) of
  * 256 bytes with a four-word release at crec + 16 (t - 2).  Thread 1 reserves after thread 0 (3
  * after 2) and releases before it: the releases come in the opposite order to the reservations.
- * recs[t] as gc_wq_thread_rec_t; every block starts with a stamped release of
- * items[t] (payload t + 1): the cycle its entry ran. */
+ * recs[t] as gc_wq_thread_rec_t (release: the cycle it decided to release); every block starts
+ * with a stamped release of items[t] (payload t + 1: the cycle its entry ran) and adds 1 to *count.
+ * With cq == 0 (the prior art) each thread only writes the cycle it decided on the work to
+ * recs[t].release and ends: the host creates the work after K. */
 typedef struct gc_wq_seed_params {
-    uint32_t cq, kq, tmds, marks, src, dst, crec, recs, items, flags;
+    uint32_t cq, kq, tmds, marks, src, dst, crec, recs, items, flags, count;
 } gc_wq_seed_params_t;
 
 /* wq_child: marks[param] = GC_WQ_CHILD_MARK(ctaid) written by thread 0 of each CTA. */
@@ -53,9 +55,10 @@ typedef struct gc_wq_child_params {
 } gc_wq_child_params_t;
 #define GC_WQ_CHILD_MARK(tag) (0xC0DE0000u | (tag))
 
-/* wq_latency (bench): thread 0 records the cycle it decides to create work in *t0, then reserves
- * one block on q that releases item 0 with a stamp (the work starting) and commits; with
- * use_queue 0 it only records *t0 and ends (the host round trip does the work). */
+/* wq_latency (bench): thread 0 creates work on q twice: each time it records the cycle it decides
+ * (t0[k]), reserves one block that releases item record k (items + 16 k) with a stamp (the work
+ * starting) and commits; round 0 warms the path (instruction cache), round 1 is the one measured.
+ * With use_queue 0 it only records t0[0] and ends (the host round trip does the work). */
 typedef struct gc_wq_latency_params {
     uint32_t q, t0, items, use_queue;
 } gc_wq_latency_params_t;

@@ -2,7 +2,8 @@
  *
  * Memory of one queue (one vidmem allocation, 4 KiB aligned):
  *   0x000  gc_wq_t control block (64 bytes)      0x040  X (8 bytes)    0x048  Y (8 bytes)
- *   0x100  gate records, n x 16 bytes            then the GPFIFO ring (2^k x 8 bytes, 2^k >= n),
+ *   0x100  gate slots, n x 64 bytes (entry i's gate block, written here once but for its two
+ *          payload words, and its gate record)   then the GPFIFO ring (2^k x 8 bytes, 2^k >= n),
  *   S[0..n-1] (8 bytes apart), the n command blocks (block_dwords x 4 bytes each, aligned to
  *   their size so that no block crosses 4 KiB).
  * The queue's channel is opened with gc_channel_open (it takes the channel id) and then pointed
@@ -144,14 +145,33 @@ static gc_status_t write_arming_block(gcrt_wq_t *q) {
     gc_pushbuf_t pb;
     gc_pb_init(&pb, words, 64);
     gc_pb_set_object(&pb, q->subch, q->class_id);
-    gc_pb_sem_acquire(&pb, q->x, 1, GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE, false, false);
+    gc_pb_sem_acquire(&pb, q->x, 1, GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE, false, true); /* yields */
     gc_pb_sem_acquire(&pb, gcrt_wq_sem_addr(q, 0), 1, GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE, false, false);
-    gc_pb_sem_release_ts(&pb, q->gates, 0, false, false);
+    gc_pb_sem_release_ts(&pb, q->gates + GC_WQ_GATE_REC, 0, false, false);
     if (pb.status != GC_OK || pb.len > q->block_dwords) return GC_ERR_FULL;
     gc_status_t st = gc_mem_write(q->w->dev, q->blocks, words, pb.len * 4u);
     uint32_t e[2] = {GC_GP_ENTRY0_GET((uint32_t)q->blocks >> 2),
                      GC_GP_ENTRY1_GET_HI((uint32_t)(q->blocks >> 32)) | GC_GP_ENTRY1_LENGTH(pb.len)};
     if (st == GC_OK) st = gc_mem_write(q->w->dev, q->ring, e, sizeof e);
+    return st;
+}
+
+/* Every gate slot's block: acquire S[i] == (payload), stamped release of its record (payload);
+ * the threads write the two payloads (gc_wq_gate_entry). */
+static gc_status_t write_gate_blocks(gcrt_wq_t *q) {
+    uint32_t *slots = calloc(q->n, GC_WQ_GATE_BYTES);
+    if (!slots) return GC_ERR_NO_MEMORY;
+    gc_status_t st = GC_OK;
+    for (uint32_t i = 0; i < q->n && st == GC_OK; i++) {
+        gc_pushbuf_t pb;
+        uint64_t slot = q->gates + (uint64_t)i * GC_WQ_GATE_BYTES;
+        gc_pb_init(&pb, slots + i * (GC_WQ_GATE_BYTES / 4u), GC_WQ_GATE_DWORDS);
+        gc_pb_sem_acquire(&pb, gcrt_wq_sem_addr(q, i), 0, GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE, false, false);
+        gc_pb_sem_release_ts(&pb, slot + GC_WQ_GATE_REC, 0, false, false);
+        if (pb.status != GC_OK || pb.len != GC_WQ_GATE_DWORDS) st = GC_ERR_FULL;
+    }
+    if (st == GC_OK) st = gc_mem_write(q->w->dev, q->gates, slots, (size_t)q->n * GC_WQ_GATE_BYTES);
+    free(slots);
     return st;
 }
 
@@ -232,6 +252,7 @@ gcrt_error_t gcrt_wq_create(gcrt_workq_t *w, const gcrt_wq_config_t *cfg, gcrt_w
         };
         st = gc_mem_write(w->dev, q->mem.addr, &c, sizeof c);
         if (st == GC_OK) st = write_arming_block(q);
+        if (st == GC_OK) st = write_gate_blocks(q);
         /* the channel, pointed at the vidmem ring; GP_GET = 0 (the arming entry) */
         if (st == GC_OK) st = mmio(q, GC_REG_CHANNEL_CTRL(id), GC_CHANNEL_CTRL_RESET(1));
         if (st == GC_OK) st = mmio(q, GC_REG_CHANNEL_GPFIFO_BASE_LO(id), (uint32_t)q->ring);
@@ -562,7 +583,8 @@ gcrt_error_t gcrt_wq_info(gcrt_wq_t *q, gcrt_wq_info_t *info) {
 gcrt_error_t gcrt_wq_gate(gcrt_wq_t *q, uint32_t pos, uint32_t *payload, uint64_t *cycle) {
     if (!q || !payload || !cycle) return GCRT_ERROR_INVALID_VALUE;
     uint32_t g[4];
-    gc_status_t st = gc_mem_read(q->w->dev, q->gates + (uint64_t)index_of(q, pos) * GC_WQ_GATE_BYTES, g, sizeof g);
+    gc_status_t st = gc_mem_read(q->w->dev, q->gates + (uint64_t)index_of(q, pos) * GC_WQ_GATE_BYTES + GC_WQ_GATE_REC,
+                                 g, sizeof g);
     if (st != GC_OK) return fail_st(q->w, st, "reading a gate record");
     *payload = g[0];
     *cycle = ((uint64_t)g[3] << 32) | g[2];

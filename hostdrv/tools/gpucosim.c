@@ -25,6 +25,7 @@
 #include "gpucosim/hostdrv.h"
 #include "gpucosim/sc.h"
 #include "gpucosim/scenarios.h"
+#include "gpucosim/scen_workqueue.h"
 #include "gpucosim_spec.h"
 
 /* where `make` put the kernel image (build/firmware); --image overrides it */
@@ -47,7 +48,10 @@ typedef struct opts {
     uint32_t rounds;        /* kernels */
     bool backend_stats;     /* runtime scenarios: the backend prints its open / close lines */
     bool no_evict;          /* eviction: TMU_CTRL.NO_EVICT (the prior art) */
-    bool prior_art;         /* childless-parent: ParentA at the lowest device priority */
+    bool prior_art;         /* childless-parent: ParentA at the lowest device priority; work-queue: the CPU
+                             * creates the work after K */
+    uint64_t host_latency;  /* work-queue-bench: the host's reaction in a round trip, device cycles */
+    bool host_latency_set;
     bool quiet;             /* no progress lines, no backend open / close lines */
     struct timespec t0;     /* wall clock at the start (progress lines) */
 } opts_t;
@@ -405,6 +409,47 @@ static int scenario_nested_priority(const opts_t *o) { return tmu_scenario(o, 0)
 static int scenario_eviction(const opts_t *o) { return tmu_scenario(o, 1); }
 static int scenario_childless_parent(const opts_t *o) { return tmu_scenario(o, 2); }
 
+/* GPU-owned work queues (issue 16): the seed's figure, or its prior art. */
+static int scenario_work_queue(const opts_t *o) {
+    gcrt_config_t c;
+    rt_config(o, &c);
+    const char *image = kernel_image(o, "work-queue");
+    if (!image) return 1;
+    gcsc_wq_result_t r;
+    char err[1200] = "";
+    gcrt_error_t e = gcsc_work_queue(&c, image, o->prior_art, stdout, o->timeline, &r, err, sizeof err);
+    if (rt_done(e, err, o)) return 1;
+    printf("metric work_queue_cycles%s %llu\n", o->prior_art ? "_prior_art" : "", (unsigned long long)(r.done - r.k_start));
+    return r.rules > 0 && r.bad_rules == 0 ? 0 : 1;
+}
+
+/* The work-queue bench figures: device_work_latency_ratio at --host-latency, gpu_queue_items_per_kcycle. */
+static int scenario_work_queue_bench(const opts_t *o) {
+    gcrt_config_t c;
+    rt_config(o, &c);
+    const char *image = kernel_image(o, "work-queue-bench");
+    if (!image) return 1;
+    uint64_t hl = o->host_latency_set ? o->host_latency : GCSC_WQ_HOST_LATENCY_DEFAULT, q = 0, h = 0;
+    char err[1200] = "";
+    gcrt_error_t e = gcsc_wq_latency(&c, image, hl, &q, &h, err, sizeof err);
+    if (rt_done(e, err, o)) return 1;
+    printf("work created by a thread starts %llu cycles after the thread decided, through an open GPU-owned queue\n"
+           "through a host round trip (the kernel ends, the host sees it, reacts for %llu cycles, submits): %llu "
+           "cycles\n", (unsigned long long)q, (unsigned long long)hl, (unsigned long long)h);
+    double ipk = 0;
+    uint32_t items = 0;
+    e = gcsc_wq_throughput(&c, image, 32, 1024, &ipk, &items, err, sizeof err);
+    if (rt_done(e, err, o)) return 1;
+    printf("32 producer threads: %u items through one GPU-owned compute queue of 1024 entries, %.2f items per 1000 "
+           "cycles\n", items, ipk);
+    printf("metric device_work_latency_queue %llu\nmetric device_work_latency_host %llu\n"
+           "metric device_work_latency_ratio %.4f\nmetric gpu_queue_items_per_kcycle %.3f\n",
+           (unsigned long long)q, (unsigned long long)h, h ? (double)q / (double)h : 0.0, ipk);
+    printf("summary: work-queue-bench %s: host latency %llu cycles, ratio %.4f\n", q && h && items ? "PASSED" : "FAILED",
+           (unsigned long long)hl, h ? (double)q / (double)h : 0.0);
+    return q && h && items ? 0 : 1;
+}
+
 /* ------------------------------------------------------------------ options */
 enum {
     OPT_BYTES = 1u << 0,
@@ -418,6 +463,7 @@ enum {
     OPT_ROUNDS = 1u << 8,
     OPT_NO_EVICT = 1u << 9,
     OPT_PRIOR_ART = 1u << 10,
+    OPT_HOST_LATENCY = 1u << 11,
     OPT_RUNTIME = OPT_TIMELINE | OPT_NO_COPY_PRIO | OPT_COPY_PRIOS | OPT_TIMESLICE | OPT_BACKEND_STATS,
     OPT_KERNEL = OPT_RUNTIME | OPT_IMAGE,
 };
@@ -457,7 +503,11 @@ static const option_t options[] = {
     {"--rounds", K_NUM, "N", 1, 1000, OPT_ROUNDS, "rounds of the four kernels (default 1)"},
     {"--no-evict", K_FLAG, NULL, 0, 0, OPT_NO_EVICT, "TMU_CTRL.NO_EVICT = 1: a pending task waits for a free slot (the "
                                                      "prior art)"},
-    {"--prior-art", K_FLAG, NULL, 0, 0, OPT_PRIOR_ART, "launch ParentA at the lowest device priority (the prior art)"},
+    {"--prior-art", K_FLAG, NULL, 0, 0, OPT_PRIOR_ART, "the prior art: childless-parent launches ParentA at the lowest "
+                                                       "device priority; work-queue lets the CPU create the work after K"},
+    {"--host-latency", K_NUM, "N", 0, 100000000, OPT_HOST_LATENCY, "the host's reaction in a round trip (completion "
+                                                                    "seen, driver, doorbell), device cycles (default "
+                                                                    "8000: 8 us at 1 GHz, docs/workqueue.md)"},
 };
 #define NOPT (sizeof options / sizeof options[0])
 
@@ -484,6 +534,12 @@ static const scenario_t scenarios[] = {
     {"childless-parent", "ChildlessA / ParentA / ChildA of the nested-priority mapping: the parent runs at its stream's "
                          "priority, the child one above (--prior-art: parent at the lowest)",
      scenario_childless_parent, OPT_KERNEL | OPT_PRIOR_ART},
+    {"work-queue", "GPU-owned work queues (seed 002): K's threads create child kernels and copies through GPU-owned "
+                   "compute and copy queues, no CPU round trip (--prior-art: the CPU creates them after K)",
+     scenario_work_queue, OPT_KERNEL | OPT_PRIOR_ART},
+    {"work-queue-bench", "device_work_latency_ratio (an open GPU-owned queue vs a host round trip of --host-latency "
+                         "cycles) and gpu_queue_items_per_kcycle (32 producers)",
+     scenario_work_queue_bench, (OPT_KERNEL & ~OPT_TIMELINE) | OPT_HOST_LATENCY},
 };
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 
@@ -684,6 +740,7 @@ int main(int argc, char **argv) {
         else if (op->bit == OPT_ROUNDS) o.rounds = (uint32_t)x;
         else if (op->bit == OPT_NO_EVICT) o.no_evict = true;
         else if (op->bit == OPT_PRIOR_ART) o.prior_art = true;
+        else if (op->bit == OPT_HOST_LATENCY) o.host_latency = x, o.host_latency_set = true;
         else if (!strcmp(a, "--backend")) o.dev.backend = v;
         else if (!strcmp(a, "--seed")) o.dev.seed = x;
         else if (!strcmp(a, "--waves")) o.dev.waves = v;

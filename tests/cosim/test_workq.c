@@ -16,11 +16,13 @@
  *     semaphore (and so does the whole-run watchdog when nobody closes the queue).
  * Skipped on a backend without a compute engine. */
 #include <string.h>
+#include <unistd.h>
 
 #include "gc_workq.h"
 #include "gc_workq_kernels.h"
 #include "gpucosim/compute.h"
 #include "gpucosim/runtime.h"
+#include "gpucosim/scen_workqueue.h"
 #include "gpucosim/workq.h"
 #include "rt_test.h"
 #include "tcase.h"
@@ -477,6 +479,37 @@ out:
     env_close(&e);
 }
 
+/* ------------------------------------------------------------------ the scenario */
+static void scenario(bool prior_art) {
+    gcrt_config_t cfg;
+    gcrt_config_init(&cfg);
+    cfg.device.quiet = true;
+    gcsc_wq_result_t r;
+    char err[1200] = "", tl[64];
+    snprintf(tl, sizeof tl, "/tmp/gc_test_workq_%d.json", (int)getpid());
+    gcrt_error_t e = gcsc_work_queue(&cfg, IMAGE, prior_art, stderr, prior_art ? NULL : tl, &r, err, sizeof err);
+    if (e == GCRT_ERROR_NOT_SUPPORTED) TCASE_SKIP("%s", err);
+    if (e != GCRT_SUCCESS) {
+        TCASE_FAIL_("gcsc_work_queue: %s: %s", gcrt_error_name(e), err);
+        return;
+    }
+    CHECK(r.rules >= (prior_art ? 2u : 16u));
+    CHECK_EQ(r.bad_rules, 0);
+    CHECK_EQ(r.items, 4);
+    CHECK(r.k_start < r.k_end && r.k_end < r.done);
+    if (prior_art) {
+        CHECK_EQ(r.gp_put_writes, 0);
+        return;
+    }
+    CHECK_EQ(r.gp_put_writes, 4); /* two queues: set-up and the re-arm after the hand-back */
+    const char *t = slurp(tl);
+    CHECK(t && strstr(t, "\"GPU-owned queue gpu-compute\"") && strstr(t, "\"acquire A\"") && strstr(t, "\"acquire B\"") &&
+          strstr(t, "\"PBS1: launch child0\"") && strstr(t, "\"PBS2: copy 1\"") && strstr(t, "\"launch K\""));
+    remove(tl);
+}
+static void t_scenario(void) { scenario(false); }
+static void t_scenario_prior_art(void) { scenario(true); }
+
 /* ------------------------------------------------------------------ API refusals */
 static void t_request_errors(void) {
     env_t e;
@@ -534,5 +567,7 @@ static const tcase_t cases[] = {
     {"wq_full_npow2", t_full_npow2},
     {"wq_fault", t_fault},
     {"wq_watchdog", t_watchdog},
+    {"wq_scenario", t_scenario},
+    {"wq_scenario_prior_art", t_scenario_prior_art},
 };
 TCASE_MAIN(cases)
