@@ -175,6 +175,26 @@ def main():
         f"eviction scenario (rtl): hp_short launch to completion {ev:.0f} cycles with eviction / {nev:.0f} with "
         f"TMU_CTRL.NO_EVICT")
 
+    # GPU-owned work queues (issue 16): a thread's work through an open GPU-owned queue vs a host round
+    # trip that charges the host's reaction (--host-latency, default 8000 cycles = 8 us at 1 GHz,
+    # docs/workqueue.md), at the default and across a sweep; and the items 32 producers push through one queue.
+    def wq_bench(*extra):
+        out = run(args.bin, "--backend", "rtl", *extra, scenario="work-queue-bench")
+        if "summary: work-queue-bench PASSED" not in out:
+            sys.exit(f"bench: run work-queue-bench {' '.join(extra)} did not pass:\n{out}")
+        return {k: float(v) for k, v in METRIC_RE.findall(out)}
+    wq = wq_bench()
+    add("device_work_latency_ratio", wq["device_work_latency_ratio"], "ratio", "lower",
+        f"work-queue-bench (rtl): thread decides -> work starts, GPU-owned queue {wq['device_work_latency_queue']:.0f} "
+        f"cycles / host round trip {wq['device_work_latency_host']:.0f} cycles (host latency 8000); goal <= 0.1")
+    for hl in (0, 1000, 2000, 4000, 16000, 32000):
+        m = wq_bench("--host-latency", str(hl))
+        add(f"device_work_latency_ratio_host{hl}", m["device_work_latency_ratio"], "ratio", "lower",
+            f"the same with --host-latency {hl}: host round trip {m['device_work_latency_host']:.0f} cycles")
+    add("gpu_queue_items_per_kcycle", wq["gpu_queue_items_per_kcycle"], "items/kc", "higher",
+        "work-queue-bench (rtl): 32 producer threads, 1..4 blocks per reservation, one GPU-owned compute queue of "
+        "1024 entries: items per 1000 cycles (first to last item stamp)")
+
     # RV32F (issue 15): the float kernels (fsaxpy, fdot, fmath) built for RV32IMAF vs RV32IMA with
     # libgcc's soft float, cycles on rtl.  Left out (said so) while the rtl SIMT core has no FPU.
     def float_cycles(image):

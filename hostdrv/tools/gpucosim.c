@@ -427,6 +427,11 @@ static int scenario_work_queue(const opts_t *o) {
 static int scenario_work_queue_bench(const opts_t *o) {
     gcrt_config_t c;
     rt_config(o, &c);
+    if (o->dev.backend && !strcmp(o->dev.backend, "ref")) {
+        fprintf(stderr, "gpucosim: work-queue-bench: not on the ref backend: it runs a CTA whole at its dispatch, so a "
+                        "thread's cycles are modelled, not comparable with the stamps the work makes (use rtl or sc)\n");
+        return 2;
+    }
     const char *image = kernel_image(o, "work-queue-bench");
     if (!image) return 1;
     uint64_t hl = o->host_latency_set ? o->host_latency : GCSC_WQ_HOST_LATENCY_DEFAULT, q = 0, h = 0;

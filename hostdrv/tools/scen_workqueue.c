@@ -320,7 +320,7 @@ static void gpu_owned(sctx_t *c, const gcrt_config_t *cfg, const char *timeline)
 
 /* The prior art: K records its decisions and ends; the host, once it sees K's end, launches the two
  * children and the two copies itself. */
-static void cpu_created(sctx_t *c) {
+static void cpu_created(sctx_t *c, const char *timeline) {
     gc_device_t *dev = gcrt_device(c->rt);
     gcsc_wq_result_t *res = c->res;
     uint64_t buf = 0;
@@ -370,6 +370,10 @@ static void cpu_created(sctx_t *c) {
     check(c, ops[1].submit_cycle >= ops[0].end_cycle, "the CPU created the work after K ended (%llu >= %llu)",
           (unsigned long long)ops[1].submit_cycle, (unsigned long long)ops[0].end_cycle);
     res->cycles = gc_device_cycles(dev);
+    if (timeline && gcrt_write_timeline(c->rt, timeline) != GCRT_SUCCESS) {
+        c->e = GCRT_ERROR_INVALID_VALUE;
+        if (c->err) snprintf(c->err, c->errlen, "timeline: cannot write '%s'", timeline);
+    }
 }
 
 gcrt_error_t gcsc_work_queue(const gcrt_config_t *cfg, const char *image, bool prior_art, FILE *out,
@@ -380,7 +384,7 @@ gcrt_error_t gcsc_work_queue(const gcrt_config_t *cfg, const char *image, bool p
     sctx_t c = {.err = err, .errlen = errlen, .out = out, .res = res};
     if (err && errlen) err[0] = 0;
     if (sopen(&c, cfg, image, !prior_art)) {
-        if (prior_art) cpu_created(&c);
+        if (prior_art) cpu_created(&c, timeline);
         else gpu_owned(&c, cfg, timeline);
     }
     if (out && c.e == GCRT_SUCCESS)
