@@ -59,6 +59,14 @@
 // slot) offers its next CTA (x fastest, then y, z), tagged with the slot, to the SMs round robin
 // among those that can take it now; no other task's CTA is offered instead.
 //
+// Queue TMDs (FLAGS.QUEUE): the entry also keeps the queue position of its current grid (qpos),
+// the PUT.COUNT it last read from the queue header (qput) and PUT.CLOSED (qcl).  Its slot may
+// dispatch only while qpos < qput (it stays evictable while it waits); the last CTA of an entry's
+// grid moves it to the next position; it has dispatched everything (s_done) once qcl and
+// qpos == qput.  A running queue task with qpos == qput and not qcl reads the header (one beat,
+// on the TMD read port when no TMD read waits) every TMU_QUEUE_POLL cycles, round robin among such
+// tasks; a read error faults it (TMD_BUS_ERROR) and counts as CLOSED.
+//
 // Faults: an SM fault tagged with slot k marks k's task faulted the first time (no more
 // dispatch, kill_o[k] until its CTAs drained, FAULT logged, error passed up at completion).  The
 // COMPUTE.FAULT_* record takes the first new fault of the cycle (lowest SM first, then the TMD
@@ -180,6 +188,8 @@ module gc_compute
     logic [AW-1:0] sem;
     logic [31:0]   pay;
     logic          rel, four, intr;
+    logic          q;                  // FLAGS.QUEUE
+    logic [AW-1:0] qaddr;              // QUEUE_ADDR
   } tmd_t;
 
   typedef enum logic [3:0] {
@@ -187,7 +197,7 @@ module gc_compute
     ST_HOST
   } step_e;
 
-  typedef enum logic [1:0] { F_IDLE, F_AR, F_R, F_CHK } fetch_e;
+  typedef enum logic [2:0] { F_IDLE, F_AR, F_R, F_CHK, F_QAR, F_QR } fetch_e;
   typedef enum logic [1:0] { P_IDLE, P_REQ, P_WAIT } port_e;
   typedef enum logic [2:0] { C_IDLE, C_REL, C_RELW, C_LOG, C_FIN } cmp_e;
 
@@ -228,6 +238,8 @@ module gc_compute
   logic [4:0]      e_nch_q  [NENT];    // children not completed
   logic [NENT-1:0] e_host_q, e_started_q, e_err_q, e_flog_q;
   logic [NENT-1:0] ahd_q [NENT];       // pending order: ahd_q[j][i] = i is ahead of j
+  logic [31:0]     e_qpos_q [NENT], e_qput_q [NENT];   // queue TMDs: position, PUT.COUNT seen
+  logic [NENT-1:0] e_qcl_q;            // queue TMDs: PUT.CLOSED seen
 
   // slots
   logic [NSLOT-1:0] s_busy_q, s_evict_q, s_flt_q, s_done_q;
@@ -245,6 +257,9 @@ module gc_compute
   logic [EW-1:0]   fq_q [NENT];
   logic [EW-1:0]   fq_rd_q, fq_wr_q;
   logic [EW:0]     fq_cnt_q;
+  // queue header polls (on the TMD read port)
+  logic [EW-1:0]   qp_e_q, qp_rr_q;
+  logic [7:0]      qp_t_q;
 
   // atomic-unit port
   port_e           p_st_q;
@@ -307,10 +322,13 @@ module gc_compute
   // evicted and not faulted (run_el), slot j ranks ahead of slot k (ahead[j][k]) when its LEVEL
   // is higher, or equal and it took its slot first.  Dispatch takes the first in that order; the
   // eviction victim is the last.
-  logic [NSLOT-1:0] run_el, d_win, v_win;
+  logic [NSLOT-1:0] run_el, d_el, d_win, v_win;
   logic [NSLOT-1:0] ahead [NSLOT];
   always_comb begin
     run_el = s_busy_q & ~s_done_q & ~s_evict_q & ~s_flt_q;
+    // a queue task dispatches only while an entry it read of is not started (it stays evictable)
+    for (int k = 0; k < NSLOT; k++)
+      d_el[k] = run_el[k] && (!e_tmd_q[s_ent_q[k]].q || e_qpos_q[s_ent_q[k]] != e_qput_q[s_ent_q[k]]);
     for (int j = 0; j < NSLOT; j++) begin
       for (int k = 0; k < NSLOT; k++) begin
         ahead[j][k] = (j != k) && run_el[j] && run_el[k] &&
@@ -318,10 +336,10 @@ module gc_compute
       end
     end
     for (int k = 0; k < NSLOT; k++) begin
-      d_win[k] = run_el[k];
+      d_win[k] = d_el[k];
       v_win[k] = run_el[k];
       for (int j = 0; j < NSLOT; j++) begin
-        if (ahead[j][k]) d_win[k] = 1'b0;   // someone goes before k
+        if (ahead[j][k] && d_el[j]) d_win[k] = 1'b0;   // someone goes before k
         if (ahead[k][j]) v_win[k] = 1'b0;   // someone comes after k
       end
     end
@@ -333,7 +351,7 @@ module gc_compute
   tmd_t             d_t;
   logic [31:0]      d_cx, d_cy, d_cz;
   always_comb begin
-    d_any = (run_el != '0);
+    d_any = (d_el != '0);
     d_k   = low_k(d_win);
     d_e   = s_ent_q[d_k];
     d_t   = e_tmd_q[d_e];
@@ -352,6 +370,7 @@ module gc_compute
     cta_valid_o = '0;
     if (d_any) cta_valid_o[d_sm] = d_found;
 
+    cta_o.qpos       = d_t.q ? e_qpos_q[d_e] : '0;
     cta_o.entry_pc   = d_t.pc;
     cta_o.param      = d_t.param;
     cta_o.task_id    = e_task_q[d_e];
@@ -425,7 +444,7 @@ module gc_compute
 
   tmd_t        ft;
   logic [47:0] ft_threads;
-  logic [31:0] w_dxy, w_dz, w_shi, w_pri, w_flags;
+  logic [31:0] w_dxy, w_dz, w_shi, w_pri, w_flags, w_qhi;
   logic [7:0]  ft_lvl;
   logic [3:0]  ft_dep, ft_maxd;
   logic        ft_qhead;
@@ -435,6 +454,7 @@ module gc_compute
     w_shi   = tw(GC_TMD_SEM_ADDR_HI_OFS);
     w_pri   = tw(GC_TMD_PRIORITY_OFS);
     w_flags = tw(GC_TMD_FLAGS_OFS);
+    w_qhi   = tw(GC_TMD_QUEUE_ADDR_HI_OFS);
     ft.pc    = tw(GC_TMD_ENTRY_PC_OFS);
     ft.param = tw(GC_TMD_PARAM_OFS);
     ft.gx    = tw(GC_TMD_GRID_X_OFS);
@@ -449,6 +469,8 @@ module gc_compute
     ft.rel   = w_flags[GC_TMD_FLAGS_SEM_RELEASE_LSB];
     ft.four  = w_flags[GC_TMD_FLAGS_SEM_FOUR_WORD_LSB];
     ft.intr  = w_flags[GC_TMD_FLAGS_INTERRUPT_LSB];
+    ft.q     = w_flags[GC_TMD_FLAGS_QUEUE_LSB];
+    ft.qaddr = {w_qhi[GC_TMD_QUEUE_ADDR_HI_HI_LSB +: AW - 32], tw(GC_TMD_QUEUE_ADDR_LO_OFS)};
     ft_threads = 48'(ft.tx) * 48'(ft.ty) * 48'(ft.tz);
     ft.nthr  = 16'(ft_threads);
     ft_qhead = w_flags[GC_TMD_FLAGS_QUEUE_HEAD_LSB];
@@ -474,6 +496,7 @@ module gc_compute
     else if (ft.smem > GC_SIMT_SMEM_BYTES) ft_bad_ofs = GC_TMD_SMEM_BYTES_OFS;
     else if (ft.rel && (ft.four ? (ft.sem[3:0] != 4'h0) : (ft.sem[1:0] != 2'b00)))
                                         ft_bad_ofs = GC_TMD_SEM_ADDR_LO_OFS;
+    else if (ft.q && ft.qaddr[2:0] != 3'b000) ft_bad_ofs = GC_TMD_QUEUE_ADDR_LO_OFS;
     else if (e_host_q[f_ent_q] && 32'(ft_lvl) >= GC_TMU_PRIO_LEVELS)
                                         ft_bad_ofs = GC_TMD_PRIORITY_OFS;
     else                                ft_bad = 1'b0;
@@ -562,8 +585,21 @@ module gc_compute
     end
   end
 
-  logic r_hs, rel_resp, rel_err, fd_bad;
+  // queue header polls: running queue tasks that started every entry they know of, not closed
+  logic [NENT-1:0] qp_want;
+  logic            qp_go;
+  logic [EW-1:0]   qp_pick;
+  always_comb begin
+    for (int i = 0; i < NENT; i++)
+      qp_want[i] = stm_q.run[i] && e_tmd_q[i].q && !e_qcl_q[i] && (e_qpos_q[i] == e_qput_q[i]);
+    qp_pick = EW'(rr_next(64'(qp_want), 32'(qp_rr_q), NENT));
+    qp_go   = (f_st_q == F_IDLE) && (fq_cnt_q == '0) && (qp_want != '0) && (qp_t_q == '0);
+  end
+
+  logic r_hs, rel_resp, rel_err, fd_bad, qr_hs, qr_err;
   assign r_hs     = m_rvalid_i && m_rready_o;
+  assign qr_hs    = (f_st_q == F_QR) && r_hs;
+  assign qr_err   = qr_hs && m_rresp_i[1] && stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q;
   assign rel_resp = (p_st_q == P_WAIT) && as_valid_i && p_rel_q;
   assign rel_err  = rel_resp && as_err_i;
   assign fd_bad   = (step == ST_FDONE) && (f_err_q || ft_bad);
@@ -599,6 +635,11 @@ module gc_compute
       rf_cause = SIMT_FAULT_TMD_BUS_ERROR;
       rf_addr  = 32'(e_tmd_q[c_ent_q].sem);
       rf_e     = c_ent_q;
+    end else if (qr_err) begin
+      rf_v     = 1'b1;
+      rf_cause = SIMT_FAULT_TMD_BUS_ERROR;
+      rf_addr  = 32'(e_tmd_q[qp_e_q].qaddr);
+      rf_e     = qp_e_q;
     end
   end
   assign task_fault_o = rf_v;
@@ -610,6 +651,7 @@ module gc_compute
     for (int k = 0; k < NSLOT; k++) if (nf_k[k]) err_set[s_ent_q[k]] = 1'b1;
     if (fd_bad)  err_set[f_ent_q] = 1'b1;
     if (rel_err) err_set[c_ent_q] = 1'b1;
+    if (qr_err)  err_set[qp_e_q] = 1'b1;
     flog_set = log_en_i ? err_set : '0;
   end
 
@@ -688,9 +730,9 @@ module gc_compute
   assign aq_addr_o  = p_addr_q;
   assign aq_wdata_o = p_wdata_q;
 
-  assign m_arvalid_o = (f_st_q == F_AR);
-  assign m_araddr_o  = AW'({e_task_q[f_ent_q], 8'h00});
-  assign m_arlen_o   = 8'(TMD_BEATS - 1);
+  assign m_arvalid_o = (f_st_q == F_AR) || (f_st_q == F_QAR);
+  assign m_araddr_o  = (f_st_q == F_QAR) ? e_tmd_q[qp_e_q].qaddr : AW'({e_task_q[f_ent_q], 8'h00});
+  assign m_arlen_o   = (f_st_q == F_QAR) ? 8'h00 : 8'(TMD_BEATS - 1);
   assign m_rready_o  = 1'b1;
 
   assign done_o        = done_q;
@@ -736,6 +778,10 @@ module gc_compute
       fq_rd_q     <= '0;
       fq_wr_q     <= '0;
       fq_cnt_q    <= '0;
+      qp_e_q      <= '0;
+      qp_rr_q     <= EW'(NENT - 1);
+      qp_t_q      <= '0;
+      e_qcl_q     <= '0;
       p_st_q      <= P_IDLE;
       p_rel_q     <= 1'b0;
       p_addr_q    <= '0;
@@ -804,7 +850,13 @@ module gc_compute
       // ---- dispatch, CTAs in flight
       if (disp) begin
         rr_q <= d_sm;
-        if (d_last) s_done_q[d_k] <= 1'b1;
+        if (d_last && !d_t.q) s_done_q[d_k] <= 1'b1;
+      end
+      // a queue task has dispatched everything once CLOSED was seen and every entry started
+      for (int k = 0; k < NSLOT; k++) begin
+        if (s_busy_q[k] && e_tmd_q[s_ent_q[k]].q && e_qcl_q[s_ent_q[k]] &&
+            e_qpos_q[s_ent_q[k]] == e_qput_q[s_ent_q[k]])
+          s_done_q[k] <= 1'b1;
       end
       for (int k = 0; k < NSLOT; k++) begin
         s_infl_q[k] <= s_infl_q[k] + 16'(disp && (d_k == KW'(k))) - k_done[k];
@@ -822,6 +874,7 @@ module gc_compute
       end
 
       // ---- TMD fetch
+      if (qp_t_q != '0) qp_t_q <= qp_t_q - 8'd1;
       unique case (f_st_q)
         F_IDLE: if (fq_cnt_q != '0) begin
           f_ent_q  <= fq_q[fq_rd_q];
@@ -829,6 +882,16 @@ module gc_compute
           f_beat_q <= '0;
           f_err_q  <= 1'b0;
           f_st_q   <= F_AR;
+        end else if (qp_go) begin
+          qp_e_q  <= qp_pick;
+          qp_rr_q <= qp_pick;
+          f_st_q  <= F_QAR;
+        end
+        F_QAR: if (m_arready_i) f_st_q <= F_QR;
+        F_QR: if (r_hs) begin
+          f_st_q <= F_IDLE;
+          qp_t_q <= 8'(GC_TMU_QUEUE_POLL);
+          if (stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q) e_qcl_q[qp_e_q] <= m_rdata_i[31] || m_rresp_i[1];
         end
         F_AR: if (m_arready_i) f_st_q <= F_R;
         F_R: if (r_hs) begin
@@ -899,6 +962,7 @@ module gc_compute
         end
         ST_FDONE: begin
           sn = st_set(sn, f_ent_q, (f_err_q || ft_bad) ? TASK_STATE_RELEASE : TASK_STATE_PENDING);
+          e_qcl_q[f_ent_q] <= 1'b0;
         end
         ST_TAKE: begin
           s_busy_q[tk_k]  <= 1'b1;
@@ -1009,6 +1073,8 @@ module gc_compute
     // fetch done
     if (step == ST_FDONE) begin
       e_tmd_q[f_ent_q] <= ft;
+      e_qpos_q[f_ent_q] <= '0;
+      e_qput_q[f_ent_q] <= '0;
       if (e_host_q[f_ent_q]) begin
         e_lvl_q[f_ent_q]  <= ft_lvl;
         e_dep_q[f_ent_q]  <= ft_dep;
@@ -1050,7 +1116,16 @@ module gc_compute
         end
       end
     end
-    // dispatch progress
+    // queue header read: PUT.COUNT
+    if (qr_hs && !m_rresp_i[1] && stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q)
+      e_qput_q[qp_e_q] <= {1'b0, m_rdata_i[30:0]};
+    // dispatch progress (a queue task's last CTA of an entry: the next position)
+    if (disp && d_last && d_t.q) begin
+      e_cx_q[d_e]   <= '0;
+      e_cy_q[d_e]   <= '0;
+      e_cz_q[d_e]   <= '0;
+      e_qpos_q[d_e] <= e_qpos_q[d_e] + 32'd1;
+    end
     if (disp && !d_last) begin
       if (d_cx + 32'd1 != d_t.gx) begin
         e_cx_q[d_e] <= d_cx + 32'd1;
@@ -1139,7 +1214,8 @@ module gc_compute
   end
 
   logic unused_cp;
-  assign unused_cp = ^{m_rlast_i, m_rresp_i[0], w_dz, w_shi, w_pri, w_flags, log_base_i[3:0],
-                       cmd_tmd_i[7:0], ln_tmd_i, d_t.sem, d_t.pay, d_t.rel, d_t.four, d_t.intr};
+  assign unused_cp = ^{m_rlast_i, m_rresp_i[0], w_dz, w_shi, w_pri, w_flags, w_qhi, log_base_i[3:0],
+                       cmd_tmd_i[7:0], ln_tmd_i, d_t.sem, d_t.pay, d_t.rel, d_t.four, d_t.intr, d_t.qaddr,
+                       m_rdata_i[63:32]};
 
 endmodule

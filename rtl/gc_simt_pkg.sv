@@ -143,6 +143,7 @@ package gc_simt_pkg;
 
   // ---- CTA launch descriptor (compute front -> SM)
   typedef struct packed {
+    logic [31:0] qpos;          // queue TMDs: the position of the CTA's queue entry (CSR QPOS); 0 else
     logic [31:0] entry_pc;
     logic [31:0] param;
     logic [31:0] task_id;       // TMD address >> 8

@@ -558,6 +558,7 @@ module gc_sm
       GC_SIMT_CSR_PARAM:    csr_v = dx.param;
       GC_SIMT_CSR_NLANES:   csr_v = 32'(NL);
       GC_SIMT_CSR_SMID:     csr_v = 32'(SM_ID);
+      GC_SIMT_CSR_QPOS:     csr_v = dx.qpos;
       default:              csr_ok = 1'b0;
     endcase
   end

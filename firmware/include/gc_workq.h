@@ -340,5 +340,28 @@ static inline uint32_t gc_wq_done(volatile gc_wq_t *q) {
     return n == q->producers ? gc_wq_close(q) : GC_WQ_OK;
 }
 
+/* ------------------------------------------------------------------ queue TMDs (docs/tmu.md)
+ * A queue TMD (FLAGS.QUEUE) starts its grid once per entry appended to its queue; its CTAs read the
+ * entry's position with gc_qpos().  The header (structs.TASK_QUEUE) is one word: PUT.COUNT entries
+ * appended, PUT.CLOSED.  A thread appends with gc_task_queue_push (one AMOADD: the position it
+ * returns is the entry's; a producer that has data for the entry writes it, FENCEs, and only then
+ * pushes, so with several producers the data slot must not depend on the returned position) and
+ * ends the queue with gc_task_queue_close (one AMOOR). */
+static inline uint32_t gc_qpos(void) {
+    uint32_t v;
+    __asm__ volatile(".insn i 0x73, 2, %0, x0, %1" : "=r"(v) : "i"(GC_SIMT_CSR_QPOS - 0x1000 * (GC_SIMT_CSR_QPOS >> 11)));
+    return v;
+}
+/* Append one entry; its position (GC_TASK_QUEUE_PUT_COUNT of the value before). */
+static inline uint32_t gc_task_queue_push(volatile uint32_t *hdr) {
+    gc_wq_fence();
+    return __atomic_fetch_add(hdr, 1u, __ATOMIC_RELAXED) & GC_TASK_QUEUE_PUT_COUNT_MASK;
+}
+/* Close the queue: the task completes once every entry appended before has run. */
+static inline void gc_task_queue_close(volatile uint32_t *hdr) {
+    gc_wq_fence();
+    __atomic_fetch_or(hdr, GC_TASK_QUEUE_PUT_CLOSED(1u), __ATOMIC_RELAXED);
+}
+
 #endif /* __riscv */
 #endif

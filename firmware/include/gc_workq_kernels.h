@@ -63,4 +63,13 @@ typedef struct gc_wq_latency_params {
     uint32_t q, t0, items, use_queue;
 } gc_wq_latency_params_t;
 
+/* tq_worker (a queue TMD's kernel): thread 0 of each CTA of the entry at position QPOS adds 1 to
+ * marks[QPOS] and writes QPOS to order[n] (n from an AMOADD on *seq); CTA 0 of the entry, while
+ * QPOS < more, appends one more entry to the queue at hdr (gc_task_queue_push), and at
+ * QPOS == close_at closes the queue (close_at 0xFFFFFFFF: never).  spin: cycles each CTA spins
+ * first. */
+typedef struct gc_tq_params {
+    uint32_t hdr, marks, order, seq, more, close_at, spin;
+} gc_tq_params_t;
+
 #endif

@@ -154,3 +154,15 @@ GC_KERNEL(wq_latency) {
     }
     gc_wq_done(q);
 }
+
+GC_KERNEL(tq_worker) {
+    const gc_tq_params_t *p = gc_param;
+    spin(p->spin);
+    if (gc_tid() != 0) return;
+    uint32_t q = gc_qpos();
+    gc_atomic_add(PTR(p->marks) + q, 1u);
+    PTR(p->order)[gc_atomic_add(PTR(p->seq), 1u)] = q;
+    if (gc_ctaid_x() != 0) return;
+    if (q < p->more) gc_task_queue_push(PTR(p->hdr));
+    if (q == p->close_at) gc_task_queue_close(PTR(p->hdr));
+}

@@ -24,7 +24,7 @@ gc_status_t gc_tmd_encode(const gc_tmd_t *t, uint32_t w[GC_TMD_WORDS]) {
     if (!fits(t->cta[0], GC_TMD_CTA_DIM_XY_X_MASK) || !fits(t->cta[1], GC_TMD_CTA_DIM_XY_Y_MASK) ||
         !fits(t->cta[2], GC_TMD_CTA_DIM_Z_Z_MASK) || !fits(t->priority, GC_TMD_PRIORITY_LEVEL_MASK) ||
         !fits(t->depth, GC_TMD_PRIORITY_DEPTH_MASK) || !fits(t->max_depth, GC_TMD_PRIORITY_MAX_DEPTH_MASK) ||
-        (t->sem_addr >> 32) > GC_TMD_SEM_ADDR_HI_HI_MASK)
+        (t->sem_addr >> 32) > GC_TMD_SEM_ADDR_HI_HI_MASK || (t->queue && (t->queue_addr >> 32) > GC_TMD_QUEUE_ADDR_HI_HI_MASK))
         return GC_ERR_INVALID_ARG;
     memset(w, 0, GC_TMD_SIZE);
     w[GC_TMD_ENTRY_PC / 4] = t->entry_pc;
@@ -43,7 +43,9 @@ gc_status_t gc_tmd_encode(const gc_tmd_t *t, uint32_t w[GC_TMD_WORDS]) {
     w[GC_TMD_FLAGS / 4] = GC_TMD_FLAGS_SEM_RELEASE(t->sem_release ? 1u : 0u) |
                           GC_TMD_FLAGS_SEM_FOUR_WORD(t->sem_four_word ? 1u : 0u) |
                           GC_TMD_FLAGS_INTERRUPT(t->interrupt ? 1u : 0u) |
-                          GC_TMD_FLAGS_QUEUE_HEAD(t->queue_head ? 1u : 0u);
+                          GC_TMD_FLAGS_QUEUE_HEAD(t->queue_head ? 1u : 0u) | GC_TMD_FLAGS_QUEUE(t->queue ? 1u : 0u);
+    w[GC_TMD_QUEUE_ADDR_LO / 4] = t->queue ? (uint32_t)t->queue_addr : 0u;
+    w[GC_TMD_QUEUE_ADDR_HI / 4] = t->queue ? GC_TMD_QUEUE_ADDR_HI_HI((uint32_t)(t->queue_addr >> 32)) : 0u;
     return GC_OK;
 }
 
@@ -67,6 +69,9 @@ void gc_tmd_decode(const uint32_t w[GC_TMD_WORDS], gc_tmd_t *t) {
     t->sem_four_word = GC_TMD_FLAGS_SEM_FOUR_WORD_GET(w[GC_TMD_FLAGS / 4]) != 0;
     t->interrupt = GC_TMD_FLAGS_INTERRUPT_GET(w[GC_TMD_FLAGS / 4]) != 0;
     t->queue_head = GC_TMD_FLAGS_QUEUE_HEAD_GET(w[GC_TMD_FLAGS / 4]) != 0;
+    t->queue = GC_TMD_FLAGS_QUEUE_GET(w[GC_TMD_FLAGS / 4]) != 0;
+    t->queue_addr = ((uint64_t)GC_TMD_QUEUE_ADDR_HI_HI_GET(w[GC_TMD_QUEUE_ADDR_HI / 4]) << 32) |
+                    w[GC_TMD_QUEUE_ADDR_LO / 4];
 }
 
 uint32_t gc_simt_ptr(uint64_t dev_addr) {

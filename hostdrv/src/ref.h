@@ -193,7 +193,13 @@ typedef struct ref_task {
     uint64_t t_fetch;        /* FETCH: the cycle its TMD read completes */
     int64_t key;             /* pending list order within its level (smaller first) */
     uint64_t slot_order;     /* when it took its slot (ties of dispatch and eviction) */
-    uint64_t next_cta, ncta; /* progress: the next undispatched CTA (x fastest), CTAs of the grid */
+    uint64_t next_cta, ncta; /* progress: the next undispatched CTA (x fastest), CTAs of the grid
+                              * (a queue TMD: of the current entry's grid) */
+    bool queue;              /* TMD FLAGS.QUEUE: a queue task */
+    uint64_t qaddr;          /* its queue header (structs.TASK_QUEUE) */
+    uint32_t qpos, qput;     /* the position of the entry being started, PUT.COUNT last read */
+    bool qclosed;            /* PUT.CLOSED was read */
+    uint64_t qpoll_t;        /* the next header read may happen at this cycle */
     uint32_t inflight, children;
 } ref_task_t;
 

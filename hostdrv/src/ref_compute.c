@@ -92,6 +92,7 @@ typedef struct run {
     uint32_t ent, task, sm, w0;
     uint32_t entry, param, grid[3], cta[3], smem_bytes, lanes, nthr, nwarps;
     uint32_t ctaid[3];
+    uint32_t qpos;          /* queue TMDs: the CTA's entry position (CSR QPOS) */
     thr_t *t;
     uint8_t *smem, *lmem;
     uint64_t t0;            /* dispatch cycle */
@@ -253,6 +254,7 @@ static uint32_t csr_value(run_t *k, uint32_t tidx, uint32_t csr, bool *ok) {
     case GC_SIMT_CSR_NTID_Y: return k->cta[1];
     case GC_SIMT_CSR_NTID_Z: return k->cta[2];
     case GC_SIMT_CSR_NCTAID_X: return k->grid[0];
+    case GC_SIMT_CSR_QPOS: return k->qpos;
     case GC_SIMT_CSR_NCTAID_Y: return k->grid[1];
     case GC_SIMT_CSR_NCTAID_Z: return k->grid[2];
     case GC_SIMT_CSR_WARPID: return tidx / k->lanes;
@@ -924,6 +926,7 @@ static bool fetch_step(ref_t *r) {
     else if (w[GC_TMD_SMEM_BYTES / 4u] > GC_SIMT_SMEM_BYTES) bad = GC_TMD_SMEM_BYTES;
     else if (w[GC_TMD_ENTRY_PC / 4u] % 4u) bad = GC_TMD_ENTRY_PC;
     else if (sem && w[GC_TMD_SEM_ADDR_LO / 4u] % (four ? 16u : 4u)) bad = GC_TMD_SEM_ADDR_LO;
+    else if (GC_TMD_FLAGS_QUEUE_GET(flags) && w[GC_TMD_QUEUE_ADDR_LO / 4u] % GC_TASK_QUEUE_ALIGN) bad = GC_TMD_QUEUE_ADDR_LO;
     else if (host && t->level >= GC_TMU_PRIO_LEVELS) bad = GC_TMD_PRIORITY;
     if (bad >= 0) {
         task_fault(r, e, GC_SIMT_FAULT_BAD_TMD, 0, (uint32_t)bad, 0);
@@ -932,6 +935,11 @@ static bool fetch_step(ref_t *r) {
     }
     uint64_t n = (uint64_t)grid[0] * grid[1];
     t->ncta = n > UINT64_MAX / grid[2] ? UINT64_MAX : n * grid[2];
+    t->queue = GC_TMD_FLAGS_QUEUE_GET(flags) != 0;
+    t->qaddr = ((uint64_t)GC_TMD_QUEUE_ADDR_HI_HI_GET(w[GC_TMD_QUEUE_ADDR_HI / 4u]) << 32) | w[GC_TMD_QUEUE_ADDR_LO / 4u];
+    t->qpos = t->qput = 0;
+    t->qclosed = false;
+    t->qpoll_t = 0;
     enqueue(c, t, GC_TMD_FLAGS_QUEUE_HEAD_GET(flags) != 0);
     tmu_log(r, e, GC_TMU_EVENT_QUEUED);
     return true;
@@ -1030,12 +1038,48 @@ static bool release_step(ref_t *r) {
 }
 
 /* ------------------------------------------------------------------ slots and eviction */
-static bool may_dispatch(const ref_task_t *t) {
-    return t->state == GC_TASK_STATE_RUNNING && !t->evicting && !t->fault && !t->doomed && t->next_cta < t->ncta;
+/* Every CTA dispatched: the grid's; a queue task's once CLOSED was read and every entry started. */
+static bool all_dispatched(const ref_task_t *t) {
+    return t->queue ? t->qclosed && t->qpos == t->qput : t->next_cta >= t->ncta;
 }
 
+/* A CTA to dispatch now: the grid's next; a queue task's only while an entry it read of waits. */
+static bool cta_ready(const ref_task_t *t) { return t->queue ? t->qpos != t->qput : t->next_cta < t->ncta; }
+
+static bool may_dispatch(const ref_task_t *t) {
+    return t->state == GC_TASK_STATE_RUNNING && !t->evicting && !t->fault && !t->doomed && cta_ready(t);
+}
+
+/* A queue task waiting for entries stays evictable. */
 static bool evictable(const ref_task_t *t) {
-    return t->state == GC_TASK_STATE_RUNNING && !t->fault && !t->doomed && t->next_cta < t->ncta;
+    return t->state == GC_TASK_STATE_RUNNING && !t->fault && !t->doomed && !all_dispatched(t);
+}
+
+/* A running queue task that started every entry it read of and has not read CLOSED reads the
+ * header every TMU_QUEUE_POLL cycles (the RTL: on the TMD read port). */
+static bool queue_wants_poll(const ref_task_t *t) {
+    return t->state == GC_TASK_STATE_RUNNING && t->queue && !t->qclosed && t->qpos == t->qput;
+}
+
+static bool queue_step(ref_t *r) {
+    ref_cmp_t *c = &r->cmp;
+    bool any = false;
+    for (uint32_t e = 0; e < GC_TMU_ENTRIES; e++) {
+        ref_task_t *t = &c->ent[e];
+        if (!queue_wants_poll(t) || r->now < t->qpoll_t) continue;
+        uint32_t put = 0;
+        t->qpoll_t = r->now + GC_TMU_QUEUE_POLL;
+        if (!ref_mem_read(r, t->qaddr, &put, 4)) {
+            t->qclosed = true; /* a read error counts as closed, and faults the task */
+            task_fault(r, e, GC_SIMT_FAULT_TMD_BUS_ERROR, 0, (uint32_t)t->qaddr, 0);
+            any = true;
+            continue;
+        }
+        any |= GC_TASK_QUEUE_PUT_COUNT_GET(put) != t->qput || GC_TASK_QUEUE_PUT_CLOSED_GET(put);
+        t->qput = GC_TASK_QUEUE_PUT_COUNT_GET(put);
+        t->qclosed = GC_TASK_QUEUE_PUT_CLOSED_GET(put) != 0;
+    }
+    return any;
 }
 
 static bool slot_step(ref_t *r) {
@@ -1047,7 +1091,7 @@ static bool slot_step(ref_t *r) {
         uint32_t e = (uint32_t)c->slot[s];
         ref_task_t *t = &c->ent[e];
         evicting |= t->evicting;
-        if (t->inflight || !(t->evicting || t->fault || t->next_cta >= t->ncta)) continue;
+        if (t->inflight || !(t->evicting || t->fault || all_dispatched(t))) continue;
         if (t->evicting) {
             if (!log_room(c)) continue;
             tmu_log(r, e, GC_TMU_EVENT_EVICT);
@@ -1177,7 +1221,12 @@ static bool dispatch_step(ref_t *r) {
     k->ctaid[0] = (uint32_t)(n % k->grid[0]);
     k->ctaid[1] = (uint32_t)(n / k->grid[0] % k->grid[1]);
     k->ctaid[2] = (uint32_t)(n / gxy);
+    k->qpos = t->queue ? t->qpos : 0u;
     t->next_cta++;
+    if (t->queue && t->next_cta >= t->ncta) { /* the entry's last CTA: the next position */
+        t->next_cta = 0;
+        t->qpos++;
+    }
     t->inflight++;
     c->sm_rr = sm;
     c->disp_t = r->now + 1u;
@@ -1287,6 +1336,7 @@ bool ref_cmp_step(ref_t *r) {
     any |= cta_step(r);
     any |= release_step(r);
     any |= fetch_step(r);
+    any |= queue_step(r);
     any |= slot_step(r);
     any |= dispatch_step(r);
     return any;
@@ -1301,6 +1351,7 @@ void ref_cmp_timers(const ref_t *r, uint64_t *next) {
     bool disp = false;
     for (uint32_t e = 0; e < GC_TMU_ENTRIES; e++) {
         if (c->ent[e].state == GC_TASK_STATE_FETCH) add_timer(r, c->ent[e].t_fetch, next);
+        if (queue_wants_poll(&c->ent[e])) add_timer(r, c->ent[e].qpoll_t, next);
         disp |= may_dispatch(&c->ent[e]);
     }
     for (uint32_t i = 0; i < REF_NWSLOTS; i++)

@@ -1118,6 +1118,9 @@ gcrt_error_t gcrt_launch_ex(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image,
                     "(0 .. %u, COMPUTE.TMU_CONFIG.PRIO_LEVELS)",
                     W, kernel, (long long)(attr->device_priority < -1 ? attr->device_priority : dp), rt->tmu.prio_levels,
                     rt->tmu.prio_levels - 1);
+    if (attr->queue % GC_TASK_QUEUE_ALIGN)
+        return fail(rt, GCRT_ERROR_INVALID_VALUE, "%s %s: queue header 0x%010llx is not %u-aligned (structs.TASK_QUEUE)",
+                    W, kernel, (unsigned long long)attr->queue, GC_TASK_QUEUE_ALIGN);
     if ((e = compute_check(rt, W))) return e; /* a kernel fault is sticky */
     uint32_t pc = 0;
     if (gc_elf_symbol(image, kernel, &pc) != GC_OK)
@@ -1166,6 +1169,8 @@ gcrt_error_t gcrt_launch_ex(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image,
     t.depth = 1; /* a host launch */
     t.max_depth = rt->cfg.max_nesting_depth;
     t.queue_head = attr->queue_head;
+    t.queue = attr->queue != 0;
+    t.queue_addr = attr->queue;
     t.sem_release = true;
     t.sem_four_word = true;
     t.sem_addr = stamp + 16;

@@ -510,6 +510,213 @@ static void scenario(bool prior_art) {
 static void t_scenario(void) { scenario(false); }
 static void t_scenario_prior_art(void) { scenario(true); }
 
+/* ------------------------------------------------------------------ queue TMDs */
+typedef struct tq {
+    uint64_t mem, hdr, marks, order, seq;
+} tq_t;
+#define TQ_MARKS 64u
+
+static bool tq_alloc(env_t *e, tq_t *t) {
+    if (gcrt_malloc(e->rt, &t->mem, 2048) != GCRT_SUCCESS) return false;
+    t->hdr = t->mem;
+    t->seq = t->mem + 8;
+    t->marks = t->mem + 64;
+    t->order = t->mem + 64 + 4 * TQ_MARKS;
+    uint8_t z[2048] = {0};
+    return gcrt_write(e->rt, t->mem, z, sizeof z) == GCRT_SUCCESS;
+}
+
+static gcrt_error_t tq_launch(env_t *e, gcrt_stream_t *s, const tq_t *t, uint32_t more, uint32_t close_at, int prio,
+                              uint32_t ctas) {
+    gc_tq_params_t p = {gc_simt_ptr(t->hdr), gc_simt_ptr(t->marks), gc_simt_ptr(t->order), gc_simt_ptr(t->seq),
+                        more, close_at, 50};
+    gcrt_launch_attr_t a;
+    gcrt_launch_attr_init(&a);
+    a.queue = t->hdr;
+    a.device_priority = prio;
+    uint32_t g[3] = {ctas, 1, 1}, b[3] = {4, 1, 1};
+    return gcrt_launch_ex(e->rt, s, e->img, "tq_worker", g, b, &p, sizeof p, 0, &a);
+}
+
+/* Run until `n` entries ran (marks[0..n-1] all == ctas) or the budget ends. */
+static bool tq_wait_marks(env_t *e, const tq_t *t, uint32_t n, uint32_t ctas, uint64_t budget) {
+    uint32_t m[TQ_MARKS];
+    for (uint64_t spent = 0; spent < budget; spent += 200) {
+        if (gcrt_read(e->rt, t->marks, m, sizeof m) != GCRT_SUCCESS) return false;
+        bool all = true;
+        for (uint32_t i = 0; i < n; i++) all &= m[i] == ctas;
+        if (all) return true;
+        if (gc_device_run(e->dev, 200) != GC_OK) return false;
+    }
+    return false;
+}
+
+static uint32_t tq_marks(env_t *e, const tq_t *t, uint32_t n, uint32_t ctas) {
+    uint32_t m[TQ_MARKS], bad = 0;
+    gcrt_read(e->rt, t->marks, m, sizeof m);
+    for (uint32_t i = 0; i < TQ_MARKS; i++) bad += m[i] != (i < n ? ctas : 0u);
+    return bad;
+}
+
+/* Entries appended while the task runs by the host (3) and by its threads (7 more: CTA 0 of the
+ * entries at positions 0..6 each push one): each entry's grid of 2 CTAs runs exactly once; the task
+ * runs nothing before the first entry, does not complete while the queue is open even with every
+ * entry done, and completes after the close (by the host, or by the thread of position 9). */
+static void tq_append(bool device_close) {
+    env_t e;
+    ENV_OPEN(e, 0);
+    gcrt_stream_t *s = NULL;
+    tq_t t;
+    REQUIRE(tq_alloc(&e, &t));
+    WQ_OK(e, gcrt_tmu_log_enable(e.rt, 0));
+    WQ_OK(e, gcrt_stream_create(e.rt, &s));
+    RT_OK(e.rt, tq_launch(&e, s, &t, 7, device_close ? 9 : 0xFFFFFFFFu, -1, 2));
+    REQUIRE_OK(e.dev, gc_device_run(e.dev, 4000));
+    CHECK_EQ(gcrt_stream_query(e.rt, s), GCRT_ERROR_NOT_READY);
+    CHECK_EQ(tq_marks(&e, &t, 0, 2), 0); /* no entry: no CTA */
+    uint32_t put = 3;
+    WQ_OK(e, gcrt_write(e.rt, t.hdr, &put, 4)); /* the host appends 3 entries */
+    CHECK(tq_wait_marks(&e, &t, 10, 2, 2000000));
+    CHECK_EQ(tq_marks(&e, &t, 10, 2), 0);
+    if (!device_close) {
+        REQUIRE_OK(e.dev, gc_device_run(e.dev, 2000));
+        CHECK_EQ(gcrt_stream_query(e.rt, s), GCRT_ERROR_NOT_READY); /* open: not complete */
+        uint32_t h = 0;
+        WQ_OK(e, gcrt_read(e.rt, t.hdr, &h, 4));
+        CHECK_EQ(h, 10);
+        h |= GC_TASK_QUEUE_PUT_CLOSED(1u);
+        WQ_OK(e, gcrt_write(e.rt, t.hdr, &h, 4));
+    }
+    uint64_t closed = gc_device_cycles(e.dev);
+    RT_OK(e.rt, gcrt_stream_synchronize(e.rt, s));
+    CHECK_EQ(tq_marks(&e, &t, 10, 2), 0);
+    const gcrt_op_t *ops;
+    size_t n;
+    RT_OK(e.rt, gcrt_ops(e.rt, &ops, &n));
+    REQUIRE(n == 1 && ops[0].done);
+    if (!device_close) CHECK(ops[0].end_cycle > closed);
+    uint32_t seq = 0;
+    WQ_OK(e, gcrt_read(e.rt, t.seq, &seq, 4));
+    CHECK_EQ(seq, 20); /* 10 entries x 2 CTAs */
+    fprintf(stderr, "queue task: START %llu, COMPLETE %llu, closed by the %s\n", (unsigned long long)ops[0].start_cycle,
+            (unsigned long long)ops[0].end_cycle, device_close ? "thread of position 9" : "host");
+out:
+    if (s) gcrt_stream_destroy(e.rt, s);
+    env_close(&e);
+}
+static void t_tq_append_host_close(void) { tq_append(false); }
+static void t_tq_append_device_close(void) { tq_append(true); }
+
+/* A queue task waiting for entries holds its slot but dispatches nothing: a lower-priority grid
+ * runs to its end meanwhile (strict dispatch priority applies to CTAs that can be dispatched). */
+static void t_tq_priority(void) {
+    env_t e;
+    ENV_OPEN(e, 0);
+    gcrt_stream_t *s = NULL, *s2 = NULL;
+    uint64_t buf = 0;
+    tq_t t;
+    REQUIRE(tq_alloc(&e, &t));
+    WQ_OK(e, gcrt_stream_create(e.rt, &s));
+    WQ_OK(e, gcrt_stream_create(e.rt, &s2));
+    RT_OK(e.rt, tq_launch(&e, s, &t, 0, 0xFFFFFFFFu, 20, 1));
+    REQUIRE_OK(e.dev, gc_device_run(e.dev, 3000));
+    WQ_OK(e, gcrt_malloc(e.rt, &buf, 64));
+    uint32_t z[16] = {0};
+    WQ_OK(e, gcrt_write(e.rt, buf, z, sizeof z));
+    gc_wq_child_params_t cp = {gc_simt_ptr(buf), 7};
+    uint32_t g[3] = {4, 1, 1}, b[3] = {4, 1, 1};
+    gcrt_launch_attr_t a;
+    gcrt_launch_attr_init(&a);
+    a.device_priority = 1;
+    RT_OK(e.rt, gcrt_launch_ex(e.rt, s2, e.img, "wq_child", g, b, &cp, sizeof cp, 0, &a));
+    RT_OK(e.rt, gcrt_stream_synchronize(e.rt, s2));
+    CHECK_EQ(gcrt_stream_query(e.rt, s), GCRT_ERROR_NOT_READY);
+    WQ_OK(e, gcrt_read(e.rt, buf, z, sizeof z));
+    for (int i = 0; i < 4; i++) CHECK_EQ(z[i], GC_WQ_CHILD_MARK(7));
+    uint32_t h = 1 | GC_TASK_QUEUE_PUT_CLOSED(1u); /* one entry, closed */
+    WQ_OK(e, gcrt_write(e.rt, t.hdr, &h, 4));
+    RT_OK(e.rt, gcrt_stream_synchronize(e.rt, s));
+    CHECK_EQ(tq_marks(&e, &t, 1, 1), 0);
+out:
+    if (s) gcrt_stream_destroy(e.rt, s);
+    if (s2) gcrt_stream_destroy(e.rt, s2);
+    env_close(&e);
+}
+
+/* Every task slot held by a queue task waiting for entries (device priorities 0..K-1): a more
+ * urgent grid evicts the lowest one (EVICT), completes, the queue task resumes (RESUME) and every
+ * queue task completes once its queue got entries and was closed; each entry ran once. */
+static void t_tq_eviction(void) {
+    env_t e;
+    ENV_OPEN(e, 0);
+    gcrt_stream_t *s[GC_TMU_SLOTS + 1] = {NULL};
+    tq_t t[GC_TMU_SLOTS];
+    uint64_t buf = 0;
+    gcrt_tmu_config_t tc;
+    WQ_OK(e, gcrt_tmu_config(e.rt, &tc));
+    REQUIRE(tc.slots == GC_TMU_SLOTS);
+    WQ_OK(e, gcrt_tmu_log_enable(e.rt, 0));
+    for (uint32_t k = 0; k <= GC_TMU_SLOTS; k++) WQ_OK(e, gcrt_stream_create(e.rt, &s[k]));
+    for (uint32_t k = 0; k < GC_TMU_SLOTS; k++) {
+        REQUIRE(tq_alloc(&e, &t[k]));
+        RT_OK(e.rt, tq_launch(&e, s[k], &t[k], 0, 0xFFFFFFFFu, (int)k, 1));
+    }
+    REQUIRE_OK(e.dev, gc_device_run(e.dev, 6000));
+    WQ_OK(e, gcrt_malloc(e.rt, &buf, 64));
+    uint32_t z[16] = {0};
+    WQ_OK(e, gcrt_write(e.rt, buf, z, sizeof z));
+    gc_wq_child_params_t cp = {gc_simt_ptr(buf), 9};
+    uint32_t g[3] = {2, 1, 1}, b[3] = {4, 1, 1};
+    gcrt_launch_attr_t a;
+    gcrt_launch_attr_init(&a);
+    a.device_priority = 10;
+    RT_OK(e.rt, gcrt_launch_ex(e.rt, s[GC_TMU_SLOTS], e.img, "wq_child", g, b, &cp, sizeof cp, 0, &a));
+    RT_OK(e.rt, gcrt_stream_synchronize(e.rt, s[GC_TMU_SLOTS]));
+    WQ_OK(e, gcrt_read(e.rt, buf, z, sizeof z));
+    CHECK(z[0] == GC_WQ_CHILD_MARK(9) && z[1] == GC_WQ_CHILD_MARK(9));
+    for (uint32_t k = 0; k < GC_TMU_SLOTS; k++) {
+        CHECK_EQ(gcrt_stream_query(e.rt, s[k]), GCRT_ERROR_NOT_READY);
+        uint32_t h = 2 | GC_TASK_QUEUE_PUT_CLOSED(1u);
+        WQ_OK(e, gcrt_write(e.rt, t[k].hdr, &h, 4));
+    }
+    for (uint32_t k = 0; k < GC_TMU_SLOTS; k++) RT_OK(e.rt, gcrt_stream_synchronize(e.rt, s[k]));
+    for (uint32_t k = 0; k < GC_TMU_SLOTS; k++) CHECK_EQ(tq_marks(&e, &t[k], 2, 1), 0);
+    RT_OK(e.rt, gcrt_tmu_log_sync(e.rt));
+    const gcrt_tmu_record_t *lg;
+    size_t n;
+    RT_OK(e.rt, gcrt_tmu_log(e.rt, &lg, &n, NULL));
+    const gcrt_op_t *ops;
+    size_t nops;
+    RT_OK(e.rt, gcrt_ops(e.rt, &ops, &nops));
+    REQUIRE(nops == GC_TMU_SLOTS + 1);
+    long ev = gcsc_log_find(lg, n, 0, GC_TMU_EVENT_EVICT, GCSC_ANY);
+    long hs = gcsc_log_find(lg, n, 0, GC_TMU_EVENT_START, ops[GC_TMU_SLOTS].task);
+    long hc = gcsc_log_find(lg, n, 0, GC_TMU_EVENT_COMPLETE, ops[GC_TMU_SLOTS].task);
+    CHECK(ev >= 0 && hs > ev && hc > hs);
+    if (ev >= 0) {
+        CHECK_EQ(lg[ev].task, ops[0].task); /* the lowest priority */
+        long rs = gcsc_log_find(lg, n, (size_t)ev, GC_TMU_EVENT_RESUME, ops[0].task);
+        CHECK(rs > hc || (rs > hs && rs >= 0));
+        CHECK(rs >= 0);
+    }
+out:
+    for (uint32_t k = 0; k <= GC_TMU_SLOTS; k++)
+        if (s[k]) gcrt_stream_destroy(e.rt, s[k]);
+    env_close(&e);
+}
+
+static void t_tq_refused(void) {
+    env_t e;
+    ENV_OPEN(e, 0);
+    tq_t t;
+    REQUIRE(tq_alloc(&e, &t));
+    t.hdr += 4; /* misaligned */
+    CHECK_EQ(tq_launch(&e, NULL, &t, 0, 0, -1, 1), GCRT_ERROR_INVALID_VALUE);
+    CHECK(strstr(gcrt_last_message(e.rt), "aligned") != NULL);
+    fprintf(stderr, "%s\n", gcrt_last_message(e.rt));
+    env_close(&e);
+}
+
 /* ------------------------------------------------------------------ API refusals */
 static void t_request_errors(void) {
     env_t e;
@@ -569,5 +776,10 @@ static const tcase_t cases[] = {
     {"wq_watchdog", t_watchdog},
     {"wq_scenario", t_scenario},
     {"wq_scenario_prior_art", t_scenario_prior_art},
+    {"tq_append_host_close", t_tq_append_host_close},
+    {"tq_append_device_close", t_tq_append_device_close},
+    {"tq_priority", t_tq_priority},
+    {"tq_eviction", t_tq_eviction},
+    {"tq_refused", t_tq_refused},
 };
 TCASE_MAIN(cases)

@@ -123,7 +123,28 @@ static void t_priority_word(void) {
     CHECK_EQ(GC_TMD_PRIORITY_LEVEL_GET(w[8]), GC_TMU_PRIO_LEVELS);
 }
 
+/* A queue TMD: FLAGS.QUEUE and QUEUE_ADDR_LO / HI; an address past 40 bits is refused. */
+static void t_queue_words(void) {
+    gc_tmd_t t, back;
+    uint32_t w[GC_TMD_WORDS];
+    gc_tmd_init(&t);
+    t.queue = true;
+    t.queue_addr = 0xAB12345678ull;
+    REQUIRE(gc_tmd_encode(&t, w) == GC_OK);
+    CHECK_EQ(w[GC_TMD_FLAGS / 4], 0x10u);
+    CHECK_EQ(w[GC_TMD_QUEUE_ADDR_LO / 4], 0x12345678u);
+    CHECK_EQ(w[GC_TMD_QUEUE_ADDR_HI / 4], 0xABu);
+    gc_tmd_decode(w, &back);
+    CHECK(memcmp(&back, &t, sizeof t) == 0);
+    t.queue_addr = 1ull << 40;
+    CHECK_EQ(gc_tmd_encode(&t, w), GC_ERR_INVALID_ARG);
+    t.queue = false; /* not a queue TMD: the words stay 0 */
+    REQUIRE(gc_tmd_encode(&t, w) == GC_OK);
+    CHECK(w[GC_TMD_QUEUE_ADDR_LO / 4] == 0 && w[GC_TMD_QUEUE_ADDR_HI / 4] == 0 && w[GC_TMD_FLAGS / 4] == 0);
+}
+
 static const tcase_t cases[] = {
+    {"tmd_queue_words", t_queue_words},
     {"tmd_priority_word", t_priority_word},
     {"tmd_encode", t_encode},
     {"tmd_refuse", t_refuse},

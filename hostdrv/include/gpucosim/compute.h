@@ -45,6 +45,9 @@ typedef struct gc_tmd {
     uint32_t sem_payload;
     bool interrupt;         /* raise INTR_STATUS.NON_STALL at completion */
     bool queue_head;        /* FLAGS.QUEUE_HEAD: enter the pending list before the tasks of its level */
+    bool queue;             /* FLAGS.QUEUE: a queue TMD (docs/tmu.md): each entry appended to the queue
+                             * at queue_addr starts one grid; CSR QPOS = the entry's position */
+    uint64_t queue_addr;    /* the queue header (structs.TASK_QUEUE, 8-aligned device address) */
 } gc_tmd_t;
 
 /* Grid and CTA 1 x 1 x 1, everything else 0. */

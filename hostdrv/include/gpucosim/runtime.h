@@ -266,6 +266,10 @@ typedef struct gcrt_launch_attr {
                               * PRIORITY.LEVEL (must be below COMPUTE.TMU_CONFIG.PRIO_LEVELS); the
                               * kernel goes to the compute channel of that priority.  The nested-priority document's
                               * prior art (parents at the lowest priority) is device_priority 0 */
+    uint64_t queue;          /* 0 (default): a grid.  Else a queue TMD (FLAGS.QUEUE, docs/tmu.md) whose
+                              * queue header (structs.TASK_QUEUE) is at this 8-aligned device address:
+                              * every entry appended there starts the grid once (CSR QPOS = its
+                              * position); the kernel completes once the queue is CLOSED and drained */
 } gcrt_launch_attr_t;
 void gcrt_launch_attr_init(gcrt_launch_attr_t *a);
 /* gcrt_launch with attributes (attr NULL: the defaults).  Also GCRT_ERROR_INVALID_PRIORITY: the
