@@ -24,8 +24,8 @@
 #include "gpucosim/backend.h"
 #include "gpucosim/hostdrv.h"
 #include "gpucosim/sc.h"
-#include "gpucosim/scenarios.h"
-#include "gpucosim/scen_workqueue.h"
+#include "scenarios.h"
+#include "scen_workqueue.h"
 #include "gpucosim_spec.h"
 
 /* where `make` put the kernel image (build/firmware); --image overrides it */

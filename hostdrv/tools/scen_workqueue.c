@@ -1,5 +1,5 @@
 /* scen_workqueue.c: the work-queue scenario and the work-queue bench measurements (issue 16,
- * seed 002).  See gpucosim/scen_workqueue.h. */
+ * seed 002).  See scen_workqueue.h. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -8,8 +8,8 @@
 #include "gc_workq.h"
 #include "gc_workq_kernels.h"
 #include "gpucosim/compute.h"
-#include "gpucosim/scen_workqueue.h"
-#include "gpucosim/scenarios.h"
+#include "scen_workqueue.h"
+#include "scenarios.h"
 #include "gpucosim/workq.h"
 #include "gpucosim_spec.h"
 

@@ -22,7 +22,7 @@
 #include "gc_workq_kernels.h"
 #include "gpucosim/compute.h"
 #include "gpucosim/runtime.h"
-#include "gpucosim/scen_workqueue.h"
+#include "scen_workqueue.h"
 #include "gpucosim/workq.h"
 #include "rt_test.h"
 #include "tcase.h"
@@ -95,7 +95,7 @@ static gcrt_wq_t *mkq(env_t *e, uint32_t n, uint32_t runlist) {
     return q;
 }
 
-/* The ref model interprets a CTA whole when it is dispatched (hostdrv/src/ref_compute.c): its
+/* The ref model interprets a CTA whole when it is dispatched (cosim/ref/ref_compute.c): its
  * memory effects, in program order, land then, ahead of the cycles its threads read (modelled
  * time).  Comparisons of a thread's CYCLE with a PBDMA stamp hold on rtl and sc only. */
 static bool is_ref(const env_t *e) {
