@@ -78,8 +78,13 @@ void gcrt_wq_config_init(gcrt_wq_config_t *cfg) {
     cfg->block_dwords = 64;
 }
 
-void gcrt_wq_request_init(gcrt_wq_request_t *r) {
+void gcrt_wq_request_init(gcrt_wq_request_t *r, const gc_elf_t *image, const char *kernel, const void *args,
+                          size_t args_bytes) {
     memset(r, 0, sizeof *r);
+    r->image = image;
+    r->kernel = kernel;
+    r->args = args;
+    r->args_bytes = args_bytes;
     r->grid[0] = r->grid[1] = r->grid[2] = 1;
     r->block[0] = r->block[1] = r->block[2] = 1;
 }

@@ -173,6 +173,16 @@ static bool child_tmds(sctx_t *c, uint64_t buf) {
     return true;
 }
 
+/* The scenario's buffer (B_*): marks, destination and records zero, the copies' source filled (src). */
+static bool seed_buffers(sctx_t *c, uint64_t *buf, uint8_t src[512]) {
+    static const uint8_t zero[B_BYTES - B_MARKS];
+    gc_device_t *dev = gcrt_device(c->rt);
+    gcsc_fill(src, 512, 16);
+    return ok(c, gcrt_malloc(c->rt, buf, B_BYTES), "buffers") &&
+           okst(c, gc_mem_write(dev, *buf + B_MARKS, zero, sizeof zero), "buffers") &&
+           okst(c, gc_mem_write(dev, *buf + B_SRC, src, 512), "buffers");
+}
+
 static const char *const entry_names[2][2] = {{"PBS1: launch child0", "PBS2: launch child1"},
                                               {"PBS1: copy 0", "PBS2: copy 1"}};
 static const char *const gate_names[2] = {"acquire A", "acquire B"};
@@ -190,24 +200,15 @@ static void gpu_owned(sctx_t *c, const gcrt_config_t *cfg, const char *timeline)
     qc.runlist = 1;
     qc.name = "gpu-copy";
     if (!ok(c, gcrt_wq_create(c->w, &qc, &q[1]), "copy queue")) return;
-    if (!ok(c, gcrt_malloc(c->rt, &buf, B_BYTES), "buffers") || !child_tmds(c, buf)) return;
-    uint8_t src[512], zero[B_BYTES - B_MARKS];
-    gcsc_fill(src, sizeof src, 16);
-    memset(zero, 0, sizeof zero);
-    if (!okst(c, gc_mem_write(dev, buf + B_MARKS, zero, sizeof zero), "buffers") ||
-        !okst(c, gc_mem_write(dev, buf + B_SRC, src, sizeof src), "buffers"))
-        return;
+    uint8_t src[512];
+    if (!seed_buffers(c, &buf, src) || !child_tmds(c, buf)) return;
     gc_wq_seed_params_t p = {gcrt_wq_ptr(q[0]), gcrt_wq_ptr(q[1]), gc_simt_ptr(buf + B_TMDS), gc_simt_ptr(buf + B_MARKS),
                              gc_simt_ptr(buf + B_SRC), gc_simt_ptr(buf + B_DST), gc_simt_ptr(buf + B_CREC),
                              gc_simt_ptr(buf + B_RECS), gc_simt_ptr(buf + B_ITEMS), gc_simt_ptr(buf + B_FLAGS),
                              gc_simt_ptr(buf + B_COUNT)};
     gcrt_wq_request_t rq;
-    gcrt_wq_request_init(&rq);
-    rq.image = c->img;
-    rq.kernel = "wq_seed";
+    gcrt_wq_request_init(&rq, c->img, "wq_seed", &p, sizeof p);
     rq.grid[0] = 4;
-    rq.args = &p;
-    rq.args_bytes = sizeof p;
     rq.producers[0] = rq.producers[1] = 2;
     if (c->out)
         fprintf(c->out, "CPU-owned channel %u: launch K (wq_seed, 4 threads), WFI, release X, acquire Y of each queue\n"
@@ -325,13 +326,8 @@ static void cpu_created(sctx_t *c, const char *timeline) {
     gcsc_wq_result_t *res = c->res;
     uint64_t buf = 0;
     gcrt_stream_t *s = NULL;
-    if (!ok(c, gcrt_malloc(c->rt, &buf, B_BYTES), "buffers") || !ok(c, gcrt_stream_create(c->rt, &s), "stream")) return;
-    uint8_t src[512], zero[B_BYTES - B_MARKS];
-    gcsc_fill(src, sizeof src, 16);
-    memset(zero, 0, sizeof zero);
-    if (!okst(c, gc_mem_write(dev, buf + B_MARKS, zero, sizeof zero), "buffers") ||
-        !okst(c, gc_mem_write(dev, buf + B_SRC, src, sizeof src), "buffers"))
-        return;
+    uint8_t src[512];
+    if (!seed_buffers(c, &buf, src) || !ok(c, gcrt_stream_create(c->rt, &s), "stream")) return;
     gc_wq_seed_params_t p = {0};
     p.recs = gc_simt_ptr(buf + B_RECS);
     uint32_t g4[3] = {4, 1, 1}, one[3] = {1, 1, 1}, cg[3] = {CHILD_CTAS, 1, 1}, cb[3] = {CHILD_THREADS, 1, 1};
@@ -396,6 +392,15 @@ gcrt_error_t gcsc_work_queue(const gcrt_config_t *cfg, const char *image, bool p
 }
 
 /* ------------------------------------------------------------------ bench */
+/* Open the runtime and the workq, one GPU-owned compute queue of `entries`, `bytes` of vidmem. */
+static bool bench_open(sctx_t *c, const gcrt_config_t *cfg, const char *image, uint32_t entries, uint64_t bytes,
+                       gcrt_wq_t **q, uint64_t *buf) {
+    gcrt_wq_config_t qc;
+    gcrt_wq_config_init(&qc);
+    qc.entries = entries;
+    return sopen(c, cfg, image, true) && ok(c, gcrt_wq_create(c->w, &qc, q), "queue") &&
+           ok(c, gcrt_malloc(c->rt, buf, bytes), "buffer");
+}
 gcrt_error_t gcsc_wq_latency(const gcrt_config_t *cfg, const char *image, uint64_t host_latency, uint64_t *queue,
                              uint64_t *host, char *err, size_t errlen) {
     gcsc_wq_result_t res;
@@ -403,23 +408,15 @@ gcrt_error_t gcsc_wq_latency(const gcrt_config_t *cfg, const char *image, uint64
     sctx_t c = {.err = err, .errlen = errlen, .res = &res};
     if (!queue || !host) return GCRT_ERROR_INVALID_VALUE;
     *queue = *host = 0;
-    if (!sopen(&c, cfg, image, true)) return sclose(&c);
-    gc_device_t *dev = gcrt_device(c.rt);
     gcrt_wq_t *q = NULL;
     uint64_t buf = 0;
-    gcrt_wq_config_t qc;
-    gcrt_wq_config_init(&qc);
-    if (!ok(&c, gcrt_wq_create(c.w, &qc, &q), "queue") || !ok(&c, gcrt_malloc(c.rt, &buf, 256), "buffer"))
-        return sclose(&c);
+    if (!bench_open(&c, cfg, image, 64, 256, &q, &buf)) return sclose(&c);
+    gc_device_t *dev = gcrt_device(c.rt);
     uint32_t zero[64] = {0};
     gc_wq_latency_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(buf), gc_simt_ptr(buf + 16), 1};
     uint32_t r[12];
     gcrt_wq_request_t rq;
-    gcrt_wq_request_init(&rq);
-    rq.image = c.img;
-    rq.kernel = "wq_latency";
-    rq.args = &p;
-    rq.args_bytes = sizeof p;
+    gcrt_wq_request_init(&rq, c.img, "wq_latency", &p, sizeof p);
     rq.open_early = true; /* the queue is open while the thread runs */
     if (okst(&c, gc_mem_write(dev, buf, zero, sizeof zero), "buffer") &&
         ok(&c, gcrt_workq_request(c.w, &q, 1, &rq), "request") && ok(&c, gcrt_workq_wait(c.w, 0), "request") &&
@@ -470,30 +467,20 @@ gcrt_error_t gcsc_wq_throughput(const gcrt_config_t *cfg, const char *image, uin
     if (!items_per_kcycle || !items || threads == 0 || threads % 32u) return GCRT_ERROR_INVALID_VALUE;
     *items_per_kcycle = 0;
     *items = 0;
-    if (!sopen(&c, cfg, image, true)) return sclose(&c);
-    gc_device_t *dev = gcrt_device(c.rt);
     gcrt_wq_t *q = NULL;
     uint64_t buf = 0;
-    gcrt_wq_config_t qc;
-    gcrt_wq_config_init(&qc);
-    qc.entries = entries;
     size_t ibytes = 16u * (entries + 8u), rbytes = 16u * threads * 64u;
-    if (!ok(&c, gcrt_wq_create(c.w, &qc, &q), "queue") ||
-        !ok(&c, gcrt_malloc(c.rt, &buf, ibytes + rbytes + 64), "buffer"))
-        return sclose(&c);
+    if (!bench_open(&c, cfg, image, entries, ibytes + rbytes + 64, &q, &buf)) return sclose(&c);
+    gc_device_t *dev = gcrt_device(c.rt);
     uint8_t *zero = calloc(1, ibytes + rbytes + 64);
     bool wrote = zero && okst(&c, gc_mem_write(dev, buf, zero, ibytes + rbytes + 64), "buffer");
     free(zero);
     /* rounds of 1..4 blocks each until the queue fills: every thread keeps producing */
     gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(buf), 1, 0, gc_simt_ptr(buf + ibytes + 64), 7, 4, 0, 64};
     gcrt_wq_request_t rq;
-    gcrt_wq_request_init(&rq);
-    rq.image = c.img;
-    rq.kernel = "wq_stress";
+    gcrt_wq_request_init(&rq, c.img, "wq_stress", &p, sizeof p);
     rq.grid[0] = threads / 32u;
     rq.block[0] = 32;
-    rq.args = &p;
-    rq.args_bytes = sizeof p;
     rq.open_early = true;
     uint32_t (*it)[4] = calloc(entries + 8u, 16);
     if (wrote && it && ok(&c, gcrt_workq_request(c.w, &q, 1, &rq), "request") && ok(&c, gcrt_workq_wait(c.w, 0), "request") &&

@@ -103,6 +103,17 @@ static bool is_ref(const env_t *e) {
     return b && !strcmp(b, "ref");
 }
 
+/* A compute queue of n entries and `bytes` (<= 1024) of zeroed vidmem at *mem; NULL (reported) on failure. */
+static gcrt_wq_t *mkq_mem(env_t *e, uint32_t n, uint32_t bytes, uint64_t *mem) {
+    static const uint8_t zero[1024];
+    gcrt_wq_t *q = mkq(e, n, 0);
+    if (q && (gcrt_malloc(e->rt, mem, bytes) != GCRT_SUCCESS || gcrt_write(e->rt, *mem, zero, bytes) != GCRT_SUCCESS)) {
+        TCASE_FAIL_("buffer: %s", gcrt_last_message(e->rt));
+        return NULL;
+    }
+    return q;
+}
+
 static uint64_t dev_of(uint32_t thread_addr) {
     uint64_t d = 0;
     gc_simt_to_device(thread_addr, &d);
@@ -308,13 +319,9 @@ static long stress_request(env_t *e, gcrt_wq_t *q, const stress_t *st, bool expe
     gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(st->items), base, gc_simt_ptr(st->count),
                                gc_simt_ptr(st->recs), st->seed, st->max_n, st->max_delay, st->rounds};
     gcrt_wq_request_t rq;
-    gcrt_wq_request_init(&rq);
-    rq.image = e->img;
-    rq.kernel = "wq_stress";
+    gcrt_wq_request_init(&rq, e->img, "wq_stress", &p, sizeof p);
     rq.grid[0] = st->threads / 32u;
     rq.block[0] = 32;
-    rq.args = &p;
-    rq.args_bytes = sizeof p;
     rq.open_early = true;
     gcrt_wq_t *qs[1] = {q};
     gcrt_error_t er = gcrt_workq_request(e->w, qs, 1, &rq);
@@ -412,19 +419,12 @@ static void t_fault(void) {
     env_t e;
     ENV_OPEN(e, 0);
     uint64_t mem = 0;
-    gcrt_wq_t *q = mkq(&e, 16, 0);
+    gcrt_wq_t *q = mkq_mem(&e, 16, 256, &mem);
     if (!q) goto out;
-    WQ_OK(e, gcrt_malloc(e.rt, &mem, 256));
-    uint32_t zero[64] = {0};
-    WQ_OK(e, gcrt_write(e.rt, mem, zero, sizeof zero));
     gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(mem), 0, gc_simt_ptr(mem + 64), gc_simt_ptr(mem + 128),
                                1, 1, 0, 1};
     gcrt_wq_request_t rq;
-    gcrt_wq_request_init(&rq);
-    rq.image = e.img;
-    rq.kernel = "wq_fault";
-    rq.args = &p;
-    rq.args_bytes = sizeof p;
+    gcrt_wq_request_init(&rq, e.img, "wq_fault", &p, sizeof p);
     rq.open_early = true;
     gcrt_wq_t *qs[1] = {q};
     WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq));
@@ -451,20 +451,13 @@ static void t_watchdog(void) {
     env_t e;
     ENV_OPEN(e, 400000);
     uint64_t mem = 0;
-    gcrt_wq_t *q = mkq(&e, 16, 0);
+    gcrt_wq_t *q = mkq_mem(&e, 16, 1024, &mem);
     if (!q) goto out;
-    WQ_OK(e, gcrt_malloc(e.rt, &mem, 1024));
-    uint32_t zero[256] = {0};
-    WQ_OK(e, gcrt_write(e.rt, mem, zero, sizeof zero));
     gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(mem), 1, gc_simt_ptr(mem + 512), gc_simt_ptr(mem + 576),
                                7, 1, 0, 1};
     gcrt_wq_request_t rq;
-    gcrt_wq_request_init(&rq);
-    rq.image = e.img;
-    rq.kernel = "wq_stress";
+    gcrt_wq_request_init(&rq, e.img, "wq_stress", &p, sizeof p);
     rq.block[0] = 2;
-    rq.args = &p;
-    rq.args_bytes = sizeof p;
     rq.producers[0] = 3; /* one more than K has: nobody closes */
     gcrt_wq_t *qs[1] = {q};
     WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq));
@@ -726,9 +719,7 @@ static void t_request_errors(void) {
     if (!q) goto out;
     gcrt_wq_t *qs[2] = {q, q};
     gcrt_wq_request_t rq;
-    gcrt_wq_request_init(&rq);
-    rq.image = e.img;
-    rq.kernel = "no_such_kernel";
+    gcrt_wq_request_init(&rq, e.img, "no_such_kernel", NULL, 0);
     CHECK_EQ(gcrt_workq_request(e.w, qs, 1, &rq), GCRT_ERROR_INVALID_KERNEL);
     CHECK(strstr(gcrt_workq_message(e.w), "no_such_kernel") != NULL);
     rq.kernel = "wq_stress";

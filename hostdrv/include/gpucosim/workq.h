@@ -90,7 +90,10 @@ typedef struct gcrt_wq_request {
                                * (default false: the document's order, K, WFI, release X) */
 } gcrt_wq_request_t;
 
-void gcrt_wq_request_init(gcrt_wq_request_t *r);
+/* Defaults (grid and block 1 x 1 x 1, producers 0, the document's order) for kernel `kernel` of
+ * `image` with `args_bytes` bytes of `args` (both may be 0 / NULL). */
+void gcrt_wq_request_init(gcrt_wq_request_t *r, const gc_elf_t *image, const char *kernel, const void *args,
+                          size_t args_bytes);
 /* Push request r (1, 2, ...) for the queues qs[0..nq-1] on the CPU-owned channel and ring its
  * doorbell.  GCRT_ERROR_NOT_PERMITTED while a request was not waited for. */
 gcrt_error_t gcrt_workq_request(gcrt_workq_t *w, gcrt_wq_t *const *qs, size_t nq, const gcrt_wq_request_t *req);
