@@ -510,7 +510,7 @@ static const option_t options[] = {
                                                      "prior art)"},
     {"--prior-art", K_FLAG, NULL, 0, 0, OPT_PRIOR_ART, "the prior art: childless-parent launches ParentA at the lowest "
                                                        "device priority; work-queue lets the CPU create the work after K"},
-    {"--host-latency", K_NUM, "N", 0, 100000000, OPT_HOST_LATENCY, "the host's reaction in a round trip (completion "
+    {"--host-latency", K_NUM, "N", 0, 1000000, OPT_HOST_LATENCY, "the host's reaction in a round trip (completion "
                                                                     "seen, driver, doorbell), device cycles (default "
                                                                     "8000: 8 us at 1 GHz, docs/workqueue.md)"},
 };

@@ -335,6 +335,28 @@ def t_copy_priority_verdict():
             passed(run("run", "copy-priority", "--backend", backend, "--timeslice", ts), "copy-priority")
 
 
+def t_work_queue():
+    """work-queue (and --prior-art) pass on rtl and ref; work-queue-bench takes --host-latency at both
+    ends of its range and refuses what cannot work: a value outside it, the option on another
+    scenario, the ref backend (its threads' cycles are modelled)."""
+    for backend in ("rtl", "ref"):
+        passed(run("run", "work-queue", "--backend", backend), "work-queue")
+        p = run("run", "work-queue", "--backend", backend, "--prior-art")
+        assert p.returncode == 0 and "summary: work-queue (prior art: the CPU creates the work) PASSED" in p.stdout, \
+            p.stdout
+    refused(run("run", "work-queue-bench", "--host-latency", "1000001"),
+            r"gpucosim: --host-latency '1000001' is not a number in 0\.\.1000000")
+    refused(run("run", "work-queue", "--host-latency", "5"), r"gpucosim: scenario 'work-queue' does not take "
+                                                             r"--host-latency .*")
+    refused(run("run", "work-queue-bench", "--backend", "ref"), r"gpucosim: work-queue-bench: not on the ref backend.*")
+    for hl in ("0", "1000000"):
+        p = run("run", "work-queue-bench", "--host-latency", hl)
+        passed(p, "work-queue-bench")
+        m = dict(re.findall(r"^metric (\w+) ([0-9.]+)$", p.stdout, re.M))
+        assert float(m["device_work_latency_host"]) >= int(hl), p.stdout
+        assert float(m["gpu_queue_items_per_kcycle"]) > 0, p.stdout
+
+
 if __name__ == "__main__":
     main("cli_", {
         "version": t_version,
@@ -356,4 +378,5 @@ if __name__ == "__main__":
         "no_c_expressions_in_messages": t_no_c_expressions_in_messages,
         "unknown_command": t_unknown_command,
         "copy_priority_verdict": t_copy_priority_verdict,
+        "work_queue": t_work_queue,
     })
