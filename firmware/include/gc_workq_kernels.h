@@ -29,6 +29,11 @@ typedef struct gc_wq_stress_params {
 /* wq_fault: thread 0 commits one range of one block (item record 0), then reserves a second one
  * and faults (a load from NULL) before committing it. */
 
+/* wq_limits (gc_wq_stress_params_t: q, items, count, recs): thread 0 records in recs[0..7] the
+ * statuses of: reserving 0 and GC_WQ_MAX_BLOCKS + 1 blocks (BAD_ARG), reserving GC_WQ_MAX_BLOCKS
+ * (items 0..7, tags 0x100 + j) and its commit, a block that overflows a 32-dword block (6 stamped
+ * releases of item 8, payload 0xBAD) and its commit (OVERFLOW), one more item (9, tag 0x109). */
+
 /* wq_wake: thread 0 spins `delay` cycles, writes the cycle (low word) to *cyc, then releases
  * *sem = 1 with an AMO (amoswap). */
 typedef struct gc_wq_wake_params {

@@ -166,3 +166,32 @@ GC_KERNEL(tq_worker) {
     if (q < p->more) gc_task_queue_push(PTR(p->hdr));
     if (q == p->close_at) gc_task_queue_close(PTR(p->hdr));
 }
+
+/* The API's edges on a queue of 32-dword blocks (gc_workq_kernels.h, wq_limits). */
+GC_KERNEL(wq_limits) {
+    const gc_wq_stress_params_t *p = gc_param;
+    volatile gc_wq_t *q = WQ(p->q);
+    volatile uint32_t *rec = PTR(p->recs);
+    if (thread_linear() != 0) return;
+    gc_wq_res_t r;
+    rec[0] = gc_wq_reserve(q, 0, &r);
+    rec[1] = gc_wq_reserve(q, GC_WQ_MAX_BLOCKS + 1u, &r);
+    rec[2] = gc_wq_reserve(q, GC_WQ_MAX_BLOCKS, &r);
+    if (rec[2] == GC_WQ_OK) {
+        for (uint32_t j = 0; j < GC_WQ_MAX_BLOCKS; j++) item_block(&r, j, p->items + 16u * j, 0x100u + j, p->count);
+        rec[3] = gc_wq_commit(&r);
+    }
+    rec[4] = gc_wq_reserve(q, 1, &r);
+    if (rec[4] == GC_WQ_OK) {
+        gc_cb_t b = gc_wq_block(&r, 0);
+        for (uint32_t i = 0; i < 6; i++) gc_cb_release(&b, p->items + 16u * 8u, 0xBAD, 1); /* 36 dwords > 32 */
+        gc_wq_end_block(&r, 0, &b);
+        rec[5] = gc_wq_commit(&r);
+    }
+    rec[6] = gc_wq_reserve(q, 1, &r);
+    if (rec[6] == GC_WQ_OK) {
+        item_block(&r, 0, p->items + 16u * 9u, 0x109u, p->count);
+        rec[7] = gc_wq_commit(&r);
+    }
+    gc_wq_done(q);
+}

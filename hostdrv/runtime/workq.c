@@ -198,9 +198,10 @@ gcrt_error_t gcrt_wq_create(gcrt_workq_t *w, const gcrt_wq_config_t *cfg, gcrt_w
     if (cfg->runlist >= GC_NUM_RUNLISTS)
         return fail(w, GCRT_ERROR_INVALID_VALUE, "work queue: runlist %u does not exist (0..%u)", cfg->runlist,
                     GC_NUM_RUNLISTS - 1);
-    if (cfg->block_dwords < 16 || cfg->block_dwords > 1024 || (cfg->block_dwords & (cfg->block_dwords - 1)))
+    if (cfg->block_dwords < GCRT_WQ_MIN_BLOCK_DWORDS || cfg->block_dwords > GCRT_WQ_MAX_BLOCK_DWORDS ||
+        (cfg->block_dwords & (cfg->block_dwords - 1)))
         return fail(w, GCRT_ERROR_INVALID_VALUE, "work queue: %u dwords per command block: must be a power of two "
-                    "in [16, 1024]", cfg->block_dwords);
+                    "in [%u, %u]", cfg->block_dwords, GCRT_WQ_MIN_BLOCK_DWORDS, GCRT_WQ_MAX_BLOCK_DWORDS);
     if (w->nq >= GCRT_WQ_MAX_QUEUES)
         return fail(w, GCRT_ERROR_INVALID_VALUE, "work queue: this workq has %u queues already (the most)",
                     GCRT_WQ_MAX_QUEUES);

@@ -157,7 +157,7 @@ static void t_setup(void) {
     /* bad configurations: one line naming what was wrong */
     static const struct { uint32_t n, rl, bd; const char *word; } bad[] = {
         {3, 0, 64, "entries"}, {32769, 0, 64, "entries"}, {0, 0, 64, "entries"}, {8, 3, 64, "runlist"},
-        {8, 0, 8, "dwords"}, {8, 0, 48, "dwords"}, {8, 0, 2048, "dwords"},
+        {8, 0, 16, "dwords"}, {8, 0, 48, "dwords"}, {8, 0, 2048, "dwords"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gcrt_wq_config_t c;
@@ -710,6 +710,56 @@ static void t_tq_refused(void) {
     env_close(&e);
 }
 
+/* The device API's edges: N of 0 and GC_WQ_MAX_BLOCKS + 1 refused (BAD_ARG, nothing reserved), N of
+ * GC_WQ_MAX_BLOCKS runs, a block longer than block_dwords (32, the smallest) is dropped (OVERFLOW,
+ * its entry a NOP) and the queue goes on; a queue of 1024-dword blocks (the largest) is made. */
+static void t_limits(void) {
+    env_t e;
+    ENV_OPEN(e, 0);
+    uint64_t mem = 0;
+    gcrt_wq_config_t c;
+    gcrt_wq_config_init(&c);
+    c.entries = 32;
+    c.block_dwords = GCRT_WQ_MIN_BLOCK_DWORDS;
+    gcrt_wq_t *q = NULL, *big = NULL;
+    WQ_OK(e, gcrt_wq_create(e.w, &c, &q));
+    c.block_dwords = GCRT_WQ_MAX_BLOCK_DWORDS;
+    WQ_OK(e, gcrt_wq_create(e.w, &c, &big));
+    WQ_OK(e, gcrt_malloc(e.rt, &mem, 512));
+    uint8_t z[512] = {0};
+    WQ_OK(e, gcrt_write(e.rt, mem, z, sizeof z));
+    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(mem), 0, gc_simt_ptr(mem + 256), gc_simt_ptr(mem + 320),
+                               0, 0, 0, 0};
+    gcrt_wq_request_t rq;
+    gcrt_wq_request_init(&rq, e.img, "wq_limits", &p, sizeof p);
+    gcrt_wq_t *qs[1] = {q};
+    WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq));
+    WQ_OK(e, gcrt_workq_wait(e.w, 2000000));
+    uint32_t rec[8], items[10][4], count = 0;
+    WQ_OK(e, gcrt_read(e.rt, mem + 320, rec, sizeof rec));
+    WQ_OK(e, gcrt_read(e.rt, mem, items, sizeof items));
+    WQ_OK(e, gcrt_read(e.rt, mem + 256, &count, 4));
+    CHECK_EQ(rec[0], GC_WQ_BAD_ARG);
+    CHECK_EQ(rec[1], GC_WQ_BAD_ARG);
+    CHECK_EQ(rec[2], GC_WQ_OK);
+    CHECK_EQ(rec[3], GC_WQ_OK);
+    CHECK_EQ(rec[4], GC_WQ_OK);
+    CHECK_EQ(rec[5], GC_WQ_OVERFLOW);
+    CHECK_EQ(rec[6], GC_WQ_OK);
+    CHECK_EQ(rec[7], GC_WQ_OK);
+    for (uint32_t j = 0; j < 8; j++) CHECK_EQ(items[j][0], 0x100u + j);
+    CHECK_EQ(items[8][0], 0);      /* the dropped block did not run */
+    CHECK_EQ(items[9][0], 0x109u); /* the queue went on */
+    CHECK_EQ(count, 9);
+    gcrt_wq_info_t in;
+    WQ_OK(e, gcrt_wq_info(q, &in));
+    /* positions: 1..9 (8 + gate), 10..11, 12..13, closing entry at 14 */
+    CHECK_EQ(in.closed_at, 14);
+    CHECK_EQ(in.y, 1);
+out:
+    env_close(&e);
+}
+
 /* ------------------------------------------------------------------ API refusals */
 static void t_request_errors(void) {
     env_t e;
@@ -759,6 +809,7 @@ static const tcase_t cases[] = {
     {"wq_gpfifo_order", t_gpfifo_order},
     {"wq_amo_wake", t_amo_wake},
     {"wq_request_errors", t_request_errors},
+    {"wq_limits", t_limits},
     {"wq_stress_pow2", t_stress_pow2},
     {"wq_stress_npow2", t_stress_npow2},
     {"wq_full", t_full},

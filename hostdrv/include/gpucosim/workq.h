@@ -51,6 +51,10 @@ extern "C" {
 #define GCRT_WQ_MIN_ENTRIES 4u
 #define GCRT_WQ_MAX_ENTRIES 32768u /* 2^GPFIFO_LOG2_MAX */
 #define GCRT_WQ_MAX_QUEUES 8u      /* queues of one gcrt_workq_t (GPU-owned channels) */
+/* Command block sizes: the closing entry (WFI, release Y, acquire X, the gate: 26 dwords) and the
+ * arming entry (SET_OBJECT, acquire X, the gate: 20) must fit one block, and none may cross 4 KiB. */
+#define GCRT_WQ_MIN_BLOCK_DWORDS 32u
+#define GCRT_WQ_MAX_BLOCK_DWORDS 1024u
 
 typedef struct gcrt_workq gcrt_workq_t;
 typedef struct gcrt_wq gcrt_wq_t;
@@ -58,7 +62,8 @@ typedef struct gcrt_wq gcrt_wq_t;
 typedef struct gcrt_wq_config {
     uint32_t entries;      /* n (default 64) */
     uint32_t runlist;      /* 0 compute (default), 1 copy engine 0, 2 copy engine 1 */
-    uint32_t block_dwords; /* dwords per command block: a power of two in [16, 1024] (default 64) */
+    uint32_t block_dwords; /* dwords per command block: a power of two in [GCRT_WQ_MIN_BLOCK_DWORDS,
+                            * GCRT_WQ_MAX_BLOCK_DWORDS] (default 64) */
     const char *name;      /* for messages and timelines (default "wq<channel>"); copied */
 } gcrt_wq_config_t;
 
