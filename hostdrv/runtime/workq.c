@@ -24,6 +24,7 @@
 #define REQ_TMD_OFF 0u
 #define REQ_REC_OFF 256u    /* +0 K's completion (16), +16 launch stamp (16), +32 hand-back stamp (16) */
 #define REQ_PARAM_OFF 512u
+_Static_assert(REQ_BUF_BYTES - REQ_PARAM_OFF == GCRT_WQ_MAX_ARGS, "GCRT_WQ_MAX_ARGS is the room after the records");
 #define WATCHDOG_MARGIN 4096u /* cycles before the whole-run watchdog at which the wait diagnoses */
 
 struct gcrt_wq {
@@ -291,9 +292,9 @@ gcrt_error_t gcrt_workq_request(gcrt_workq_t *w, gcrt_wq_t *const *qs, size_t nq
     if (w->pending)
         return fail(w, GCRT_ERROR_NOT_PERMITTED, "work queue: request %u was not waited for (gcrt_workq_wait)",
                     w->request);
-    if (req->args_bytes > REQ_BUF_BYTES - REQ_PARAM_OFF || (req->args_bytes && !req->args))
-        return fail(w, GCRT_ERROR_INVALID_VALUE, "work queue: %zu bytes of arguments: at most %u",
-                    req->args_bytes, REQ_BUF_BYTES - REQ_PARAM_OFF);
+    if (req->args_bytes > GCRT_WQ_MAX_ARGS || (req->args_bytes && !req->args))
+        return fail(w, GCRT_ERROR_INVALID_VALUE, "work queue: %zu bytes of arguments%s: at most %u",
+                    req->args_bytes, req->args ? "" : " from NULL", GCRT_WQ_MAX_ARGS);
     for (size_t i = 0; i < nq; i++) {
         bool mine = false;
         for (size_t j = 0; j < w->nq; j++) mine |= qs[i] == w->q[j];

@@ -784,8 +784,13 @@ static void t_request_errors(void) {
     WQ_OK(e, gcrt_write(e.rt, mem, zero, sizeof zero));
     gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(mem), 1, gc_simt_ptr(mem + 512), gc_simt_ptr(mem + 576),
                                7, 1, 0, 1};
-    rq.args = &p;
-    rq.args_bytes = sizeof p;
+    static uint8_t big[GCRT_WQ_MAX_ARGS + 1];
+    memcpy(big, &p, sizeof p); /* the largest parameter block is taken, one byte more is not */
+    rq.args = big;
+    rq.args_bytes = GCRT_WQ_MAX_ARGS + 1;
+    CHECK_EQ(gcrt_workq_request(e.w, qs, 1, &rq), GCRT_ERROR_INVALID_VALUE);
+    CHECK(strstr(gcrt_workq_message(e.w), "arguments") != NULL);
+    rq.args_bytes = GCRT_WQ_MAX_ARGS;
     WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq));
     CHECK_EQ(gcrt_workq_request(e.w, qs, 1, &rq), GCRT_ERROR_NOT_PERMITTED); /* not waited for */
     gcrt_wq_config_t c;
@@ -800,6 +805,10 @@ static void t_request_errors(void) {
     CHECK_EQ(in.y, 2);
     CHECK_EQ(in.request, 3);
     CHECK_EQ(in.gp_put_writes, 3);
+    /* GCRT_WQ_MAX_QUEUES queues per workq, not one more */
+    for (uint32_t i = 1; i < GCRT_WQ_MAX_QUEUES; i++) WQ_OK(e, gcrt_wq_create(e.w, &c, &q2));
+    CHECK_EQ(gcrt_wq_create(e.w, &c, &q2), GCRT_ERROR_INVALID_VALUE);
+    CHECK(strstr(gcrt_workq_message(e.w), "queues") != NULL);
 out:
     env_close(&e);
 }

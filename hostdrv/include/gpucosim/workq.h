@@ -53,6 +53,7 @@ extern "C" {
 #define GCRT_WQ_MAX_QUEUES 8u      /* queues of one gcrt_workq_t (GPU-owned channels) */
 /* Command block sizes: the closing entry (WFI, release Y, acquire X, the gate: 26 dwords) and the
  * arming entry (SET_OBJECT, acquire X, the gate: 20) must fit one block, and none may cross 4 KiB. */
+#define GCRT_WQ_MAX_ARGS 7680u     /* bytes of K's parameter block (gcrt_wq_request_t.args_bytes) */
 #define GCRT_WQ_MIN_BLOCK_DWORDS 32u
 #define GCRT_WQ_MAX_BLOCK_DWORDS 1024u
 
@@ -89,7 +90,7 @@ typedef struct gcrt_wq_request {
     const char *kernel;
     uint32_t grid[3], block[3];
     const void *args;         /* K's parameter block (copied) */
-    size_t args_bytes;        /* <= 4096 */
+    size_t args_bytes;        /* <= GCRT_WQ_MAX_ARGS */
     uint32_t producers[GCRT_WQ_MAX_QUEUES]; /* gc_wq_t.producers of each queue; 0 = every thread of K */
     bool open_early;          /* release X before launching K, so the queues run while K produces
                                * (default false: the document's order, K, WFI, release X) */
