@@ -437,7 +437,7 @@ static const option_t options[] = {
     {"--backend", K_TEXT, "NAME", 0, 0, 0, "device backend: rtl, ref or sc (default rtl, or $GPUCOSIM_BACKEND); with sc "
                                            "the whole scenario, driver included, runs in a SystemC SC_THREAD"},
     {"--seed", K_NUM, "N", 0, UINT64_MAX, 0, "memory-model seed, 0..2^64-1 (default 1, or $GPUCOSIM_SEED)"},
-    {"--waves", K_TEXT, "FILE", 0, 0, 0, "write an FST waveform (rtl and sc; open with cosim/gpucosim.gtkw)"},
+    {"--waves", K_TEXT, "FILE", 0, 0, 0, "write an FST waveform (rtl: only build/bin/gpucosim-waves, the traced build; sc; open with cosim/gpucosim.gtkw)"},
     {"--stall", K_NUM, "PCT", 0, 90, 0, "random memory stalls, percent (default 0, or $GPUCOSIM_STALL_PCT)"},
     {"--max-cycles", K_NUM, "N", 0, UINT64_MAX, 0, "watchdog: stop a run at N cycles, 0 = none (or $GPUCOSIM_MAX_CYCLES)"},
     {"--progress", K_NUM, "N", 1, UINT64_MAX, 0, "a progress line on stderr every N device cycles (default: every "
@@ -699,6 +699,11 @@ int main(int argc, char **argv) {
     if (o.dev.waves && !strcmp(o.dev.backend, "ref")) {
         fprintf(stderr, "gpucosim: the ref backend has no signals to write a waveform of (waves '%s': use --backend rtl "
                         "or sc)\n", o.dev.waves);
+        return 2;
+    }
+    if (o.dev.waves && !strcmp(o.dev.backend, "rtl") && !cosim_has_trace()) {
+        fprintf(stderr, "gpucosim: this model is built without tracing (waves '%s'): " COSIM_NO_TRACE_HINT "\n",
+                o.dev.waves);
         return 2;
     }
     /* outputs last: every other refusal leaves nothing behind */
