@@ -22,7 +22,7 @@ APT_PACKAGES := make g++ ccache python3 python3-venv zlib1g-dev verilator libsys
 SPEC      := spec/gpucosim.yaml
 GEN_FILES := $(GEN)/gpucosim_pkg.sv $(GEN)/gpucosim_spec.h $(GEN)/spec.md
 RTL       := rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
-             rtl/gc_pbdma.sv rtl/gpu_top.sv
+             rtl/gc_level_cycles.sv rtl/gc_pbdma.sv rtl/gc_clock_gate.sv rtl/gc_idle_gate.sv rtl/gpu_top.sv
 RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
              rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
@@ -34,7 +34,7 @@ DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors test_fp
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass test_gating
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
 DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_frontend test_runtime test_launch test_tmu test_nvclass
@@ -64,8 +64,8 @@ VL_MAKEFLAGS := OPT_FAST=$(VL_OPT) OPT_GLOBAL=$(VL_OPT) $(if $(CCACHE),OBJCACHE=
 VL_BUILD  := $(foreach f,$(VL_MAKEFLAGS),-MAKEFLAGS $(f)) --build -j $(JOBS)
 # The default model has no tracing (faster, and what run / test / bench use); the traced one,
 # $(VL_TR), is built only for waveforms: build/bin/gpucosim-waves (make run WAVES=1, make waves-bin).
-VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast \
-            --top-module gpu_top -I$(GEN) -Wno-fatal -CFLAGS "-std=c++17" $(VL_BUILD)
+VL_COMMON := --cc -O3 --x-assign fast --x-initial fast -I$(GEN) -Wno-fatal -CFLAGS "-std=c++17" $(VL_BUILD)
+VL_FLAGS  := $(VL_COMMON) --top-module gpu_top
 VL_TRACE_FLAGS := --trace-fst --trace-structs
 VL_LIB   := $(VL)/Vgpu_top__ALL.a $(VL)/libverilated.a
 
@@ -364,8 +364,8 @@ all: $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf test_tmd)
 $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf): | $(FW_ELFS)
 # kernels through the runtime (tests/cosim/test_launch.c)
 $(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_diff.c.o \
-  $(BUILD)/san/obj/tests/cosim/test_tmu.c.o: CFLAGS += $(SIMT_FW_DEF)
-$(BUILD)/tests/test_launch $(BUILD)/tests/test_diff $(BUILD)/tests/test_tmu: | $(FW_ELFS)
+  $(BUILD)/san/obj/tests/cosim/test_tmu.c.o $(BUILD)/san/obj/tests/cosim/test_gating.c.o: CFLAGS += $(SIMT_FW_DEF)
+$(BUILD)/tests/test_launch $(BUILD)/tests/test_diff $(BUILD)/tests/test_tmu $(BUILD)/tests/test_gating: | $(FW_ELFS)
 # the CLI's kernels scenario finds kernels.elf there by default (--image overrides)
 $(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o: CFLAGS += -DGC_FIRMWARE_DIR='"$(abspath $(FW))"'
 $(BUILD)/bin/gpucosim: | $(FW_ELFS)
@@ -482,8 +482,30 @@ GPUCOSIM32 := $(BUILD)/bin/gpucosim-lanes32
 $(eval $(call vl_model,$(VL32),-GLANES=32))
 $(eval $(call model_bin,$(GPUCOSIM32),$(VL32),lanes32))
 
-bench: $(BUILD)/bin/gpucosim $(RTL_TBS) $(GPUCOSIM32)
-	$(PY) scripts/bench.py --bin $(BUILD)/bin/gpucosim --bin-lanes32 $(GPUCOSIM32) --out $(BUILD)/bench/results.json
+# The harness on a trivial model, for sim_speed_vs_counter: cosim/speed/counter_top.sv (gpu_top's
+# ports, a counter inside) Verilated with the prefix Vgpu_top into build/vl_counter, cosim.cpp
+# compiled against it, driven by cosim/speed/cosim_speed.c: build/bin/cosim-speed-counter.
+VL_CNT      := $(BUILD)/vl_counter
+SPEED_CNT   := $(BUILD)/bin/cosim-speed-counter
+$(eval $(call vl_flags,$(VL_CNT),$(VL_COMMON) | $(VL_MAKEFLAGS)))
+$(VL_CNT)/.stamp: cosim/speed/counter_top.sv $(GEN)/gpucosim_pkg.sv $(VL_CNT)/.flags | check-tools
+	@mkdir -p $(VL_CNT)
+	$(VERILATOR) $(VL_COMMON) --top-module counter_top --prefix Vgpu_top -Mdir $(VL_CNT) $(GEN)/gpucosim_pkg.sv \
+	  cosim/speed/counter_top.sv >$(VL_CNT)/build.log 2>&1 || { cat $(VL_CNT)/build.log; exit 1; }
+	$(MAKE) -s -C $(VL_CNT) -f $(abspath cosim/verilated_lib.mk) -j $(JOBS) $(VL_MAKEFLAGS) libverilated.a \
+	  >>$(VL_CNT)/build.log 2>&1 || { cat $(VL_CNT)/build.log; exit 1; }
+	@touch $@
+$(BUILD)/counter/obj/cosim/cosim.cpp.o: cosim/cosim.cpp $(GEN)/gpucosim_spec.h $(VL_CNT)/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) $(subst -I$(VL) ,-I$(VL_CNT) ,$(CXXFLAGS)) -c $< -o $@
+$(SPEED_CNT): $(BUILD)/rel/obj/cosim/speed/cosim_speed.c.o $(BUILD)/counter/obj/cosim/cosim.cpp.o $(VL_CNT)/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $< $(BUILD)/counter/obj/cosim/cosim.cpp.o $(VL_CNT)/Vgpu_top__ALL.a $(VL_CNT)/libverilated.a $(LDLIBS)
+-include $(wildcard $(BUILD)/counter/obj/cosim/*.d)
+
+bench: $(BUILD)/bin/gpucosim $(RTL_TBS) $(GPUCOSIM32) $(SPEED_CNT)
+	$(PY) scripts/bench.py --bin $(BUILD)/bin/gpucosim --bin-lanes32 $(GPUCOSIM32) --counter $(SPEED_CNT) \
+	  --out $(BUILD)/bench/results.json
 
 waves:
 	@f=$$(ls -t $(BUILD)/waves/*.fst 2>/dev/null | head -1); \
