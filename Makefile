@@ -515,7 +515,9 @@ waves:
 lint: check-tools $(GEN_FILES)
 	$(PY) scripts/gen_spec.py --spec $(SPEC) --check
 	$(VERILATOR) --lint-only -Wall -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) --top-module gpu_top
-	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) $(DRV_CORE) hostdrv/tools/gpucosim.c \
+	$(VERILATOR) --lint-only -Wall -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt cosim/speed/counter_top.sv \
+	  --top-module counter_top
+	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) $(DRV_CORE) hostdrv/tools/gpucosim.c cosim/speed/cosim_speed.c \
 	  $(wildcard tests/unit/*.c tests/cosim/*.c)
 	$(PY) -m py_compile scripts/*.py tests/tools/*.py
 

@@ -64,11 +64,26 @@ static void set_gating(gc_device_t *dev, bool on) {
     CHECK_EQ(rd(dev, GC_REG_GLOBAL_CLOCK_GATING), GC_GLOBAL_CLOCK_GATING_DISABLE(on ? 0 : 1));
 }
 
+/* A device with gating on or off and one channel; NULL (the failure recorded) if not. */
+static gc_device_t *open_with_channel(bool gating, gc_channel_t **ch) {
+    gc_device_t *dev = util_open(NULL);
+    if (!dev) {
+        TCASE_FAIL_("no device");
+        return NULL;
+    }
+    set_gating(dev, gating);
+    if (gc_channel_open(dev, NULL, ch) != GC_OK) {
+        TCASE_FAIL_("gc_channel_open: %s", gc_device_last_error(dev));
+        gc_device_close(dev);
+        return NULL;
+    }
+    return dev;
+}
+
 typedef struct copy_run {
     roundtrip_t r[2];
     uint32_t busy_ce0, bytes_ce0, methods, resident, switches, switch_empty, cycle_lo;
     uint64_t cycles;
-    uint32_t ce1_gated_during; /* CE1 (no work) stayed gated through the copies */
 } copy_run_t;
 
 /* Two round trips through CE0, each after an idle stretch: the first doorbell after the stretch
@@ -76,18 +91,9 @@ typedef struct copy_run {
 static copy_run_t copy_run(bool gating) {
     copy_run_t o;
     memset(&o, 0, sizeof o);
-    gc_device_t *dev = util_open(NULL);
-    if (!dev) {
-        TCASE_FAIL_("no device");
-        return o;
-    }
-    set_gating(dev, gating);
     gc_channel_t *ch;
-    if (gc_channel_open(dev, NULL, &ch) != GC_OK) {
-        TCASE_FAIL_("gc_channel_open: %s", gc_device_last_error(dev));
-        gc_device_close(dev);
-        return o;
-    }
+    gc_device_t *dev = open_with_channel(gating, &ch);
+    if (!dev) return o;
     for (int i = 0; i < 2; i++) {
         idle_stretch(dev, gating);
         uint32_t ce1_0 = rd(dev, GC_REG_ENGINE_GATED_CYCLES(1));
@@ -148,16 +154,12 @@ typedef struct acq_run {
 static acq_run_t acq_run(bool gating) {
     acq_run_t o;
     memset(&o, 0, sizeof o);
-    gc_device_t *dev = util_open(NULL);
-    if (!dev) {
-        TCASE_FAIL_("no device");
-        return o;
-    }
-    set_gating(dev, gating);
     gc_channel_t *ch;
     gc_buf_t sem;
-    if (gc_channel_open(dev, NULL, &ch) != GC_OK || gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &sem) != GC_OK) {
-        TCASE_FAIL_("open: %s", gc_device_last_error(dev));
+    gc_device_t *dev = open_with_channel(gating, &ch);
+    if (!dev) return o;
+    if (gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &sem) != GC_OK) {
+        TCASE_FAIL_("gc_mem_alloc: %s", gc_device_last_error(dev));
         gc_device_close(dev);
         return o;
     }
