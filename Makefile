@@ -446,7 +446,8 @@ TEST_DEPS := check-tools $(GEN_FILES) $(sort $(foreach p,$(TEST_SEL),$(call need
 endif
 else
 TEST_SEL  = $(TEST_PROGS)
-TEST_DEPS := all
+# everything, and the traced CLI the waveform tests run (tests/tools/test_gtkw.py)
+TEST_DEPS := all $(BUILD)/bin/gpucosim-waves
 endif
 test: $(TEST_DEPS)
 	@$(if $(strip $(TEST_SEL)),,echo "make test: no test program has a case matching TESTS='$(TESTS)'" >&2; exit 1)
