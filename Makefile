@@ -446,7 +446,7 @@ TEST_DEPS := check-tools $(GEN_FILES) $(sort $(foreach p,$(TEST_SEL),$(call need
 endif
 else
 TEST_SEL  = $(TEST_PROGS)
-# everything, and the traced CLI the waveform tests run (tests/tools/test_gtkw.py)
+# the waveform tests (tests/tools/test_gtkw.py) ask for waveforms: the traced model as well
 TEST_DEPS := all $(BUILD)/bin/gpucosim-waves
 endif
 test: $(TEST_DEPS)
