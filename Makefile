@@ -33,7 +33,7 @@ DRV_MEM     := hostdrv/mem/mem.c
 DRV_CHAN    := hostdrv/chan/ring.c hostdrv/chan/pushbuf.c hostdrv/chan/channel.c hostdrv/chan/sem.c
 DRV_COMPUTE := hostdrv/compute/elf.c hostdrv/compute/compute.c
 DRV_RUNTIME := hostdrv/runtime/runtime.c hostdrv/runtime/timeline.c
-REF_MODEL   := cosim/ref/backend_ref.c cosim/ref/ref_pbdma.c cosim/ref/ref_engine.c cosim/ref/ref_compute.c \
+REF_MODEL   := cosim/ref/backend_ref.c cosim/ref/ref_pbdma.c cosim/ref/ref_bus.c cosim/ref/ref_ce.c cosim/ref/ref_compute.c \
                cosim/ref/ref_fp.c
 SCEN_SRC    := hostdrv/tools/scen_common.c hostdrv/tools/scen_copies.c hostdrv/tools/scen_priorities.c \
                hostdrv/tools/scen_kernels.c hostdrv/tools/scen_tmu.c
@@ -72,7 +72,7 @@ help:
 	@echo "                TESTS=substring runs a subset; SEED=N STALL=P run every test with memory-model"
 	@echo "                seed N and P % random stalls (GPUCOSIM_SEED / GPUCOSIM_STALL_PCT, +seed=/+stall_pct="
 	@echo "                for the RTL benches); a failing case prints the command that reproduces it"
-	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
+	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings, the driver's layers"
 	@echo "make soak       long runs: randomized / end-to-end tests over SOAK_SEEDS memory seeds (default 20)"
 	@echo "                with random stalls, the largest copy on rtl -> 'N passed, N failed'"
 	@echo "                and soak-fp: 10^6 SoftFloat vectors per RV32F operation (FP_SOAK_CHUNKS x 10^4)"
@@ -395,6 +395,7 @@ test: all
 	BUILD=$(BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
 	  $(if $(TESTS),--filter $(TESTS)) $(if $(SEED),--seed $(SEED)) $(if $(STALL),--stall $(STALL)) $(TEST_BINS) $(RTL_TBS) \
 	  tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
+  tests/tools/test_layers.py \
 	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
 	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
 
@@ -442,6 +443,7 @@ lint: check-tools $(GEN_FILES)
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) $(DRV_CORE) hostdrv/tools/gpucosim.c \
 	  $(wildcard tests/unit/*.c tests/cosim/*.c)
 	$(PY) -m py_compile scripts/*.py tests/tools/*.py
+	$(PY) scripts/check_layers.py --gen $(GEN)
 
 clean:
 	rm -rf $(BUILD)

@@ -59,3 +59,5 @@ const gc_backend_ops_t gc_backend_rtl = {
     .watchdog = rtl_watchdog,
     .debug_read = rtl_debug_read,
 };
+
+const char *gc_backend_rtl_version(void) { return cosim_verilator_version(); }

@@ -20,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cosim.h"
 #include "gpucosim/backend.h"
 #include "gpucosim/hostdrv.h"
 #include "gpucosim/sc.h"
@@ -586,7 +585,7 @@ static void progress_line(void *arg, uint64_t cycle) {
 static void print_version(void) {
     printf("gpucosim spec version %u.%u.%u (GLOBAL.VERSION 0x%08x, spec/gpucosim.yaml)\n", (GC_VERSION >> 16) & 0xFFFFu,
            (GC_VERSION >> 8) & 0xFFu, GC_VERSION & 0xFFu, GC_VERSION);
-    printf("built with %s\n", cosim_verilator_version());
+    printf("built with %s\n", gc_backend_rtl_version());
 }
 
 int main(int argc, char **argv) {
