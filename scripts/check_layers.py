@@ -4,18 +4,20 @@
 Includes (always): every `#include "..."` of hostdrv/ and cosim/ref/, resolved as the compiler
 does (the including file's folder, then the Makefile's -I folders), is classified:
 - hostdrv/<layer>/... and the public headers hostdrv/include/gpucosim/<h> (PUBLIC maps each to its
-  layer): a file of a layer includes only its own layer and the ones below (LAYERS, lowest first);
+  layer): a file of a layer includes only its own layer and the ones below (LAYERS, lowest first),
+  from the runtime up only their public headers;
   only the device layer includes the device models' headers (cosim/*.h, cosim/sc/); no hostdrv
   file includes the ref model.
 - cosim/ref/: the ref model includes its own files, the generated spec header and, in its backend
   file only, gpucosim/backend.h (it reaches the driver through the backend interface alone).
 - no include cycle anywhere among these files.
 Symbols (with --objs DIR: the object tree of a build, e.g. build/rel/obj): `nm` of every object
-of hostdrv/ and cosim/ref/; each undefined symbol is resolved to the unit that defines it.  A
-layer uses only its own and lower layers (the device layer also the models: the Verilator harness,
-the ref backend's ops table); the ref model's units use no hostdrv symbol, and their use graph
-(REF_UNITS) has no cycle: the lower units reach the upper ones only through the bus's events
-(cosim/ref/ref_bus.h).  So each layer links without the ones above it.
+of hostdrv/ and cosim/; each undefined symbol is resolved to the unit that defines it.  A layer
+uses only its own and lower layers (the device layer also the models: the Verilator harness, the
+ref backend's ops table; the scenarios, hostdrv/tools/scen_*.c, the runtime and above and, below
+it, only SCEN_BELOW_RUNTIME); the device models use no hostdrv symbol; the ref model's units (one
+per file stem) use each other without a cycle: the lower units reach the upper ones only through
+the bus's events (cosim/ref/ref_bus.h).  So each layer links without the ones above it.
 
 Exit status 0 and one summary line when all holds; otherwise one line per violation, naming the
 files (or objects and symbol), and status 1.  Status 2: bad usage (a missing folder)."""
@@ -36,6 +38,13 @@ PUBLIC = {
     "runtime.h": "runtime",
     "array.h": "array",
 }
+# From this layer up, the lower layers are used through their public headers only (device/internal.h,
+# the driver's private structures, is for mem, chan and compute).
+PUBLIC_ONLY_FROM = "runtime"
+# The scenarios (hostdrv/tools/scen_*.c) are built on the runtime's public API; below it they use
+# only the device's clock and the hardware's records, through the device the runtime exposes
+# (gcrt_device): these symbols.
+SCEN_BELOW_RUNTIME = {"gc_device_run", "gc_device_cycles", "gc_mmio_read", "gc_compute_fault_read"}
 # The -I folders of the Makefile's INCS, in order (build/gen is found through --gen).
 INC_DIRS = ["hostdrv/include", "hostdrv/tools", "cosim", "tests/common", "firmware/include"]
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -114,6 +123,10 @@ def check_includes(root, gen):
                     errors.append(f'{src}: #include "{inc}": only the device layer includes the device models')
             elif v in LAYERS and LAYERS.index(v) > LAYERS.index(u):
                 errors.append(f'{src}: #include "{inc}": layer {u} includes {dst} of the upper layer {v}')
+            elif (v in LAYERS and v != u and LAYERS.index(u) >= LAYERS.index(PUBLIC_ONLY_FROM)
+                  and dst.startswith("hostdrv/" + v + "/")):
+                errors.append(f'{src}: #include "{inc}": layer {u} uses the layers below it through their '
+                              f'public headers (include/gpucosim/) only')
     errors += [f"include cycle: {' -> '.join(c)}" for c in cycles(graph)]
     return errors, len(graph)
 
@@ -175,9 +188,16 @@ def check_symbols(root, objs):
                     edges.setdefault(u, set()).add(v)
                 else:
                     errors.append(f"{src}: uses {s} of {where}: the ref model calls nothing of the driver")
+            elif u not in LAYERS:
+                errors.append(f"{src}: uses {s} of {where}: the device models call nothing of the driver "
+                              f"or of another model")
             elif v in LAYERS:
                 if LAYERS.index(v) > LAYERS.index(u):
                     errors.append(f"{src}: uses {s} of {where}: layer {u} calls the upper layer {v}")
+                elif (os.path.basename(src).startswith("scen_") and u == "tools" and
+                      LAYERS.index(v) < LAYERS.index("runtime") and s not in SCEN_BELOW_RUNTIME):
+                    errors.append(f"{src}: uses {s} of {where}: the scenarios use the runtime's API (below it "
+                                  f"only {', '.join(sorted(SCEN_BELOW_RUNTIME))})")
             elif u != "device":
                 errors.append(f"{src}: uses {s} of {where}: only the device layer uses the device models")
     errors += [f"ref model use cycle: {' -> '.join(c)}" for c in cycles({k: sorted(v) for k, v in edges.items()})]

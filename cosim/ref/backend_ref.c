@@ -211,7 +211,7 @@ static bool log2_bad(uint32_t l) { return l < GC_GPFIFO_LOG2_MIN || l > GC_GPFIF
 
 /* A register-block fault: ERROR_GP_GET is the channel's GP_GET, ERROR_METHOD 0. */
 static void reg_fault(ref_t *r, uint32_t ch, uint32_t cause, uint32_t data) {
-    ref_chan_fault(r, ch, cause, r->ch[ch].gp_get, 0, data);
+    ref_record_fault(r, ch, cause, r->ch[ch].gp_get, 0, data);
 }
 
 /* Write `v` to the register at `off`; false when no register is there (SLVERR).  Writes to

@@ -304,6 +304,7 @@ bool ref_au_settle(ref_t *r) {
 /* ------------------------------------------------------------------ interrupt lines, events */
 void ref_irq_raise(ref_t *r, uint32_t bits) { r->intr_status |= bits; }
 bool ref_irq_raised(const ref_t *r, uint32_t bit) { return (r->intr_status & bit) != 0; }
+void ref_nonstall(ref_t *r) { ref_irq_raise(r, GC_GLOBAL_INTR_STATUS_NON_STALL(1)); }
 
 void ref_emit(ref_t *r, const ref_event_t *ev) {
     if (r->sink) r->sink(r, ev);

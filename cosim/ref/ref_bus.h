@@ -38,6 +38,7 @@ bool ref_sem_red_form_ok(uint32_t red, bool is_signed, bool is64);
  * (the compute engine keeps the first fault's record while its line is up). */
 void ref_irq_raise(ref_t *r, uint32_t bits);
 bool ref_irq_raised(const ref_t *r, uint32_t bit);
+void ref_nonstall(ref_t *r); /* raise NON_STALL */
 
 /* Events: what a unit reports upward. */
 typedef enum {

@@ -988,7 +988,7 @@ static void finalize(ref_t *r, uint32_t e) {
     ref_task_t *t = &c->ent[e];
     bool bad = t->fault || t->sub_fault;
     tmu_log(r, e, GC_TMU_EVENT_COMPLETE);
-    if (GC_TMD_FLAGS_INTERRUPT_GET(t->w[GC_TMD_FLAGS / 4u]) && !bad) ref_irq_raise(r, GC_GLOBAL_INTR_STATUS_NON_STALL(1));
+    if (GC_TMD_FLAGS_INTERRUPT_GET(t->w[GC_TMD_FLAGS / 4u]) && !bad) ref_nonstall(r);
     c->tasks++;
     t->state = GC_TASK_STATE_FREE;
     if (t->parent >= 0) {

@@ -50,11 +50,11 @@
 #define SEM_64BIT_BYTES 8u
 #define DW(method_byte_offset) ((method_byte_offset) / 4u)
 
-static uint32_t err_method(uint32_t subch, uint32_t maddr) {
+static uint32_t ref_err_method(uint32_t subch, uint32_t maddr) {
     return GC_CHANNEL_ERROR_METHOD_SUBCHANNEL(subch) | GC_CHANNEL_ERROR_METHOD_ADDRESS(maddr);
 }
 
-void ref_chan_fault(ref_t *r, uint32_t ch, uint32_t cause, uint32_t gp_get, uint32_t method, uint32_t data) {
+void ref_record_fault(ref_t *r, uint32_t ch, uint32_t cause, uint32_t gp_get, uint32_t method, uint32_t data) {
     ref_chan_t *c = &r->ch[ch];
     if (c->err_cause != GC_ERROR_CAUSE_NONE) return;
     c->err_cause = cause;
@@ -92,7 +92,7 @@ static bool own_busy(const ref_t *r, const ref_pbdma_t *p) {
     return p->own_vld && (o->ce_pend || (o->ew_launch && !ref_cmp_can_launch(r)));
 }
 
-static bool runnable(const ref_t *r, uint32_t rl, uint32_t i) {
+static bool ref_runnable(const ref_t *r, uint32_t rl, uint32_t i) {
     const ref_chan_t *c = &r->ch[i];
     return c->runlist == rl && c->enable && c->err_cause == GC_ERROR_CAUSE_NONE &&
            (c->gp_get != c->gp_put || c->in_ent) && (!c->acq_blk || acq_due(r, c) || c->acq_woke) &&
@@ -102,7 +102,7 @@ static bool runnable(const ref_t *r, uint32_t rl, uint32_t i) {
 static uint32_t runnable_mask(const ref_t *r, uint32_t rl) {
     uint32_t m = 0;
     for (uint32_t i = 0; i < GC_NUM_CHANNELS; i++)
-        if (runnable(r, rl, i)) m |= 1u << i;
+        if (ref_runnable(r, rl, i)) m |= 1u << i;
     return m;
 }
 
@@ -221,7 +221,7 @@ static bool fault(ref_t *r, ref_pbdma_t *p, uint32_t cause, uint32_t method, uin
     if (cause == GC_ERROR_CAUSE_ACQUIRE_TIMEOUT) c->acq_blk = c->acq_arm = false;
     p->state = GC_PBDMA_STATE_FAULT;
     p->busy_until = r->now + 1u;
-    ref_chan_fault(r, p->cur, cause, c->gp_get, method, data);
+    ref_record_fault(r, p->cur, cause, c->gp_get, method, data);
     return true;
 }
 
@@ -311,7 +311,7 @@ static bool idle_step(ref_t *r, ref_pbdma_t *p) {
     uint32_t sel, rnd;
     if (p->own_vld && p->hold) {
         if (!own_busy(r, p)) {
-            if (!slice_exp(r, p) && runnable(r, p->rl, p->own)) {
+            if (!slice_exp(r, p) && ref_runnable(r, p->rl, p->own)) {
                 p->hold = false;
                 select_ch(r, p, p->own);
                 return true;
@@ -433,7 +433,7 @@ static bool sem_execute(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
         break;
     default: cause = GC_ERROR_CAUSE_UNSUPPORTED; break;
     }
-    if (cause != GC_ERROR_CAUSE_NONE) return fault(r, p, cause, err_method(m->subch, m->addr), d);
+    if (cause != GC_ERROR_CAUSE_NONE) return fault(r, p, cause, ref_err_method(m->subch, m->addr), d);
     ref_au_request(r, p->rl, aop, size, addr, is64 ? pay : (uint32_t)pay, red, is_signed);
     p->sem_acq = acq;
     p->sem_is64 = size == SEM_64BIT_BYTES;
@@ -499,13 +499,13 @@ static uint32_t launch_dma_cause(const ref_chan_t *c, uint32_t d) {
 static bool launch_dma(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
     ref_chan_t *c = &r->ch[p->cur];
     uint32_t d = m->data, cause = launch_dma_cause(c, d);
-    if (cause != GC_ERROR_CAUSE_NONE) return fault(r, p, cause, err_method(m->subch, m->addr), d);
+    if (cause != GC_ERROR_CAUSE_NONE) return fault(r, p, cause, ref_err_method(m->subch, m->addr), d);
     /* the engine is idle (checked before dispatch): it takes the command; counted then */
     p->ce_busy = true;
     p->ce_cancel = false;
     p->ce_ch = p->cur;
     p->ce_gp_get = c->gp_get;
-    p->ce_method = err_method(m->subch, m->addr);
+    p->ce_method = ref_err_method(m->subch, m->addr);
     p->ce_data = d;
     c->ce_pend = true;
     c->methods++;
@@ -521,7 +521,7 @@ static bool pcas_launch(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
     ref_chan_t *c = &r->ch[p->cur];
     c->tk_cancel = false;
     c->tk_gp_get = c->gp_get;
-    c->tk_method = err_method(m->subch, m->addr);
+    c->tk_method = ref_err_method(m->subch, m->addr);
     c->tk_data = m->data;
     c->ce_pend = true;
     c->methods++;
@@ -547,7 +547,7 @@ static bool dispatch(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
             break;
         case GC_HOST_NOP:
         case GC_HOST_WFI: break; /* WFI: the engine is idle (runlist 0: the channel's task is done) */
-        case GC_HOST_NON_STALL_INTERRUPT: ref_irq_raise(r, GC_GLOBAL_INTR_STATUS_NON_STALL(1)); break;
+        case GC_HOST_NON_STALL_INTERRUPT: ref_nonstall(r); break;
         case GC_HOST_SEM_ADDR_LO: c->mreg[MR_SEM_ADDR_LO] = m->data; break;
         case GC_HOST_SEM_ADDR_HI: c->mreg[MR_SEM_ADDR_HI] = m->data; break;
         case GC_HOST_SEM_PAYLOAD_LO: c->mreg[MR_SEM_PAY_LO] = m->data; break;
@@ -592,7 +592,7 @@ static bool dispatch(ref_t *r, ref_pbdma_t *p, const mthd_t *m) {
         }
         if (mr >= 0) c->mreg[mr] = m->data;
     }
-    if (cause != GC_ERROR_CAUSE_NONE) return fault(r, p, cause, err_method(m->subch, m->addr), m->data);
+    if (cause != GC_ERROR_CAUSE_NONE) return fault(r, p, cause, ref_err_method(m->subch, m->addr), m->data);
     c->methods++;
     set_ctx(c, m);
     consume(r, p, DECODE_CYCLES);
@@ -661,7 +661,7 @@ static bool pb_fetch(ref_t *r, ref_pbdma_t *p) {
                 return true;
             }
             return fault(r, p, GC_ERROR_CAUSE_INVALID_METHOD_HEADER,
-                         err_method(GC_METHOD_HEADER_SUBCHANNEL_GET(d), GC_METHOD_HEADER_ADDRESS_GET(d)), d);
+                         ref_err_method(GC_METHOD_HEADER_SUBCHANNEL_GET(d), GC_METHOD_HEADER_ADDRESS_GET(d)), d);
         }
     }
     /* Every method waits for the channel's copy (runlist 0: task); LAUNCH_DMA, WFI and RELEASE_WFI
@@ -697,7 +697,7 @@ static bool sem_done(ref_t *r, ref_pbdma_t *p) {
     if (!q->valid || !q->done) return false;
     q->valid = false;
     uint64_t mem = p->sem_is64 ? q->rdata : (uint32_t)q->rdata;
-    if (q->err) return fault(r, p, GC_ERROR_CAUSE_BUS_ERROR, err_method(p->exe_subch, p->exe_addr), p->exe_data);
+    if (q->err) return fault(r, p, GC_ERROR_CAUSE_BUS_ERROR, ref_err_method(p->exe_subch, p->exe_addr), p->exe_data);
     if (!p->sem_acq || ref_sem_acquire_pass(p->sem_op, p->sem_is64, mem, p->sem_pay)) {
         if (p->sem_acq) c->acq_blk = c->acq_arm = c->acq_woke = false;
         c->methods++;
@@ -712,7 +712,7 @@ static bool sem_done(ref_t *r, ref_pbdma_t *p) {
     c->acq_blk = true;
     c->acq_fail_t = r->now;
     if (timed_out)
-        return fault(r, p, GC_ERROR_CAUSE_ACQUIRE_TIMEOUT, err_method(p->exe_subch, p->exe_addr), p->exe_data);
+        return fault(r, p, GC_ERROR_CAUSE_ACQUIRE_TIMEOUT, ref_err_method(p->exe_subch, p->exe_addr), p->exe_data);
     if (p->sem_sw) return leave(r, p, SW_ACQUIRE, true);
     p->state = GC_PBDMA_STATE_ACQ_RETRY;
     return true;
@@ -797,7 +797,7 @@ bool ref_pbdma_step(ref_t *r, uint32_t rl) {
     case GC_PBDMA_STATE_ACQ_RETRY:
         /* ACQUIRE_SWITCH_TSG DIS: stay resident and retry (re-dispatch the SEM_EXECUTE) */
         if (acq_to(r, c))
-            return fault(r, p, GC_ERROR_CAUSE_ACQUIRE_TIMEOUT, err_method(p->exe_subch, p->exe_addr), p->exe_data);
+            return fault(r, p, GC_ERROR_CAUSE_ACQUIRE_TIMEOUT, ref_err_method(p->exe_subch, p->exe_addr), p->exe_data);
         if (acq_due(r, c) || c->acq_woke) {
             p->state = GC_PBDMA_STATE_PB_FETCH;
             p->busy_until = r->now + 1u;
@@ -831,28 +831,28 @@ bool ref_pbdma_timeouts(ref_t *r) {
         const ref_pbdma_t *p = &r->pb[c->runlist];
         if (resident(p) && p->cur == i) continue;
         c->acq_blk = c->acq_arm = false;
-        ref_chan_fault(r, i, GC_ERROR_CAUSE_ACQUIRE_TIMEOUT, c->gp_get,
-                         err_method(c->acq_subch, DW(GC_HOST_SEM_EXECUTE)), c->acq_data);
+        ref_record_fault(r, i, GC_ERROR_CAUSE_ACQUIRE_TIMEOUT, c->gp_get,
+                         ref_err_method(c->acq_subch, DW(GC_HOST_SEM_EXECUTE)), c->acq_data);
         any = true;
     }
     return any;
 }
 
-static void task_done(ref_t *r, uint32_t ch, bool err) {
+static void ref_pbdma_task_done(ref_t *r, uint32_t ch, bool err) {
     ref_chan_t *c = &r->ch[ch];
     c->ce_pend = false;
-    if (err && !c->tk_cancel) ref_chan_fault(r, ch, GC_ERROR_CAUSE_TASK_FAULT, c->tk_gp_get, c->tk_method, c->tk_data);
+    if (err && !c->tk_cancel) ref_record_fault(r, ch, GC_ERROR_CAUSE_TASK_FAULT, c->tk_gp_get, c->tk_method, c->tk_data);
     c->tk_cancel = false;
 }
 
-static void ce_done(ref_t *r, uint32_t rl, bool err, bool intr) {
+static void ref_pbdma_ce_done(ref_t *r, uint32_t rl, bool err, bool intr) {
     ref_pbdma_t *p = &r->pb[rl];
     if (!p->ce_busy) return;
     p->ce_busy = false;
     r->ch[p->ce_ch].ce_pend = false;
     if (err && !p->ce_cancel)
-        ref_chan_fault(r, p->ce_ch, GC_ERROR_CAUSE_BUS_ERROR, p->ce_gp_get, p->ce_method, p->ce_data);
-    if (intr) ref_irq_raise(r, GC_GLOBAL_INTR_STATUS_NON_STALL(1));
+        ref_record_fault(r, p->ce_ch, GC_ERROR_CAUSE_BUS_ERROR, p->ce_gp_get, p->ce_method, p->ce_data);
+    if (intr) ref_nonstall(r);
 }
 
 /* An atomic-unit write landed: the acquires waiting on its 8-byte word try again. */
@@ -863,8 +863,8 @@ static void sem_written(ref_t *r, uint64_t addr) {
 
 void ref_pbdma_event(ref_t *r, const ref_event_t *ev) {
     switch (ev->kind) {
-    case REF_EV_CE_DONE: ce_done(r, ev->unit, ev->err, ev->intr); break;
-    case REF_EV_TASK_DONE: task_done(r, ev->unit, ev->err); break;
+    case REF_EV_CE_DONE: ref_pbdma_ce_done(r, ev->unit, ev->err, ev->intr); break;
+    case REF_EV_TASK_DONE: ref_pbdma_task_done(r, ev->unit, ev->err); break;
     case REF_EV_SEM_WRITTEN: sem_written(r, ev->addr); break;
     }
 }

@@ -15,6 +15,6 @@ void ref_acquire_timers(const ref_t *r, uint64_t *next);
 void ref_pbdma_event(ref_t *r, const ref_event_t *ev);
 void ref_chan_reset(ref_t *r, uint32_t ch);
 /* First error wins; recording one raises INTR_STATUS.CHANNEL_FAULT and stops the channel. */
-void ref_chan_fault(ref_t *r, uint32_t ch, uint32_t cause, uint32_t gp_get, uint32_t method, uint32_t data);
+void ref_record_fault(ref_t *r, uint32_t ch, uint32_t cause, uint32_t gp_get, uint32_t method, uint32_t data);
 
 #endif

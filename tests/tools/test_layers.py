@@ -2,9 +2,10 @@
 """scripts/check_layers.py: the tree as it is passes (includes, and the symbols of the build's
 objects: each layer links without the ones above it, the ref model's units use each other without
 a circle); and each rule catches a violation planted in a copy of the tree (an upward include, the
-ref model including the driver, hostdrv including the ref model, an include cycle in the ref model,
-a public header with no layer) or in objects compiled for the purpose (a lower layer calling an
-upper one, two ref units calling each other, the ref model calling the driver).
+runtime including the driver's private header, the ref model including the driver, hostdrv
+including the ref model, an include cycle in the ref model, a public header with no layer) or in objects compiled for the purpose (a lower layer calling an
+upper one, a scenario calling under the runtime, two ref units calling each other, the ref model
+or another device model calling the driver).
 Same interface as the C tests: --list, or case names."""
 import os
 import shutil
@@ -19,7 +20,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
 GEN = os.path.join(BUILD, "gen") if os.path.isabs(BUILD) else os.path.join(ROOT, BUILD, "gen")
-OBJS = os.path.join(os.path.dirname(GEN), "rel", "obj")
+# the driver's objects of whichever variant the build has (both hold every DRV_CORE object)
+OBJS = next((d for d in (os.path.join(os.path.dirname(GEN), v, "obj") for v in ("rel", "san")) if os.path.isdir(d)),
+            os.path.join(os.path.dirname(GEN), "rel", "obj"))
 SCRIPT = os.path.join(ROOT, "scripts", "check_layers.py")
 
 
@@ -36,11 +39,14 @@ def tree_copy(tmp):
     return tmp
 
 
-def planted(path, line, expect):
-    """Add `line` at the top of `path` (relative to a copy of the tree): the check fails, naming
-    the file and `expect`."""
+def planted(path, line, expect, new_files=None):
+    """Add `line` at the top of `path` (relative to a copy of the tree, with new_files {path: text}
+    added): the check fails, naming the file and `expect`."""
     with tempfile.TemporaryDirectory() as tmp:
         tree_copy(tmp)
+        for q, text in (new_files or {}).items():
+            with open(os.path.join(tmp, q), "w", encoding="utf-8") as f:
+                f.write(text)
         p = os.path.join(tmp, path)
         with open(p, encoding="utf-8") as f:
             text = f.read()
@@ -58,38 +64,19 @@ def tree():
     assert "objects" in out and "ref model acyclic" in out, out
 
 
-def upward_include():
-    planted("hostdrv/mem/mem.c", '#include "gpucosim/runtime.h"', "upper layer runtime")
-
-
-def upward_include_folder():
-    planted("hostdrv/chan/sem.c", '#include "../compute/compute.c"', "upper layer compute")
-
-
-def ref_includes_driver():
-    planted("cosim/ref/ref_pbdma.c", '#include "gpucosim/hostdrv.h"', "only through")
-
-
-def driver_includes_ref():
-    planted("hostdrv/device/backends.c", '#include "ref/ref.h"', "does not include the ref model")
-
-
-def ref_include_cycle():
-    planted("cosim/ref/ref_bus.h", '#include "ref_pbdma.h"', "include cycle")
-
-
-def unknown_public_header():
-    with tempfile.TemporaryDirectory() as tmp:
-        tree_copy(tmp)
-        with open(os.path.join(tmp, "hostdrv/include/gpucosim/newthing.h"), "w", encoding="utf-8") as f:
-            f.write("#pragma once\n")
-        p = os.path.join(tmp, "hostdrv/runtime/runtime.c")
-        with open(p, encoding="utf-8") as f:
-            text = f.read()
-        with open(p, "w", encoding="utf-8") as f:
-            f.write('#include "gpucosim/newthing.h"\n' + text)
-        rc, out = check(tmp)
-        assert rc == 1 and "public header with no layer" in out and "runtime.c" in out, out
+# name: (file, the line planted at its top, what the report says, new files)
+PLANTED = {
+    "upward_include": ("hostdrv/mem/mem.c", '#include "gpucosim/runtime.h"', "upper layer runtime", None),
+    "upward_include_folder": ("hostdrv/chan/sem.c", '#include "../compute/compute.c"', "upper layer compute", None),
+    "runtime_includes_private": ("hostdrv/runtime/runtime.c", '#include "../device/internal.h"', "public headers",
+                                 None),
+    "ref_includes_driver": ("cosim/ref/ref_pbdma.c", '#include "gpucosim/hostdrv.h"', "only through", None),
+    "driver_includes_ref": ("hostdrv/device/backends.c", '#include "ref/ref.h"', "does not include the ref model",
+                            None),
+    "ref_include_cycle": ("cosim/ref/ref_bus.h", '#include "ref_pbdma.h"', "include cycle", None),
+    "unknown_public_header": ("hostdrv/runtime/runtime.c", '#include "gpucosim/newthing.h"',
+                              "public header with no layer", {"hostdrv/include/gpucosim/newthing.h": "#pragma once\n"}),
+}
 
 
 def objects(tmp, files):
@@ -106,41 +93,50 @@ def objects(tmp, files):
     return check(os.path.join(tmp, "src"), os.path.join(tmp, "obj"))
 
 
-def symbols_upward_call():
+def symbols(files, want_rc, expect):
+    """Objects compiled from files {path: C source}: the check exits want_rc, its report holding
+    every string of expect."""
     with tempfile.TemporaryDirectory() as tmp:
-        rc, out = objects(tmp, {
-            "hostdrv/device/device.c": "void gc_channel_close(void *c);\nvoid close_all(void) { gc_channel_close(0); }\n",
-            "hostdrv/chan/channel.c": "void gc_channel_close(void *c) { (void)c; }\n",
-        })
-        assert rc == 1 and "hostdrv/device/device.c: uses gc_channel_close" in out and "upper layer chan" in out, out
+        rc, out = objects(tmp, files)
+        assert rc == want_rc and all(e in out for e in expect), out
 
 
-def symbols_downward_call():
-    with tempfile.TemporaryDirectory() as tmp:
-        rc, out = objects(tmp, {
-            "hostdrv/device/device.c": "int gc_dev(void) { return 1; }\n",
-            "hostdrv/chan/channel.c": "int gc_dev(void);\nint gc_ch(void) { return gc_dev(); }\n",
-        })
-        assert rc == 0, out
-
-
-def symbols_ref_cycle():
-    with tempfile.TemporaryDirectory() as tmp:
-        rc, out = objects(tmp, {
-            "cosim/ref/ref_pbdma.c": "void ref_ce_step(void);\nvoid ref_pbdma_ce_done(void) {}\n"
-                                     "void ref_pbdma_step(void) { ref_ce_step(); }\n",
-            "cosim/ref/ref_ce.c": "void ref_pbdma_ce_done(void);\nvoid ref_ce_step(void) { ref_pbdma_ce_done(); }\n",
-        })
-        assert rc == 1 and "ref model use cycle" in out and "ref:ref_ce" in out and "ref:ref_pbdma" in out, out
-
-
-def symbols_ref_calls_driver():
-    with tempfile.TemporaryDirectory() as tmp:
-        rc, out = objects(tmp, {
-            "hostdrv/device/device.c": "int gc_mem_write(void) { return 0; }\n",
-            "cosim/ref/ref_bus.c": "int gc_mem_write(void);\nint ref_bus(void) { return gc_mem_write(); }\n",
-        })
-        assert rc == 1 and "the ref model calls nothing of the driver" in out, out
+SCEN_FILES = {
+    "hostdrv/chan/channel.c": "int gc_channel_submit(void) { return 0; }\n",
+    "hostdrv/device/device.c": "int gc_mmio_read(void) { return 0; }\n",
+    "hostdrv/runtime/runtime.c": "int gcrt_ops(void) { return 0; }\n",
+}
+# name: (object sources, exit status, what the report says)
+SYMBOLS = {
+    "symbols_upward_call": ({
+        "hostdrv/device/device.c": "void gc_channel_close(void *c);\nvoid close_all(void) { gc_channel_close(0); }\n",
+        "hostdrv/chan/channel.c": "void gc_channel_close(void *c) { (void)c; }\n",
+    }, 1, ["hostdrv/device/device.c: uses gc_channel_close", "upper layer chan"]),
+    "symbols_downward_call": ({
+        "hostdrv/device/device.c": "int gc_dev(void) { return 1; }\n",
+        "hostdrv/chan/channel.c": "int gc_dev(void);\nint gc_ch(void) { return gc_dev(); }\n",
+    }, 0, ["objects"]),
+    # the runtime, and a register read through its device
+    "symbols_scenario_on_runtime": ({**SCEN_FILES, "hostdrv/tools/scen_copies.c":
+                                     "int gc_mmio_read(void);\nint gcrt_ops(void);\n"
+                                     "int scen(void) { return gc_mmio_read() + gcrt_ops(); }\n"}, 0, ["objects"]),
+    "symbols_scenario_below_runtime": ({**SCEN_FILES, "hostdrv/tools/scen_copies.c":
+                                        "int gc_channel_submit(void);\nint scen(void) { return gc_channel_submit(); }\n"},
+                                       1, ["scen_copies.c: uses gc_channel_submit", "runtime's API"]),
+    "symbols_ref_cycle": ({
+        "cosim/ref/ref_pbdma.c": "void ref_ce_step(void);\nvoid ref_pbdma_ce_done(void) {}\n"
+                                 "void ref_pbdma_step(void) { ref_ce_step(); }\n",
+        "cosim/ref/ref_ce.c": "void ref_pbdma_ce_done(void);\nvoid ref_ce_step(void) { ref_pbdma_ce_done(); }\n",
+    }, 1, ["ref model use cycle", "ref:ref_ce", "ref:ref_pbdma"]),
+    "symbols_ref_calls_driver": ({
+        "hostdrv/device/device.c": "int gc_mem_write(void) { return 0; }\n",
+        "cosim/ref/ref_bus.c": "int gc_mem_write(void);\nint ref_bus(void) { return gc_mem_write(); }\n",
+    }, 1, ["the ref model calls nothing of the driver"]),
+    "symbols_model_calls_driver": ({
+        "hostdrv/chan/channel.c": "int gc_channel_submit(void) { return 0; }\n",
+        "cosim/harness.c": "int gc_channel_submit(void);\nint tick(void) { return gc_channel_submit(); }\n",
+    }, 1, ["cosim/harness.c: uses gc_channel_submit", "device models"]),
+}
 
 
 def bad_usage():
@@ -153,15 +149,7 @@ def bad_usage():
 if __name__ == "__main__":
     main("layers_", {
         "tree": tree,
-        "upward_include": upward_include,
-        "upward_include_folder": upward_include_folder,
-        "ref_includes_driver": ref_includes_driver,
-        "driver_includes_ref": driver_includes_ref,
-        "ref_include_cycle": ref_include_cycle,
-        "unknown_public_header": unknown_public_header,
-        "symbols_upward_call": symbols_upward_call,
-        "symbols_downward_call": symbols_downward_call,
-        "symbols_ref_cycle": symbols_ref_cycle,
-        "symbols_ref_calls_driver": symbols_ref_calls_driver,
+        **{name: (lambda a=args: planted(*a)) for name, args in PLANTED.items()},
+        **{name: (lambda a=args: symbols(*a)) for name, args in SYMBOLS.items()},
         "bad_usage": bad_usage,
     })
