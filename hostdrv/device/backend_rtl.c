@@ -61,3 +61,4 @@ const gc_backend_ops_t gc_backend_rtl = {
 };
 
 const char *gc_backend_rtl_version(void) { return cosim_verilator_version(); }
+const char *gc_backend_rtl_no_trace(void) { return cosim_has_trace() ? NULL : COSIM_NO_TRACE_HINT; }

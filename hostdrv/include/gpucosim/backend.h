@@ -42,6 +42,9 @@ const gc_backend_ops_t *gc_backend_find(const char *name);
 const gc_backend_ops_t *gc_backend_at(size_t i);
 /* The tool that built the rtl backend's model ("Verilator 5.006 ..."). */
 const char *gc_backend_rtl_version(void);
+/* NULL when the rtl backend's model is the traced one (it can write a waveform), else the one line
+ * that says where a traced model comes from. */
+const char *gc_backend_rtl_no_trace(void);
 
 #ifdef __cplusplus
 }
