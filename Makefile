@@ -34,7 +34,7 @@ DRV_MEM     := hostdrv/mem/mem.c
 DRV_CHAN    := hostdrv/chan/ring.c hostdrv/chan/pushbuf.c hostdrv/chan/channel.c hostdrv/chan/sem.c
 DRV_COMPUTE := hostdrv/compute/elf.c hostdrv/compute/compute.c
 DRV_RUNTIME := hostdrv/runtime/runtime.c hostdrv/runtime/timeline.c
-REF_MODEL   := cosim/ref/backend_ref.c cosim/ref/ref_pbdma.c cosim/ref/ref_engine.c cosim/ref/ref_compute.c \
+REF_MODEL   := cosim/ref/backend_ref.c cosim/ref/ref_pbdma.c cosim/ref/ref_bus.c cosim/ref/ref_ce.c cosim/ref/ref_compute.c \
                cosim/ref/ref_fp.c
 SCEN_SRC    := hostdrv/tools/scen_common.c hostdrv/tools/scen_copies.c hostdrv/tools/scen_priorities.c \
                hostdrv/tools/scen_kernels.c hostdrv/tools/scen_tmu.c
@@ -89,7 +89,7 @@ help:
 	@echo "                SEED=N STALL=P run every test with memory-model"
 	@echo "                seed N and P % random stalls (GPUCOSIM_SEED / GPUCOSIM_STALL_PCT, +seed=/+stall_pct="
 	@echo "                for the RTL benches); a failing case prints the command that reproduces it"
-	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
+	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings, the driver's layers"
 	@echo "make soak       long runs: randomized / end-to-end tests over SOAK_SEEDS memory seeds (default 20)"
 	@echo "                with random stalls, the largest copy on rtl -> 'N passed, N failed'"
 	@echo "                and soak-fp: 10^6 SoftFloat vectors per RV32F operation (FP_SOAK_CHUNKS x 10^4)"
@@ -427,6 +427,7 @@ run: $(RUN_BIN)
 # Every test program: BACKEND@PROGRAM runs PROGRAM's cases on that backend (scripts/run_tests.py).
 TEST_PROGS = $(TEST_BINS) $(RTL_TBS) \
   tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
+  tests/tools/test_layers.py \
   $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
   $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
 # What a program needs built besides itself (a sc@ program: the sc plugin as well)
@@ -434,6 +435,7 @@ NEEDS_test_sc           = $(SC_PLUGIN)
 NEEDS_test_cli.py       = $(BUILD)/bin/gpucosim $(SC_PLUGIN)
 NEEDS_test_gtkw.py      = $(BUILD)/bin/gpucosim-waves
 NEEDS_test_gen_spec.py  = $(GEN_FILES)
+NEEDS_test_layers.py    = $(BUILD)/rel/libgpucosim.a
 needs_of = $(if $(filter %.py,$(1)),,$(lastword $(subst @, ,$(1)))) $(NEEDS_$(notdir $(1))) \
            $(if $(filter sc@%,$(1)),$(SC_PLUGIN))
 
@@ -534,6 +536,7 @@ lint: check-tools $(GEN_FILES)
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) $(DRV_CORE) hostdrv/tools/gpucosim.c cosim/speed/cosim_speed.c \
 	  $(wildcard tests/unit/*.c tests/cosim/*.c)
 	$(PY) -m py_compile scripts/*.py tests/tools/*.py
+	$(PY) scripts/check_layers.py --gen $(GEN)
 
 clean:
 	rm -rf $(BUILD)

@@ -20,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cosim.h"
 #include "gpucosim/backend.h"
 #include "gpucosim/hostdrv.h"
 #include "gpucosim/sc.h"
@@ -590,7 +589,7 @@ static void progress_line(void *arg, uint64_t cycle) {
 static void print_version(void) {
     printf("gpucosim spec version %u.%u.%u (GLOBAL.VERSION 0x%08x, spec/gpucosim.yaml)\n", (GC_VERSION >> 16) & 0xFFFFu,
            (GC_VERSION >> 8) & 0xFFu, GC_VERSION & 0xFFu, GC_VERSION);
-    printf("built with %s\n", cosim_verilator_version());
+    printf("built with %s\n", gc_backend_rtl_version());
 }
 
 int main(int argc, char **argv) {
@@ -705,9 +704,9 @@ int main(int argc, char **argv) {
                         "or sc)\n", o.dev.waves);
         return 2;
     }
-    if (o.dev.waves && !strcmp(o.dev.backend, "rtl") && !cosim_has_trace()) {
-        fprintf(stderr, "gpucosim: this model is built without tracing (waves '%s'): " COSIM_NO_TRACE_HINT "\n",
-                o.dev.waves);
+    if (o.dev.waves && !strcmp(o.dev.backend, "rtl") && gc_backend_rtl_no_trace()) {
+        fprintf(stderr, "gpucosim: this model is built without tracing (waves '%s'): %s\n", o.dev.waves,
+                gc_backend_rtl_no_trace());
         return 2;
     }
     /* outputs last: every other refusal leaves nothing behind */
