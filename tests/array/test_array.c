@@ -196,8 +196,228 @@ out:
     tclose(&t, false);
 }
 
+
+static void ints(float *v, size_t n, uint32_t seed, int range) {
+    uint32_t x = seed * 2654435761u + 3;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1664525u + 1013904223u;
+        v[i] = (float)((int)((x >> 8) % (uint32_t)(2 * range + 1)) - range);
+    }
+}
+
+/* sum(a * b): the map fuses into the reduction (one kernel, the product never stored), exact on
+ * small integers (every partial sum is representable, so any order gives the host's value). */
+static void t_sum_of_products(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    tctx_t t = {0};
+    TOPEN(t, NULL);
+    static float a[N], b[N];
+    ints(a, N, 11, 8), ints(b, N, 12, 8);
+    const uint32_t dims[1] = {N};
+    gca_arr_t A, B, S;
+    OKA(t, A = gca_from_host(t.c, GCA_F32, 1, dims, a));
+    OKA(t, B = gca_from_host(t.c, GCA_F32, 1, dims, b));
+    gca_stats_t s0, s1;
+    gca_stats(t.c, &s0);
+    OKA(t, S = gca_dot(t.c, A, B));
+    float got = 0, want = 0;
+    for (int i = 0; i < N; i++) want += a[i] * b[i];
+    OK(t, gca_read(t.c, S, &got, sizeof got));
+    gca_stats(t.c, &s1);
+    CHECK_EQ(s1.kernels_launched, 1);
+    CHECK_EQ(s1.allocations, s0.allocations + 1);
+    const gca_kernel_info_t *k = kernel_k(&t, 0);
+    REQUIRE(k);
+    CHECK_EQ(k->nops, 2);
+    CHECK_EQ(k->nout, 1);
+    CHECK_EQ(k->out[0], S.id);
+    CHECK(!strncmp(k->ops, "mul@", 4) && strstr(k->ops, " sum@"));
+    if (memcmp(&got, &want, 4)) TCASE_FAIL_("sum(a * b) = %g, host %g", (double)got, (double)want);
+out:
+    tclose(&t, false);
+}
+
+/* gather(A + B, idx) is two kernels (a gather from a computed source never fuses); A + index()
+ * is one kernel that loads A only (no index buffer). */
+static void t_gather_and_index(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    tctx_t t = {0};
+    TOPEN(t, NULL);
+    static float a[N], b[N], got[N];
+    static int32_t idx[N];
+    fill(a, N, 21), fill(b, N, 22);
+    for (int i = 0; i < N; i++) idx[i] = (i * 7919) % N;
+    const uint32_t dims[1] = {N};
+    gca_arr_t A, B, I, S, G, X, Y;
+    OKA(t, A = gca_from_host(t.c, GCA_F32, 1, dims, a));
+    OKA(t, B = gca_from_host(t.c, GCA_F32, 1, dims, b));
+    OKA(t, I = gca_from_host(t.c, GCA_I32, 1, dims, idx));
+    OKA(t, S = gca_add(t.c, A, B));
+    OKA(t, G = gca_gather(t.c, S, I));
+    OK(t, gca_release(t.c, S));
+    OK(t, gca_read(t.c, G, got, sizeof got));
+    CHECK_EQ(nkernels(&t), 2);
+    const gca_kernel_info_t *k0 = kernel_k(&t, 1), *k1 = kernel_k(&t, 0);
+    REQUIRE(k0 && k1);
+    CHECK(!strncmp(k0->ops, "add@", 4) && k0->nops == 1);
+    CHECK(!strncmp(k1->ops, "gather@", 7) && k1->nops == 1);
+    for (int i = 0; i < N; i++) {
+        float w = a[idx[i]] + b[idx[i]];
+        if (memcmp(&w, &got[i], 4)) {
+            TCASE_FAIL_("gather[%d] = %g, host %g", i, (double)got[i], (double)w);
+            break;
+        }
+    }
+    gca_stats_t s0, s1;
+    gca_stats(t.c, &s0);
+    OKA(t, X = gca_index(t.c, GCA_F32, 1, dims, 0));
+    OKA(t, Y = gca_add(t.c, A, X));
+    OK(t, gca_release(t.c, X));
+    OK(t, gca_read(t.c, Y, got, sizeof got));
+    gca_stats(t.c, &s1);
+    CHECK_EQ(s1.kernels_launched, s0.kernels_launched + 1);
+    CHECK_EQ(s1.allocations, s0.allocations + 1); /* Y only: no index buffer */
+    k1 = kernel_k(&t, 0);
+    CHECK_EQ(k1->nin, 1);
+    CHECK_EQ(k1->in[0], A.id);
+    CHECK_EQ(k1->nops, 2);
+    for (int i = 0; i < N; i++) {
+        float w = a[i] + (float)i;
+        if (memcmp(&w, &got[i], 4)) {
+            TCASE_FAIL_("A + index()[%d] = %g, host %g", i, (double)got[i], (double)w);
+            break;
+        }
+    }
+out:
+    tclose(&t, false);
+}
+
+/* relu(matmul(A + B, W)) * 2: fused (add), then matmul, then fused (max, mul); bit exact. */
+static void t_matmul_between_fused(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    tctx_t t = {0};
+    TOPEN(t, NULL);
+    enum { M = 12, K = 9, NN = 10 };
+    static float a[M * K], b[M * K], w[K * NN], got[M * NN];
+    fill(a, M * K, 31), fill(b, M * K, 32), fill(w, K * NN, 33);
+    const uint32_t da[2] = {M, K}, dw[2] = {K, NN};
+    gca_arr_t A, B, W, S, P, Z, Rl, T2, Y;
+    OKA(t, A = gca_from_host(t.c, GCA_F32, 2, da, a));
+    OKA(t, B = gca_from_host(t.c, GCA_F32, 2, da, b));
+    OKA(t, W = gca_from_host(t.c, GCA_F32, 2, dw, w));
+    OK(t, gca_scope_begin(t.c));
+    OKA(t, S = gca_add(t.c, A, B));
+    OKA(t, P = gca_matmul(t.c, S, W));
+    OKA(t, Z = gca_scalar_f32(t.c, 0.0f));
+    OKA(t, Rl = gca_max(t.c, P, Z));
+    OKA(t, T2 = gca_scalar_f32(t.c, 2.0f));
+    OKA(t, Y = gca_mul(t.c, Rl, T2));
+    OK(t, gca_keep(t.c, Y));
+    OK(t, gca_scope_end(t.c));
+    OK(t, gca_read(t.c, Y, got, sizeof got));
+    CHECK_EQ(nkernels(&t), 3);
+    const gca_kernel_info_t *k0 = kernel_k(&t, 2), *k1 = kernel_k(&t, 1), *k2 = kernel_k(&t, 0);
+    REQUIRE(k0 && k1 && k2);
+    CHECK(!strncmp(k0->ops, "add@", 4) && k0->nops == 1);
+    CHECK(!strncmp(k1->ops, "matmul@", 7));
+    CHECK(!strncmp(k2->ops, "max@", 4) && strstr(k2->ops, " mul@") && k2->nops == 2 && k2->nout == 1);
+    for (int r = 0; r < M; r++)
+        for (int c = 0; c < NN; c++) {
+            float acc = 0.0f;
+            for (int k = 0; k < K; k++) acc = acc + (a[r * K + k] + b[r * K + k]) * w[k * NN + c];
+            float want = (acc < 0.0f ? 0.0f : acc) * 2.0f;
+            if (memcmp(&want, &got[r * NN + c], 4)) {
+                TCASE_FAIL_("Y[%d][%d] = %g, host %g", r, c, (double)got[r * NN + c], (double)want);
+                r = M;
+                break;
+            }
+        }
+out:
+    tclose(&t, false);
+}
+
+/* A loop of 10 iterations over one body: the scheduler and the compiler run once, the trace
+ * cache hits 9 times, with a scalar that changes every iteration. */
+static void t_trace_loop(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    tctx_t t = {0};
+    TOPEN(t, NULL);
+    static float x[N], b[N];
+    ints(x, N, 41, 5), ints(b, N, 42, 5);
+    const uint32_t dims[1] = {N};
+    gca_arr_t X, Bv;
+    OKA(t, X = gca_from_host(t.c, GCA_F32, 1, dims, x));
+    OKA(t, Bv = gca_from_host(t.c, GCA_F32, 1, dims, b));
+    gca_stats_t s0, s1;
+    gca_stats(t.c, &s0);
+    for (int it = 0; it < 10; it++) {
+        OK(t, gca_scope_begin(t.c));
+        gca_arr_t s, m, y, r;
+        OKA(t, s = gca_scalar_f32(t.c, (float)it * 0.5f));
+        OKA(t, m = gca_mul(t.c, X, s));
+        OKA(t, y = gca_add(t.c, m, Bv));
+        OKA(t, r = gca_sum(t.c, y));
+        float got = 0, want = 0;
+        OK(t, gca_read(t.c, r, &got, sizeof got));
+        for (int i = 0; i < N; i++) want += x[i] * ((float)it * 0.5f) + b[i];
+        if (memcmp(&got, &want, 4)) TCASE_FAIL_("iteration %d: %g, host %g", it, (double)got, (double)want);
+        OK(t, gca_scope_end(t.c));
+    }
+    gca_stats(t.c, &s1);
+    CHECK_EQ(s1.scheduler_runs - s0.scheduler_runs, 1);
+    CHECK_EQ(s1.compiles - s0.compiles, 1);
+    CHECK_EQ(s1.trace_hits - s0.trace_hits, 9);
+    CHECK_EQ(s1.trace_misses - s0.trace_misses, 1);
+    CHECK_EQ(s1.kernels_launched - s0.kernels_launched, 10);
+    /* a folded constant changes the code: pow(x, 2) is x * x, pow(x, 3) calls powf */
+    for (int it = 0; it < 4; it++) {
+        gca_arr_t p;
+        static float got[N];
+        OKA(t, p = gca_powc(t.c, X, it < 2 ? 2.0f : 3.0f));
+        OK(t, gca_read(t.c, p, got, sizeof got));
+        OK(t, gca_release(t.c, p));
+        if (it == 0) CHECK(strstr(kernel_k(&t, 0)->source, "gca_mul_f(in0[i], in0[i])") != NULL);
+        if (it == 2) CHECK(strstr(kernel_k(&t, 0)->source, "gca_pow_f(in0[i], s0)") != NULL);
+        float want = it < 2 ? x[7] * x[7] : powf(x[7], 3.0f);
+        if (memcmp(&got[7], &want, 4)) TCASE_FAIL_("pow iteration %d: %g, host %g", it, (double)got[7], (double)want);
+    }
+    gca_stats_t s2;
+    gca_stats(t.c, &s2);
+    CHECK_EQ(s2.compiles - s1.compiles, 2);   /* x * x, then powf */
+    CHECK_EQ(s2.trace_hits - s1.trace_hits, 2);
+out:
+    tclose(&t, false);
+}
+
+/* The comparator of reference-result mode. */
+static void t_comparator(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    CHECK(gca_compare_f32(NAN, NAN, 0));
+    CHECK(!gca_compare_f32(NAN, 1.0f, 0.5f));
+    CHECK(!gca_compare_f32(1.0f, NAN, 0.5f));
+    CHECK(gca_compare_f32(INFINITY, INFINITY, 0));
+    CHECK(!gca_compare_f32(INFINITY, FLT_MAX, 1.0f));
+    CHECK(!gca_compare_f32(FLT_MAX, INFINITY, 1.0f));
+    CHECK(!gca_compare_f32(-INFINITY, INFINITY, 1.0f));
+    /* scale boundary: ref 1024, scale 2^-10: allowed error exactly 1 */
+    const float scale = 0x1p-10f;
+    CHECK(gca_compare_f32(1025.0f, 1024.0f, scale));             /* |d - r| == allowed: inside */
+    CHECK(gca_compare_f32(1023.0f, 1024.0f, scale));
+    CHECK(!gca_compare_f32(nextafterf(1025.0f, 2000.0f), 1024.0f, scale)); /* one ulp past: outside */
+    CHECK(!gca_compare_f32(nextafterf(1023.0f, 0.0f), 1024.0f, scale));
+    CHECK(gca_compare_f32(1.0f, 1.0f, 0));                       /* scale 0: exact */
+    CHECK(!gca_compare_f32(nextafterf(1.0f, 2.0f), 1.0f, 0));
+    CHECK(!gca_compare_f32(1e-30f, 0.0f, 1.0f));                 /* ref 0 demands exactness */
+    CHECK(gca_compare_f32(-0.0f, 0.0f, 0));
+}
+
 static const tcase_t cases[] = {
     {"array_worked_example", t_worked_example},
     {"array_worked_example_keep_c", t_worked_example_keep_c},
+    {"array_sum_of_products", t_sum_of_products},
+    {"array_gather_and_index", t_gather_and_index},
+    {"array_matmul_between_fused", t_matmul_between_fused},
+    {"array_trace_loop", t_trace_loop},
+    {"array_comparator", t_comparator},
 };
 TCASE_MAIN(cases)
