@@ -129,14 +129,15 @@ void gca__free_storage(gca_ctx_t *ctx, uint32_t slot) {
     n->has_buf = false;
 }
 
+static uint32_t next_gen(uint32_t gen) { return (gen + 1) & 0xFFFu ? (gen + 1) & 0xFFFu : 1; }
+
 static void slot_free(gca_ctx_t *ctx, uint32_t slot) {
     gca_node_t *n = &ctx->nodes[slot];
     gca__free_storage(ctx, slot);
     free(n->ref);
     n->ref = NULL;
     n->state = ST_FREE;
-    n->gen = (n->gen + 1) & 0xFFFu;
-    if (!n->gen) n->gen = 1;
+    n->gen = next_gen(n->gen);
     if (ctx->nfree == ctx->capfree) {
         uint32_t cap = ctx->capfree ? 2 * ctx->capfree : 64;
         uint32_t *f = realloc(ctx->freeslots, cap * sizeof *f);
@@ -166,6 +167,12 @@ static uint32_t lookup(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, const char *wh
     uint32_t slot = (a.id & SLOT_MASK) - 1u, gen = a.id >> SLOT_BITS;
     if (!a.id) {
         gca__fail(ctx, GCA_ERROR_INVALID_HANDLE, s, "%s: no array (a {0} handle: did an earlier call fail?)", what);
+        return UINT32_MAX;
+    }
+    if (slot < ctx->nnodes && ctx->nodes[slot].state == ST_FREE && ctx->nodes[slot].gen == next_gen(gen)) {
+        const gca_node_t *n = &ctx->nodes[slot]; /* freed, not reused yet: its sites are still there */
+        gca__fail(ctx, GCA_ERROR_INVALID_HANDLE, s, "%s: array 0x%x (made at %s:%d) was released at %s:%d", what,
+                  a.id, base(n->site.file), n->site.line, base(n->rel_site.file), n->rel_site.line);
         return UINT32_MAX;
     }
     if (slot >= ctx->nnodes || ctx->nodes[slot].gen != gen || ctx->nodes[slot].state == ST_FREE) {
@@ -753,6 +760,13 @@ gca_error_t gca_set_reference(gca_ctx_t *ctx, bool on, float scale) {
 gca_error_t gca_set_fusion(gca_ctx_t *ctx, bool on) {
     if (!ctx) return GCA_ERROR_INVALID_VALUE;
     ctx->cfg.fusion = on;
+    return GCA_SUCCESS;
+}
+
+gca_error_t gca_set_compiler(gca_ctx_t *ctx, const char *path) {
+    if (!ctx) return GCA_ERROR_INVALID_VALUE;
+    set_path(ctx->compiler, sizeof ctx->compiler, path, "GPUCOSIM_RV_CC", "riscv64-unknown-elf-gcc");
+    ctx->ccid[0] = 0;
     return GCA_SUCCESS;
 }
 

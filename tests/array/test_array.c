@@ -7,7 +7,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #include "gpucosim/array.h"
 #include "gpucosim/runtime.h"
@@ -411,6 +416,371 @@ static void t_comparator(void) {
     CHECK(gca_compare_f32(-0.0f, 0.0f, 0));
 }
 
+typedef struct mm_log {
+    int count;
+    gca_mismatch_t first;
+} mm_log_t;
+static void on_mm(const gca_mismatch_t *m, void *user) {
+    mm_log_t *l = user;
+    if (!l->count++) l->first = *m;
+    fprintf(stderr, "mismatch: %s\n", m->message);
+}
+
+/* Reference-result mode over every op: the correctly rounded ones and the integer ones exactly
+ * (scale 0), libm's within 2^-20; nothing differs. */
+static void t_reference_all_ops(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    mm_log_t log = {0};
+    gca_config_t cfg;
+    gca_config_init(&cfg);
+    cfg.reference = true;
+    cfg.ref_scale = 0;
+    cfg.on_mismatch = GCA_MISMATCH_CALLBACK;
+    cfg.on_mismatch_fn = on_mm;
+    cfg.on_mismatch_user = &log;
+    tctx_t t = {0};
+    TOPEN(t, &cfg);
+    enum { RR = 12, CC = 20, NE = RR * CC };
+    static float x[NE], y[NE];
+    static int32_t ix[NE], iy[NE];
+    ints(x, NE, 51, 9), ints(y, NE, 52, 9);
+    for (int i = 0; i < NE; i++) {
+        x[i] = fabsf(x[i]) + 1.0f; /* 1..10: log, sqrt, pow defined */
+        y[i] = y[i] == 0 ? 3.0f : y[i];
+        ix[i] = (int32_t)(x[i] * 1000003.0f) * (i % 2 ? -1 : 1), iy[i] = (int32_t)y[i] - (i % 5 == 0 ? (int32_t)y[i] : 0);
+    }
+    ix[3] = INT32_MIN, iy[3] = -1;  /* RISC-V DIV: INT32_MIN / -1 = INT32_MIN, x / 0 = -1 */
+    const uint32_t d2[2] = {RR, CC}, d1[1] = {NE};
+    gca_arr_t X, Y, IX, IY, X1;
+    OKA(t, X = gca_from_host(t.c, GCA_F32, 2, d2, x));
+    OKA(t, Y = gca_from_host(t.c, GCA_F32, 2, d2, y));
+    OKA(t, IX = gca_from_host(t.c, GCA_I32, 2, d2, ix));
+    OKA(t, IY = gca_from_host(t.c, GCA_I32, 2, d2, iy));
+    OKA(t, X1 = gca_from_host(t.c, GCA_F32, 1, d1, x));
+    OK(t, gca_scope_begin(t.c));
+    gca_arr_t v;
+    for (int op = GCA_OP_ADD; op <= GCA_OP_NE; op++) {
+        if (op == GCA_OP_POW) continue;
+        OKA(t, v = gca_map2(t.c, (gca_op_t)op, X, Y));
+        if (op != GCA_OP_POW) OKA(t, v = gca_map2(t.c, (gca_op_t)op, IX, IY));
+    }
+    static const int un_exact[] = {GCA_OP_NEG, GCA_OP_ABS, GCA_OP_SQRT, GCA_OP_RSQRT, GCA_OP_FLOOR, GCA_OP_CEIL, GCA_OP_ISNAN};
+    for (size_t i = 0; i < sizeof un_exact / sizeof un_exact[0]; i++) {
+        gca_arr_t h;
+        OKA(t, h = gca_div(t.c, X, Y));
+        OKA(t, v = gca_map1(t.c, (gca_op_t)un_exact[i], h));
+    }
+    OKA(t, v = gca_map1(t.c, GCA_OP_NEG, IX));
+    OKA(t, v = gca_map1(t.c, GCA_OP_ABS, IX));
+    gca_arr_t lt;
+    OKA(t, lt = gca_map2(t.c, GCA_OP_LT, X, Y));
+    OKA(t, v = gca_select(t.c, lt, X, Y));
+    OKA(t, v = gca_select(t.c, lt, IX, IY));
+    for (int op = GCA_OP_SUM; op <= GCA_OP_MEAN; op++)
+        for (int axis = -1; axis <= 1; axis++) {
+            gca_arr_t m;
+            OKA(t, m = gca_mul(t.c, X, Y));
+            OKA(t, v = gca_reduce(t.c, (gca_op_t)op, m, axis));
+        }
+    for (int op = GCA_OP_SUM; op <= GCA_OP_RMAX; op++) OKA(t, v = gca_reduce(t.c, (gca_op_t)op, IX, 1));
+    OKA(t, v = gca_reduce(t.c, GCA_OP_ANY, lt, -1));
+    OKA(t, v = gca_reduce(t.c, GCA_OP_ALL, lt, 0));
+    OKA(t, v = gca_transpose(t.c, X));
+    gca_arr_t tx;
+    OKA(t, tx = gca_transpose(t.c, Y));
+    OKA(t, v = gca_reduce(t.c, GCA_OP_SUM, tx, 1));
+    OKA(t, v = gca_slice(t.c, X, 2, 5, 3, 11));
+    OKA(t, v = gca_slice(t.c, X1, 17, 100, 0, 1));
+    OKA(t, v = gca_fill(t.c, GCA_I32, 2, d2, -7.0f));
+    OKA(t, v = gca_index(t.c, GCA_I32, 2, d2, 1));
+    OKA(t, v = gca_random(t.c, 2, d2, 99));
+    OKA(t, v = gca_powc(t.c, X, 2.0f));
+    OK(t, gca_flush(t.c));
+    CHECK_EQ(log.count, 0);
+    /* libm: glibc on the host, picolibc on the device */
+    OK(t, gca_set_reference(t.c, true, 0x1p-20f));
+    static const int un_libm[] = {GCA_OP_EXP, GCA_OP_LOG, GCA_OP_SIN, GCA_OP_COS, GCA_OP_TANH};
+    for (size_t i = 0; i < sizeof un_libm / sizeof un_libm[0]; i++) {
+        gca_arr_t h;
+        OKA(t, h = gca_div(t.c, X, Y));
+        OKA(t, v = gca_map1(t.c, (gca_op_t)un_libm[i], h));
+    }
+    OKA(t, v = gca_pow(t.c, X, gca_div(t.c, Y, X)));
+    OKA(t, v = gca_powc(t.c, X, 0.5f));
+    OK(t, gca_flush(t.c));
+    CHECK_EQ(log.count, 0);
+    OK(t, gca_scope_end(t.c));
+    gca_stats_t st;
+    gca_stats(t.c, &st);
+    CHECK_EQ(st.mismatches, 0);
+    fprintf(stderr, "%llu kernels, %llu compiles\n", (unsigned long long)st.kernels_launched,
+            (unsigned long long)st.compiles);
+out:
+    tclose(&t, false);
+}
+
+/* A deliberately wrong primitive (the device's mul generated as add) is reported at mul's call
+ * site, with the first differing element and both values, by the callback and by the log. */
+static void t_reference_wrong_primitive(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    for (int mode = 0; mode < 2; mode++) {
+        mm_log_t log = {0};
+        gca_config_t cfg;
+        gca_config_init(&cfg);
+        cfg.reference = true;
+        cfg.on_mismatch = mode ? GCA_MISMATCH_LOG : GCA_MISMATCH_CALLBACK;
+        cfg.on_mismatch_fn = on_mm;
+        cfg.on_mismatch_user = &log;
+        cfg.debug_wrong_op = GCA_OP_MUL;
+        tctx_t t = {0};
+        TOPEN(t, &cfg);
+        static float a[N], b[N], e[N], d[N], g[N];
+        ints(a, N, 61, 9), ints(b, N, 62, 9), ints(e, N, 63, 9), ints(d, N, 64, 9);
+        e[0] = 2.0f, a[0] = 1.0f, b[0] = 1.0f; /* element 0: (1 + 1) * 2 = 4, the wrong add gives 4 too */
+        e[1] = 3.0f, a[1] = 1.0f, b[1] = 1.0f; /* element 1 differs: 6 against 5 */
+        const uint32_t dims[1] = {N};
+        gca_arr_t A, B, E, D, Cc, F, G;
+        OKA(t, A = gca_from_host(t.c, GCA_F32, 1, dims, a));
+        OKA(t, B = gca_from_host(t.c, GCA_F32, 1, dims, b));
+        OKA(t, E = gca_from_host(t.c, GCA_F32, 1, dims, e));
+        OKA(t, D = gca_from_host(t.c, GCA_F32, 1, dims, d));
+        OKA(t, Cc = gca_add(t.c, A, B));
+        const int mul_line = __LINE__ + 1;
+        OKA(t, F = gca_mul(t.c, Cc, E));
+        OKA(t, G = gca_div(t.c, F, D));
+        gca_error_t e_ = gca_read(t.c, G, g, sizeof g);
+        gca_stats_t st;
+        gca_stats(t.c, &st);
+        CHECK_EQ(st.mismatches, 1); /* the first op that differs, not every one after it */
+        char want[64];
+        snprintf(want, sizeof want, "test_array.c:%d: mul: element 1:", mul_line);
+        if (!mode) {
+            CHECK_EQ(e_, GCA_ERROR_MISMATCH);
+            CHECK_EQ(log.count, 1);
+            CHECK_EQ(log.first.site.line, mul_line);
+            CHECK(!strcmp(log.first.op, "mul"));
+            CHECK_EQ(log.first.index, 1);
+            CHECK_EQ(log.first.device_bits, 0x40a00000); /* 5 */
+            CHECK_EQ(log.first.reference_bits, 0x40c00000); /* 6 */
+            if (!strstr(log.first.message, want)) TCASE_FAIL_("message '%s' lacks '%s'", log.first.message, want);
+        } else {
+            CHECK_EQ(e_, GCA_SUCCESS); /* log and continue */
+            CHECK_EQ(log.count, 0);
+            CHECK_EQ(gca_last_error(t.c), GCA_ERROR_MISMATCH);
+            if (!strstr(gca_last_message(t.c), want)) TCASE_FAIL_("message '%s' lacks '%s'", gca_last_message(t.c), want);
+        }
+    out:
+        tclose(&t, false);
+    }
+}
+
+static void write_script(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    chmod(path, 0700);
+}
+
+/* Bad input: a clear error naming the call site, and the context stays usable. */
+static void t_bad_input(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    tctx_t t = {0};
+    TOPEN(t, NULL);
+    static float a[N], got[N];
+    static int32_t idx[N];
+    fill(a, N, 71);
+    for (int i = 0; i < N; i++) idx[i] = (i * 13) % N;
+    idx[17] = N + 5;
+    const uint32_t d2[2] = {R, C}, d2t[2] = {C, R}, d1[1] = {N};
+    char want[200];
+    gca_arr_t A, AT, I, X, G, A1;
+    OKA(t, A = gca_from_host(t.c, GCA_F32, 2, d2, a));
+    OKA(t, AT = gca_from_host(t.c, GCA_F32, 2, d2t, a));
+    OKA(t, A1 = gca_from_host(t.c, GCA_F32, 1, d1, a));
+    /* shape mismatch */
+    int line = __LINE__ + 1;
+    X = gca_add(t.c, A, AT);
+    CHECK_EQ(X.id, 0);
+    CHECK_EQ(gca_last_error(t.c), GCA_ERROR_SHAPE);
+    snprintf(want, sizeof want, "test_array.c:%d: add: shapes 40x50 and 50x40 differ", line);
+    if (!strstr(gca_last_message(t.c), want)) TCASE_FAIL_("'%s' lacks '%s'", gca_last_message(t.c), want);
+    /* the failed result passed on */
+    line = __LINE__ + 1;
+    X = gca_mul(t.c, X, A);
+    CHECK_EQ(gca_last_error(t.c), GCA_ERROR_INVALID_HANDLE);
+    snprintf(want, sizeof want, "test_array.c:%d: mul: no array", line);
+    if (!strstr(gca_last_message(t.c), want)) TCASE_FAIL_("'%s' lacks '%s'", gca_last_message(t.c), want);
+    /* types, dims, axes: both ends of each range */
+    CHECK_EQ(gca_map1(t.c, GCA_OP_SQRT, gca_from_host(t.c, GCA_I32, 1, d1, idx)).id, 0);
+    CHECK_EQ(gca_last_error(t.c), GCA_ERROR_TYPE);
+    const uint32_t zero[2] = {0, 5}, big[2] = {4097, 4096}, edge[2] = {1, 1};
+    CHECK_EQ(gca_from_host(t.c, GCA_F32, 2, zero, a).id, 0);
+    CHECK_EQ(gca_last_error(t.c), GCA_ERROR_INVALID_VALUE);
+    CHECK_EQ(gca_from_host(t.c, GCA_F32, 3, d2, a).id, 0);
+    CHECK_EQ(gca_from_host(t.c, GCA_F32, 0, d2, a).id, 0);
+    CHECK_EQ(gca_fill(t.c, GCA_F32, 2, big, 1.0f).id, 0); /* 2^24 + 4096 elements */
+    CHECK(strstr(gca_last_message(t.c), "at most 16777216") != NULL);
+    gca_arr_t one;
+    OKA(t, one = gca_fill(t.c, GCA_F32, 2, edge, 1.0f));
+    CHECK_EQ(gca_reduce(t.c, GCA_OP_SUM, A, 2).id, 0);
+    CHECK_EQ(gca_reduce(t.c, GCA_OP_SUM, A1, 0).id, 0);
+    CHECK_EQ(gca_slice(t.c, A, 39, 2, 0, 1).id, 0);
+    CHECK_EQ(gca_last_error(t.c), GCA_ERROR_SHAPE);
+    /* reading a released array */
+    gca_arr_t B;
+    OKA(t, B = gca_add(t.c, A, one));
+    int rel = __LINE__ + 1;
+    OK(t, gca_release(t.c, B));
+    line = __LINE__ + 1;
+    CHECK_EQ(gca_read(t.c, B, got, sizeof got), GCA_ERROR_INVALID_HANDLE);
+    snprintf(want, sizeof want, "test_array.c:%d: gca_read: array 0x%x (made at test_array.c:%d) was released at test_array.c:%d",
+             line, B.id, rel - 2, rel);
+    if (!strstr(gca_last_message(t.c), want)) TCASE_FAIL_("'%s' lacks '%s'", gca_last_message(t.c), want);
+    CHECK_EQ(gca_read(t.c, A, got, 4), GCA_ERROR_INVALID_VALUE); /* wrong size */
+    /* an out-of-range gather index */
+    OKA(t, I = gca_from_host(t.c, GCA_I32, 1, d1, idx));
+    line = __LINE__ + 1;
+    OKA(t, G = gca_gather(t.c, A1, I));
+    CHECK_EQ(gca_read(t.c, G, got, sizeof got), GCA_ERROR_INDEX);
+    snprintf(want, sizeof want, "test_array.c:%d: gather: index %d at element 17 is outside", line, N + 5);
+    if (!strstr(gca_last_message(t.c), want)) TCASE_FAIL_("'%s' lacks '%s'", gca_last_message(t.c), want);
+    OK(t, gca_read(t.c, G, got, sizeof got)); /* evaluated: the other elements are there */
+    CHECK(got[16] == a[idx[16]] && got[17] == 0.0f);
+    /* the compiler missing, then failing: the ops stay pending, then run with the right one */
+    gca_arr_t Y;
+    OKA(t, Y = gca_sub(t.c, A1, gca_scalar_f32(t.c, 0.25f)));
+    OK(t, gca_set_compiler(t.c, "/nonexistent/riscv64-unknown-elf-gcc"));
+    line = __LINE__ + 1;
+    CHECK_EQ(gca_read(t.c, Y, got, sizeof got), GCA_ERROR_COMPILE);
+    snprintf(want, sizeof want, "test_array.c:%d: the kernel compiler '/nonexistent/riscv64-unknown-elf-gcc' cannot be run", line);
+    if (!strstr(gca_last_message(t.c), want)) TCASE_FAIL_("'%s' lacks '%s'", gca_last_message(t.c), want);
+    char fake[128];
+    snprintf(fake, sizeof fake, "%s/fake-cc", t.dir);
+    write_script(fake, "#!/bin/sh\nif [ \"$1\" = --version ]; then echo fake-cc 1.0; exit 0; fi\n"
+                       "echo 'fake-cc: error: out of ideas' >&2; exit 1\n");
+    OK(t, gca_set_compiler(t.c, fake));
+    line = __LINE__ + 1;
+    CHECK_EQ(gca_read(t.c, Y, got, sizeof got), GCA_ERROR_COMPILE);
+    snprintf(want, sizeof want, "test_array.c:%d: compiling kernel", line);
+    if (!strstr(gca_last_message(t.c), want) || !strstr(gca_last_message(t.c), "fake-cc: error: out of ideas"))
+        TCASE_FAIL_("'%s' lacks '%s' or the compiler's message", gca_last_message(t.c), want);
+    OK(t, gca_set_compiler(t.c, NULL));
+    OK(t, gca_read(t.c, Y, got, sizeof got));
+    for (int i = 0; i < N; i++)
+        if (got[i] != a[i] - 0.25f) {
+            TCASE_FAIL_("after the compiler came back: Y[%d] = %g, want %g", i, (double)got[i], (double)(a[i] - 0.25f));
+            break;
+        }
+out:
+    tclose(&t, false);
+}
+
+static void cache_chain(tctx_t *t, float *g) {
+    static float a[N], b[N];
+    fill(a, N, 81), fill(b, N, 82);
+    const uint32_t dims[1] = {N};
+    gca_arr_t A, B, Y;
+    OKA(*t, A = gca_from_host(t->c, GCA_F32, 1, dims, a));
+    OKA(*t, B = gca_from_host(t->c, GCA_F32, 1, dims, b));
+    OKA(*t, Y = gca_map1(t->c, GCA_OP_SQRT, gca_map1(t->c, GCA_OP_ABS, gca_mul(t->c, gca_add(t->c, A, B), A))));
+    OK(*t, gca_read(t->c, Y, g, N * 4));
+    for (int i = 0; i < N; i++) {
+        float w = sqrtf(fabsf((a[i] + b[i]) * a[i]));
+        if (memcmp(&w, &g[i], 4)) {
+            TCASE_FAIL_("Y[%d] = %g, host %g", i, (double)g[i], (double)w);
+            break;
+        }
+    }
+out:
+    return;
+}
+
+/* The program cache: a second process compiles nothing; a corrupt or foreign entry is rebuilt. */
+static void t_program_cache(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    static float g[N];
+    gca_stats_t st;
+    const char *child = getenv("GCA_TEST_CACHE_DIR");
+    tctx_t t = {0};
+    if (child) { /* the second process */
+        snprintf(t.dir, sizeof t.dir, "%s", child);
+        TOPEN(t, NULL);
+        cache_chain(&t, g);
+        gca_stats(t.c, &st);
+        CHECK_EQ(st.compiles, 0);
+        CHECK_EQ(st.prog_disk_hits, 1);
+        tclose(&t, true);
+        return;
+    }
+    TOPEN(t, NULL);
+    cache_chain(&t, g);
+    gca_stats(t.c, &st);
+    CHECK_EQ(st.compiles, 1);
+    CHECK_EQ(st.prog_disk_hits, 0);
+    const gca_kernel_info_t *k = kernel_k(&t, 0);
+    REQUIRE(k);
+    uint64_t key = k->key;
+    tclose(&t, true);
+    /* a second process with the same cache directory */
+    char self[512];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    REQUIRE(n > 0);
+    self[n] = 0;
+    setenv("GCA_TEST_CACHE_DIR", t.dir, 1);
+    char *argv[] = {self, "array_program_cache", NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, self, NULL, NULL, argv, environ), status = 0;
+    unsetenv("GCA_TEST_CACHE_DIR");
+    REQUIRE(rc == 0);
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* corrupt the ELF: rebuilt, never loaded */
+    char path[160];
+    snprintf(path, sizeof path, "%s/%016llx.elf", t.dir, (unsigned long long)key);
+    FILE *f = fopen(path, "r+b");
+    REQUIRE(f);
+    fseek(f, 200, SEEK_SET);
+    fputs("garbage", f);
+    fclose(f);
+    TOPEN(t, NULL);
+    cache_chain(&t, g);
+    gca_stats(t.c, &st);
+    CHECK_EQ(st.compiles, 1);
+    CHECK_EQ(st.prog_rebuilt, 1);
+    CHECK_EQ(st.prog_disk_hits, 0);
+    tclose(&t, true);
+    /* the rebuilt entry is good again; a truncated key file is rebuilt too */
+    TOPEN(t, NULL);
+    cache_chain(&t, g);
+    gca_stats(t.c, &st);
+    CHECK_EQ(st.compiles, 0);
+    CHECK_EQ(st.prog_disk_hits, 1);
+    tclose(&t, true);
+    snprintf(path, sizeof path, "%s/%016llx.key", t.dir, (unsigned long long)key);
+    REQUIRE(truncate(path, 30) == 0);
+    TOPEN(t, NULL);
+    cache_chain(&t, g);
+    gca_stats(t.c, &st);
+    CHECK_EQ(st.compiles, 1);
+    CHECK_EQ(st.prog_rebuilt, 1);
+    tclose(&t, true);
+    /* the memory cache: the same kernel again in one context (trace cache off) */
+    gca_config_t cfg;
+    gca_config_init(&cfg);
+    cfg.trace_cache = false;
+    TOPEN(t, &cfg);
+    cache_chain(&t, g);
+    cache_chain(&t, g);
+    gca_stats(t.c, &st);
+    CHECK_EQ(st.prog_disk_hits, 1);
+    CHECK_EQ(st.prog_mem_hits, 1);
+    CHECK_EQ(st.compiles, 0);
+    CHECK_EQ(st.scheduler_runs, 2);
+    tclose(&t, false);
+}
+
 static const tcase_t cases[] = {
     {"array_worked_example", t_worked_example},
     {"array_worked_example_keep_c", t_worked_example_keep_c},
@@ -419,5 +789,9 @@ static const tcase_t cases[] = {
     {"array_matmul_between_fused", t_matmul_between_fused},
     {"array_trace_loop", t_trace_loop},
     {"array_comparator", t_comparator},
+    {"array_reference_all_ops", t_reference_all_ops},
+    {"array_reference_wrong_primitive", t_reference_wrong_primitive},
+    {"array_bad_input", t_bad_input},
+    {"array_program_cache", t_program_cache},
 };
 TCASE_MAIN(cases)

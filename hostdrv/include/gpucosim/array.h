@@ -112,6 +112,9 @@ const char *gca_last_message(const gca_ctx_t *ctx);
  * device values become their references when a later op reads them). */
 gca_error_t gca_set_reference(gca_ctx_t *ctx, bool on, float scale);
 gca_error_t gca_set_fusion(gca_ctx_t *ctx, bool on);
+/* Another kernel compiler (NULL: $GPUCOSIM_RV_CC or riscv64-unknown-elf-gcc); probed again at the
+ * next compile.  Programs already loaded stay. */
+gca_error_t gca_set_compiler(gca_ctx_t *ctx, const char *path);
 /* The comparator: NaN matches only NaN, an infinity only the same infinity, otherwise
  * |dev - ref| <= |ref * scale| (scale 0: exact).  Exported for tests and tools. */
 bool gca_compare_f32(float dev, float ref, float scale);
