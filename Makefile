@@ -33,7 +33,8 @@ DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
 DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 # the array layer (issue 17): lazy arrays fused into kernels compiled at run time (docs/array.md)
-ARRAY_SRC := hostdrv/array/array.c hostdrv/array/fuse.c hostdrv/array/codegen.c hostdrv/array/progcache.c
+ARRAY_SRC := hostdrv/array/array.c hostdrv/array/fuse.c hostdrv/array/codegen.c hostdrv/array/progcache.c \
+             hostdrv/array/macro.c
 DRV_CORE  += $(ARRAY_SRC)
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors test_fp

@@ -163,7 +163,7 @@ void gca__irelease(gca_ctx_t *ctx, uint32_t slot) {
 }
 
 /* The slot of a live handle, or UINT32_MAX with the error set (naming the call site). */
-static uint32_t lookup(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, const char *what) {
+uint32_t gca__lookup(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, const char *what) {
     uint32_t slot = (a.id & SLOT_MASK) - 1u, gen = a.id >> SLOT_BITS;
     if (!a.id) {
         gca__fail(ctx, GCA_ERROR_INVALID_HANDLE, s, "%s: no array (a {0} handle: did an earlier call fail?)", what);
@@ -194,8 +194,8 @@ static gca_arr_t none(void) { return (gca_arr_t){0}; }
 static gca_error_t compute_ref(gca_ctx_t *ctx, uint32_t slot);
 
 /* A new node holding a user reference (pending unless input / scalar). */
-static uint32_t new_node(gca_ctx_t *ctx, gca_site_t s, gca_kind_t kind, int op, gca_dtype_t dt, uint32_t ndim,
-                         const uint32_t *dims) {
+uint32_t gca__new_node(gca_ctx_t *ctx, gca_site_t s, gca_kind_t kind, int op, gca_dtype_t dt, uint32_t ndim,
+                       const uint32_t *dims) {
     uint32_t slot;
     if (ctx->nfree) slot = ctx->freeslots[--ctx->nfree];
     else {
@@ -247,7 +247,7 @@ static uint32_t new_node(gca_ctx_t *ctx, gca_site_t s, gca_kind_t kind, int op, 
 
 /* Make a pending node known: internal references on its args, the queue, its reference values,
  * and the pending limit. */
-static gca_arr_t publish(gca_ctx_t *ctx, gca_site_t s, uint32_t slot) {
+gca_arr_t gca__publish(gca_ctx_t *ctx, gca_site_t s, uint32_t slot) {
     gca_node_t *n = &ctx->nodes[slot];
     for (uint32_t i = 0; i < n->nargs; i++) ctx->nodes[n->args[i]].irefs++;
     if (n->state == ST_PENDING) {
@@ -307,7 +307,7 @@ gca_arr_t gca_from_host_at(gca_ctx_t *ctx, gca_site_t s, gca_dtype_t dt, uint32_
         gca__fail(ctx, GCA_ERROR_INVALID_VALUE, s, "gca_from_host: %s", host ? "dtype not GCA_F32 / GCA_I32" : "host is NULL");
         return none();
     }
-    uint32_t slot = new_node(ctx, s, K_INPUT, GCA_OP_INPUT, dt, ndim, dims);
+    uint32_t slot = gca__new_node(ctx, s, K_INPUT, GCA_OP_INPUT, dt, ndim, dims);
     if (slot == UINT32_MAX) return none();
     gca_node_t *n = &ctx->nodes[slot];
     uint64_t addr;
@@ -333,7 +333,7 @@ gca_arr_t gca_from_host_at(gca_ctx_t *ctx, gca_site_t s, gca_dtype_t dt, uint32_
 
 static gca_arr_t scalar(gca_ctx_t *ctx, gca_site_t s, gca_dtype_t dt, uint32_t bits) {
     if (!ctx) return none();
-    uint32_t slot = new_node(ctx, s, K_SCALAR, GCA_OP_SCALAR, dt, 0, NULL);
+    uint32_t slot = gca__new_node(ctx, s, K_SCALAR, GCA_OP_SCALAR, dt, 0, NULL);
     if (slot == UINT32_MAX) return none();
     ctx->nodes[slot].pbits = bits;
     return (gca_arr_t){gca__id(ctx, slot)};
@@ -352,11 +352,11 @@ static gca_arr_t generator(gca_ctx_t *ctx, gca_site_t s, const char *what, int o
         gca__fail(ctx, GCA_ERROR_INVALID_VALUE, s, "%s: axis %d of a %u-D array", what, axis, ndim);
         return none();
     }
-    uint32_t slot = new_node(ctx, s, K_GEN, op, dt, ndim, dims);
+    uint32_t slot = gca__new_node(ctx, s, K_GEN, op, dt, ndim, dims);
     if (slot == UINT32_MAX) return none();
     ctx->nodes[slot].pbits = pbits;
     ctx->nodes[slot].axis = axis;
-    return publish(ctx, s, slot);
+    return gca__publish(ctx, s, slot);
 }
 gca_arr_t gca_fill_at(gca_ctx_t *ctx, gca_site_t s, gca_dtype_t dt, uint32_t ndim, const uint32_t *dims, float v) {
     return generator(ctx, s, "gca_fill", GCA_OP_FILL, dt, ndim, dims,
@@ -385,7 +385,7 @@ gca_arr_t gca_map2_at(gca_ctx_t *ctx, gca_site_t s, gca_op_t op, gca_arr_t a, gc
         gca__fail(ctx, GCA_ERROR_INVALID_VALUE, s, "gca_map2: op %d is not a binary map", (int)op);
         return none();
     }
-    uint32_t sa = lookup(ctx, s, a, on), sb = sa == UINT32_MAX ? sa : lookup(ctx, s, b, on);
+    uint32_t sa = gca__lookup(ctx, s, a, on), sb = sa == UINT32_MAX ? sa : gca__lookup(ctx, s, b, on);
     if (sb == UINT32_MAX) return none();
     gca_node_t *na = &ctx->nodes[sa], *nb = &ctx->nodes[sb];
     if (na->dt != nb->dt) {
@@ -404,13 +404,13 @@ gca_arr_t gca_map2_at(gca_ctx_t *ctx, gca_site_t s, gca_op_t op, gca_arr_t a, gc
     }
     const gca_node_t *shape = (sca && !scb) ? nb : na;
     uint32_t dims[2] = {shape->dims[0], shape->dims[1]};
-    uint32_t slot = new_node(ctx, s, K_MAP, op, is_cmp(op) ? GCA_I32 : (gca_dtype_t)na->dt, shape->ndim, dims);
+    uint32_t slot = gca__new_node(ctx, s, K_MAP, op, is_cmp(op) ? GCA_I32 : (gca_dtype_t)na->dt, shape->ndim, dims);
     if (slot == UINT32_MAX) return none();
     gca_node_t *n = &ctx->nodes[slot];
     n->nargs = 2;
     n->args[0] = sa;
     n->args[1] = sb;
-    return publish(ctx, s, slot);
+    return gca__publish(ctx, s, slot);
 }
 
 gca_arr_t gca_map1_at(gca_ctx_t *ctx, gca_site_t s, gca_op_t op, gca_arr_t a) {
@@ -420,7 +420,7 @@ gca_arr_t gca_map1_at(gca_ctx_t *ctx, gca_site_t s, gca_op_t op, gca_arr_t a) {
         gca__fail(ctx, GCA_ERROR_INVALID_VALUE, s, "gca_map1: op %d is not a unary map", (int)op);
         return none();
     }
-    uint32_t sa = lookup(ctx, s, a, on);
+    uint32_t sa = gca__lookup(ctx, s, a, on);
     if (sa == UINT32_MAX) return none();
     gca_node_t *na = &ctx->nodes[sa];
     if (na->dt == GCA_I32 && is_float_only(op)) {
@@ -428,16 +428,16 @@ gca_arr_t gca_map1_at(gca_ctx_t *ctx, gca_site_t s, gca_op_t op, gca_arr_t a) {
         return none();
     }
     uint32_t dims[2] = {na->dims[0], na->dims[1]};
-    uint32_t slot = new_node(ctx, s, K_MAP, op, op == GCA_OP_ISNAN ? GCA_I32 : (gca_dtype_t)na->dt, na->ndim, dims);
+    uint32_t slot = gca__new_node(ctx, s, K_MAP, op, op == GCA_OP_ISNAN ? GCA_I32 : (gca_dtype_t)na->dt, na->ndim, dims);
     if (slot == UINT32_MAX) return none();
     ctx->nodes[slot].nargs = 1;
     ctx->nodes[slot].args[0] = sa;
-    return publish(ctx, s, slot);
+    return gca__publish(ctx, s, slot);
 }
 
 gca_arr_t gca_powc_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, float e) {
     if (!ctx) return none();
-    uint32_t sa = lookup(ctx, s, a, "pow");
+    uint32_t sa = gca__lookup(ctx, s, a, "pow");
     if (sa == UINT32_MAX) return none();
     gca_node_t *na = &ctx->nodes[sa];
     if (na->dt != GCA_F32) {
@@ -445,14 +445,14 @@ gca_arr_t gca_powc_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, float e) {
         return none();
     }
     uint32_t dims[2] = {na->dims[0], na->dims[1]};
-    uint32_t slot = new_node(ctx, s, K_MAP, GCA_OP_POW, GCA_F32, na->ndim, dims);
+    uint32_t slot = gca__new_node(ctx, s, K_MAP, GCA_OP_POW, GCA_F32, na->ndim, dims);
     if (slot == UINT32_MAX) return none();
     gca_node_t *n = &ctx->nodes[slot];
     n->nargs = 1;
     n->args[0] = sa;
     n->pbits = gca_asu(e);
     n->folded = e == 2.0f;
-    return publish(ctx, s, slot);
+    return gca__publish(ctx, s, slot);
 }
 
 gca_arr_t gca_select_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t cond, gca_arr_t a, gca_arr_t b) {
@@ -460,7 +460,7 @@ gca_arr_t gca_select_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t cond, gca_arr_t 
     uint32_t sl[3];
     const gca_arr_t h[3] = {cond, a, b};
     for (int i = 0; i < 3; i++)
-        if ((sl[i] = lookup(ctx, s, h[i], "select")) == UINT32_MAX) return none();
+        if ((sl[i] = gca__lookup(ctx, s, h[i], "select")) == UINT32_MAX) return none();
     gca_node_t *nc = &ctx->nodes[sl[0]], *na = &ctx->nodes[sl[1]], *nb = &ctx->nodes[sl[2]];
     if (nc->dt != GCA_I32 || na->dt != nb->dt) {
         gca__fail(ctx, GCA_ERROR_TYPE, s, "select: the condition must be i32 and both values of one dtype");
@@ -479,11 +479,11 @@ gca_arr_t gca_select_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t cond, gca_arr_t 
     }
     if (!shape) shape = na;
     uint32_t dims[2] = {shape->dims[0], shape->dims[1]};
-    uint32_t slot = new_node(ctx, s, K_MAP, GCA_OP_SELECT, (gca_dtype_t)na->dt, shape->ndim, dims);
+    uint32_t slot = gca__new_node(ctx, s, K_MAP, GCA_OP_SELECT, (gca_dtype_t)na->dt, shape->ndim, dims);
     if (slot == UINT32_MAX) return none();
     ctx->nodes[slot].nargs = 3;
     memcpy(ctx->nodes[slot].args, sl, sizeof sl);
-    return publish(ctx, s, slot);
+    return gca__publish(ctx, s, slot);
 }
 
 gca_arr_t gca_reduce_at(gca_ctx_t *ctx, gca_site_t s, gca_op_t op, gca_arr_t a, int axis) {
@@ -493,7 +493,7 @@ gca_arr_t gca_reduce_at(gca_ctx_t *ctx, gca_site_t s, gca_op_t op, gca_arr_t a, 
         gca__fail(ctx, GCA_ERROR_INVALID_VALUE, s, "gca_reduce: op %d is not a reduction", (int)op);
         return none();
     }
-    uint32_t sa = lookup(ctx, s, a, on);
+    uint32_t sa = gca__lookup(ctx, s, a, on);
     if (sa == UINT32_MAX) return none();
     gca_node_t *na = &ctx->nodes[sa];
     if (axis < -1 || axis > 1 || (axis >= 0 && na->ndim != 2)) {
@@ -507,12 +507,12 @@ gca_arr_t gca_reduce_at(gca_ctx_t *ctx, gca_site_t s, gca_op_t op, gca_arr_t a, 
         return none();
     }
     uint32_t dims[2] = {axis == 1 ? na->dims[0] : na->dims[1], 1};
-    uint32_t slot = new_node(ctx, s, K_REDUCE, op, (gca_dtype_t)na->dt, axis < 0 ? 0 : 1, dims);
+    uint32_t slot = gca__new_node(ctx, s, K_REDUCE, op, (gca_dtype_t)na->dt, axis < 0 ? 0 : 1, dims);
     if (slot == UINT32_MAX) return none();
     ctx->nodes[slot].nargs = 1;
     ctx->nodes[slot].args[0] = sa;
     ctx->nodes[slot].axis = axis;
-    return publish(ctx, s, slot);
+    return gca__publish(ctx, s, slot);
 }
 
 gca_arr_t gca_dot_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, gca_arr_t b) {
@@ -525,7 +525,7 @@ gca_arr_t gca_dot_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, gca_arr_t b) {
 
 gca_arr_t gca_transpose_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a) {
     if (!ctx) return none();
-    uint32_t sa = lookup(ctx, s, a, "transpose");
+    uint32_t sa = gca__lookup(ctx, s, a, "transpose");
     if (sa == UINT32_MAX) return none();
     gca_node_t *na = &ctx->nodes[sa];
     if (na->ndim != 2) {
@@ -533,16 +533,16 @@ gca_arr_t gca_transpose_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a) {
         return none();
     }
     uint32_t dims[2] = {na->dims[1], na->dims[0]};
-    uint32_t slot = new_node(ctx, s, K_VIEW, GCA_OP_TRANSPOSE, (gca_dtype_t)na->dt, 2, dims);
+    uint32_t slot = gca__new_node(ctx, s, K_VIEW, GCA_OP_TRANSPOSE, (gca_dtype_t)na->dt, 2, dims);
     if (slot == UINT32_MAX) return none();
     ctx->nodes[slot].nargs = 1;
     ctx->nodes[slot].args[0] = sa;
-    return publish(ctx, s, slot);
+    return gca__publish(ctx, s, slot);
 }
 
 gca_arr_t gca_slice_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, uint32_t r0, uint32_t nr, uint32_t c0, uint32_t nc) {
     if (!ctx) return none();
-    uint32_t sa = lookup(ctx, s, a, "slice");
+    uint32_t sa = gca__lookup(ctx, s, a, "slice");
     if (sa == UINT32_MAX) return none();
     gca_node_t *na = &ctx->nodes[sa];
     uint32_t R = na->ndim == 2 ? na->dims[0] : na->n, C = na->ndim == 2 ? na->dims[1] : 1;
@@ -551,18 +551,18 @@ gca_arr_t gca_slice_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, uint32_t r0, u
         return none();
     }
     uint32_t dims[2] = {nr, nc};
-    uint32_t slot = new_node(ctx, s, K_VIEW, GCA_OP_SLICE, (gca_dtype_t)na->dt, na->ndim, dims);
+    uint32_t slot = gca__new_node(ctx, s, K_VIEW, GCA_OP_SLICE, (gca_dtype_t)na->dt, na->ndim, dims);
     if (slot == UINT32_MAX) return none();
     gca_node_t *n = &ctx->nodes[slot];
     n->nargs = 1;
     n->args[0] = sa;
     n->view[0] = r0, n->view[1] = nr, n->view[2] = c0, n->view[3] = nc;
-    return publish(ctx, s, slot);
+    return gca__publish(ctx, s, slot);
 }
 
 gca_arr_t gca_gather_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t x, gca_arr_t idx) {
     if (!ctx) return none();
-    uint32_t sx = lookup(ctx, s, x, "gather"), si = sx == UINT32_MAX ? sx : lookup(ctx, s, idx, "gather");
+    uint32_t sx = gca__lookup(ctx, s, x, "gather"), si = sx == UINT32_MAX ? sx : gca__lookup(ctx, s, idx, "gather");
     if (si == UINT32_MAX) return none();
     gca_node_t *nx = &ctx->nodes[sx], *ni = &ctx->nodes[si];
     if (nx->ndim != 1 || ni->dt != GCA_I32 || ni->ndim == 0) {
@@ -571,17 +571,17 @@ gca_arr_t gca_gather_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t x, gca_arr_t idx
         return none();
     }
     uint32_t dims[2] = {ni->dims[0], ni->dims[1]};
-    uint32_t slot = new_node(ctx, s, K_GATHER, GCA_OP_GATHER, (gca_dtype_t)nx->dt, ni->ndim, dims);
+    uint32_t slot = gca__new_node(ctx, s, K_GATHER, GCA_OP_GATHER, (gca_dtype_t)nx->dt, ni->ndim, dims);
     if (slot == UINT32_MAX) return none();
     ctx->nodes[slot].nargs = 2;
     ctx->nodes[slot].args[0] = sx;
     ctx->nodes[slot].args[1] = si;
-    return publish(ctx, s, slot);
+    return gca__publish(ctx, s, slot);
 }
 
 gca_arr_t gca_matmul_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, gca_arr_t b) {
     if (!ctx) return none();
-    uint32_t sa = lookup(ctx, s, a, "matmul"), sb = sa == UINT32_MAX ? sa : lookup(ctx, s, b, "matmul");
+    uint32_t sa = gca__lookup(ctx, s, a, "matmul"), sb = sa == UINT32_MAX ? sa : gca__lookup(ctx, s, b, "matmul");
     if (sb == UINT32_MAX) return none();
     gca_node_t *na = &ctx->nodes[sa], *nb = &ctx->nodes[sb];
     if (na->dt != GCA_F32 || nb->dt != GCA_F32) {
@@ -594,18 +594,18 @@ gca_arr_t gca_matmul_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, gca_arr_t b) 
         return none();
     }
     uint32_t dims[2] = {na->dims[0], nb->dims[1]};
-    uint32_t slot = new_node(ctx, s, K_MATMUL, GCA_OP_MATMUL, GCA_F32, 2, dims);
+    uint32_t slot = gca__new_node(ctx, s, K_MATMUL, GCA_OP_MATMUL, GCA_F32, 2, dims);
     if (slot == UINT32_MAX) return none();
     ctx->nodes[slot].nargs = 2;
     ctx->nodes[slot].args[0] = sa;
     ctx->nodes[slot].args[1] = sb;
-    return publish(ctx, s, slot);
+    return gca__publish(ctx, s, slot);
 }
 
 /* ------------------------------------------------------------------ references, release, read */
 gca_error_t gca_retain_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a) {
     if (!ctx) return GCA_ERROR_INVALID_VALUE;
-    uint32_t slot = lookup(ctx, s, a, "gca_retain");
+    uint32_t slot = gca__lookup(ctx, s, a, "gca_retain");
     if (slot == UINT32_MAX) return ctx->err;
     ctx->nodes[slot].urefs++;
     return GCA_SUCCESS;
@@ -613,16 +613,16 @@ gca_error_t gca_retain_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a) {
 
 gca_error_t gca_release_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a) {
     if (!ctx) return GCA_ERROR_INVALID_VALUE;
-    uint32_t slot = lookup(ctx, s, a, "gca_release");
+    uint32_t slot = gca__lookup(ctx, s, a, "gca_release");
     if (slot == UINT32_MAX) return ctx->err;
     gca_node_t *n = &ctx->nodes[slot];
     if (ctx->in_macro && ctx->recording) {
         for (uint32_t i = 0; i < ctx->rec_nin; i++)
             if (ctx->rec_ins[i].id == a.id && !ctx->recording->invalid) {
                 ctx->recording->invalid = true;
-                fprintf(stderr, "%s:%d: warning: macro %s input %u released inside the macro: the recording is "
-                                "dropped, the macro runs as plain code\n",
-                        base(s.file), s.line, "", i);
+                fprintf(stderr, "%s:%d: warning: input %u of macro %u (begun at %s:%d) released inside it: the "
+                                "recording is dropped, the macro runs as plain code\n",
+                        base(s.file), s.line, i, ctx->macro_id, base(ctx->macro_site.file), ctx->macro_site.line);
             }
     }
     if (--n->urefs == 0) n->rel_site = s;
@@ -638,7 +638,7 @@ gca_error_t gca_flush_at(gca_ctx_t *ctx, gca_site_t s) {
 
 gca_error_t gca_read_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, void *host, size_t bytes) {
     if (!ctx) return GCA_ERROR_INVALID_VALUE;
-    uint32_t slot = lookup(ctx, s, a, "gca_read");
+    uint32_t slot = gca__lookup(ctx, s, a, "gca_read");
     if (slot == UINT32_MAX) return ctx->err;
     if (ctx->in_macro) return gca__fail(ctx, GCA_ERROR_MACRO, s, "gca_read inside a macro region");
     gca_node_t *n = &ctx->nodes[slot];
@@ -663,7 +663,7 @@ gca_error_t gca_read_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, void *host, s
 
 gca_error_t gca_shape(gca_ctx_t *ctx, gca_arr_t a, gca_dtype_t *dt, uint32_t *ndim, uint32_t dims[2]) {
     if (!ctx) return GCA_ERROR_INVALID_VALUE;
-    uint32_t slot = lookup(ctx, GCA_HERE, a, "gca_shape");
+    uint32_t slot = gca__lookup(ctx, GCA_HERE, a, "gca_shape");
     if (slot == UINT32_MAX) return ctx->err;
     const gca_node_t *n = &ctx->nodes[slot];
     if (dt) *dt = (gca_dtype_t)n->dt;
@@ -704,7 +704,7 @@ gca_error_t gca_scope_end_at(gca_ctx_t *ctx, gca_site_t s) {
 
 gca_error_t gca_keep_at(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a) {
     if (!ctx) return GCA_ERROR_INVALID_VALUE;
-    if (lookup(ctx, s, a, "gca_keep") == UINT32_MAX) return ctx->err;
+    if (gca__lookup(ctx, s, a, "gca_keep") == UINT32_MAX) return ctx->err;
     if (!ctx->depth) return gca__fail(ctx, GCA_ERROR_INVALID_VALUE, s, "gca_keep outside a scope");
     uint32_t d = ctx->depth - 1;
     for (uint32_t i = 0; i < ctx->nscope[d]; i++)
@@ -739,13 +739,7 @@ void gca_close(gca_ctx_t *ctx) {
     for (int d = 0; d < GCA_MAX_SCOPES; d++) free(ctx->scope[d]);
     gca__trace_free(ctx);
     gca__progs_free(ctx);
-    for (gca_macro_t *m = ctx->macros, *nx; m; m = nx) {
-        nx = m->next;
-        free(m->key);
-        free(m->rec);
-        free(m->outpos);
-        free(m);
-    }
+    gca__macros_free(ctx);
     for (size_t i = 0; i < GCA_KINFO_RING; i++) free((void *)ctx->kinfo[i].source);
     free(ctx);
 }

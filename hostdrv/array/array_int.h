@@ -134,9 +134,10 @@ struct gca_ctx {
     /* macros */
     gca_macro_t *macros, *recording;
     uint32_t rec_first_seq;    /* nodes made from this seq on belong to the recording */
-    const gca_arr_t *rec_ins;
+    gca_arr_t rec_ins[64];
     gca_arr_t *rec_outs;
-    uint32_t rec_nin, rec_nout;
+    uint32_t rec_nin, rec_nout, macro_id;
+    gca_site_t macro_site;
     bool in_macro;
 };
 
@@ -149,6 +150,13 @@ void gca__irelease(gca_ctx_t *ctx, uint32_t slot);
 void gca__free_storage(gca_ctx_t *ctx, uint32_t slot);
 gca_error_t gca__compare_node(gca_ctx_t *ctx, uint32_t slot);
 uint64_t gca__hash(const void *p, size_t n, uint64_t h);
+/* the slot of a live handle, or UINT32_MAX with the error set */
+uint32_t gca__lookup(gca_ctx_t *ctx, gca_site_t s, gca_arr_t a, const char *what);
+/* a new node with one user reference (pending unless an input or a scalar), then published:
+ * internal references on its args, the pending queue, reference values, the pending limit */
+uint32_t gca__new_node(gca_ctx_t *ctx, gca_site_t s, gca_kind_t kind, int op, gca_dtype_t dt, uint32_t ndim,
+                       const uint32_t *dims);
+gca_arr_t gca__publish(gca_ctx_t *ctx, gca_site_t s, uint32_t slot);
 #define GCA_HASH0 0xcbf29ce484222325ull
 
 /* fuse.c */
@@ -157,6 +165,9 @@ void gca__trace_free(gca_ctx_t *ctx);
 
 /* codegen.c: the C source of kernel k (malloc'd) */
 char *gca__codegen(const gca_ctx_t *ctx, const gca_pk_t *k, const gca_wn_t *w, const gca_en_t *e);
+
+/* macro.c */
+void gca__macros_free(gca_ctx_t *ctx);
 
 /* progcache.c */
 gca_error_t gca__prog_get(gca_ctx_t *ctx, gca_site_t s, const char *src, gca_prog_t **out);

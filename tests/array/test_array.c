@@ -781,6 +781,95 @@ static void t_program_cache(void) {
     tclose(&t, false);
 }
 
+/* FIG. 5C: x != 0 gives C = A + (B * 2), x == 0 gives C = A - (B * 2), in a macro: recorded once per
+ * control value, replayed (body skipped) with new inputs; releasing an input inside invalidates
+ * it (a warning, plain code from then on); reads inside, nesting and a mismatched end are errors. */
+static int body_runs;
+static gca_arr_t fig5c(tctx_t *t, gca_arr_t A, gca_arr_t B, int x) {
+    gca_arr_t ins[2] = {A, B}, outs[1] = {{0}};
+    GCA_MACRO(t->c, 7, ins, 2, &x, sizeof x, outs, 1) {
+        body_runs++;
+        gca_arr_t two = gca_scalar_f32(t->c, 2.0f), b2 = gca_mul(t->c, B, two);
+        outs[0] = x ? gca_add(t->c, A, b2) : gca_sub(t->c, A, b2);
+        gca_release(t->c, two);
+        gca_release(t->c, b2);
+    }
+    return outs[0];
+}
+
+static void t_macro(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    tctx_t t = {0};
+    TOPEN(t, NULL);
+    static float a[N], b[N], got[N];
+    const uint32_t dims[1] = {N};
+    gca_stats_t s0, s1;
+    gca_stats(t.c, &s0);
+    for (int it = 0; it < 5; it++) {
+        int x = it < 3;
+        fill(a, N, 90 + (uint32_t)it), fill(b, N, 95 + (uint32_t)it);
+        gca_arr_t A, B, Cc;
+        OKA(t, A = gca_from_host(t.c, GCA_F32, 1, dims, a));
+        OKA(t, B = gca_from_host(t.c, GCA_F32, 1, dims, b));
+        OKA(t, Cc = fig5c(&t, A, B, x));
+        OK(t, gca_read(t.c, Cc, got, sizeof got));
+        for (int i = 0; i < N; i++) {
+            float w = x ? a[i] + b[i] * 2.0f : a[i] - b[i] * 2.0f;
+            if (memcmp(&w, &got[i], 4)) {
+                TCASE_FAIL_("iteration %d: C[%d] = %g, host %g", it, i, (double)got[i], (double)w);
+                break;
+            }
+        }
+        gca_release(t.c, A), gca_release(t.c, B), gca_release(t.c, Cc);
+    }
+    gca_stats(t.c, &s1);
+    CHECK_EQ(body_runs, 2);                          /* x = 1 recorded, x = 0 recorded */
+    CHECK_EQ(s1.macro_records - s0.macro_records, 2);
+    CHECK_EQ(s1.macro_replays - s0.macro_replays, 3);
+    CHECK_EQ(s1.compiles - s0.compiles, 2);
+    CHECK_EQ(s1.scheduler_runs - s0.scheduler_runs, 2); /* replays hit the trace cache */
+    /* an input changed inside: A = A - 3 */
+    for (int it = 0; it < 2; it++) {
+        gca_arr_t A, ins[1], outs[1];
+        OKA(t, A = gca_from_host(t.c, GCA_F32, 1, dims, a));
+        ins[0] = A;
+        int runs = body_runs;
+        GCA_MACRO(t.c, 8, ins, 1, NULL, 0, outs, 1) {
+            body_runs++;
+            gca_arr_t A2 = gca_sub(t.c, A, gca_scalar_f32(t.c, 3.0f));
+            gca_release(t.c, A);
+            A = A2;
+            outs[0] = gca_mul(t.c, A, A);
+        }
+        CHECK_EQ(body_runs, runs + 1); /* plain code both times */
+        OK(t, gca_read(t.c, outs[0], got, sizeof got));
+        float w = (a[5] - 3.0f) * (a[5] - 3.0f);
+        CHECK(!memcmp(&w, &got[5], 4));
+        gca_release(t.c, A), gca_release(t.c, outs[0]);
+    }
+    gca_stats(t.c, &s0);
+    CHECK_EQ(s0.macro_records, s1.macro_records);
+    /* illegal uses */
+    gca_arr_t A, ins[1], outs[1];
+    OKA(t, A = gca_from_host(t.c, GCA_F32, 1, dims, a));
+    ins[0] = A;
+    CHECK(gca_macro_begin(t.c, 9, ins, 1, NULL, 0, outs, 1));
+    outs[0] = gca_neg(t.c, A);
+    CHECK_EQ(gca_read(t.c, outs[0], got, sizeof got), GCA_ERROR_MACRO);
+    CHECK_EQ(gca_flush(t.c), GCA_ERROR_MACRO);
+    gca_arr_t o2[1];
+    CHECK(!gca_macro_begin(t.c, 10, ins, 1, NULL, 0, o2, 1));
+    CHECK_EQ(gca_last_error(t.c), GCA_ERROR_MACRO);
+    CHECK_EQ(gca_macro_end(t.c, 10), GCA_ERROR_MACRO);
+    CHECK(strstr(gca_last_message(t.c), "does not match gca_macro_begin(9)") != NULL);
+    OK(t, gca_macro_end(t.c, 9));
+    CHECK_EQ(gca_macro_end(t.c, 9), GCA_ERROR_MACRO);
+    OK(t, gca_read(t.c, outs[0], got, sizeof got));
+    CHECK(got[3] == -a[3]);
+out:
+    tclose(&t, false);
+}
+
 static const tcase_t cases[] = {
     {"array_worked_example", t_worked_example},
     {"array_worked_example_keep_c", t_worked_example_keep_c},
@@ -793,5 +882,6 @@ static const tcase_t cases[] = {
     {"array_reference_wrong_primitive", t_reference_wrong_primitive},
     {"array_bad_input", t_bad_input},
     {"array_program_cache", t_program_cache},
+    {"array_macro", t_macro},
 };
 TCASE_MAIN(cases)
