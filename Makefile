@@ -35,7 +35,7 @@ DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
 # the array layer (issue 17): lazy arrays fused into kernels compiled at run time (docs/array.md)
 ARRAY_SRC := hostdrv/array/array.c hostdrv/array/fuse.c hostdrv/array/codegen.c hostdrv/array/progcache.c \
              hostdrv/array/macro.c
-DRV_CORE  += $(ARRAY_SRC)
+DRV_CORE  += $(ARRAY_SRC) hostdrv/tools/scen_fusion.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors test_fp
 COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass
@@ -47,7 +47,7 @@ REF_SUITE      := test_compute
 OTHER_BACKENDS := ref sc
 
 WARN     := -Wall -Wextra -Werror
-INCS     := -Ihostdrv/include -I$(GEN) -Icosim -Itests/common -Ifirmware/include
+INCS     := -Ihostdrv/include -Ihostdrv/tools -I$(GEN) -Icosim -Itests/common -Ifirmware/include
 CFLAGS   := -std=c11 $(WARN) -O2 -g $(INCS) -MMD -MP
 VL_INCS  := -I$(VL) -isystem $(VERILATOR_ROOT_INC) -isystem $(VERILATOR_ROOT_INC)/vltstd
 CXXFLAGS := -std=c++17 $(WARN) -O2 -g $(INCS) $(VL_INCS) -MMD -MP

@@ -74,6 +74,7 @@ typedef struct gca_pk {
     uint32_t nsc;
     gca_ref_t *sc;             /* scalar arguments: external scalars, generators' values */
     uint32_t grid, block, smem;
+    char name[32];             /* the kernel's symbol: gca_ + its ops (timelines show it) */
     char *src;
     struct gca_prog *prog;
 } gca_pk_t;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "array_int.h"
 
@@ -461,7 +462,7 @@ static gca_error_t run_plan(gca_ctx_t *ctx, gca_site_t s, const gca_plan_t *pl, 
             P[np++] = gcrt_kernel_ptr(gerr[ki]);
         } else P[np++] = k->dom_n;
         uint32_t grid[3] = {k->grid, 1, 1}, block[3] = {k->block, 1, 1};
-        e = gcrt_launch(ctx->rt, ctx->cfg.stream, k->prog->img, "gca_kernel", grid, block, P, np * 4u, k->smem);
+        e = gcrt_launch(ctx->rt, ctx->cfg.stream, k->prog->img, k->name, grid, block, P, np * 4u, k->smem);
         if (e == GCRT_SUCCESS) ctx->st.kernels_launched++;
     }
     if (e == GCRT_SUCCESS) e = gcrt_stream_synchronize(ctx->rt, ctx->cfg.stream);
@@ -486,6 +487,7 @@ static gca_error_t run_plan(gca_ctx_t *ctx, gca_site_t s, const gca_plan_t *pl, 
         free((void *)ki_->source);
         memset(ki_, 0, sizeof *ki_);
         ki_->flush = (uint32_t)ctx->st.flushes;
+        snprintf(ki_->name, sizeof ki_->name, "%s", k->name);
         ki_->nops = k->nops;
         size_t off = 0;
         for (uint32_t i = 0; i < k->nops && off < sizeof ki_->ops - 1; i++) {
@@ -551,6 +553,12 @@ static gca_error_t run_plan(gca_ctx_t *ctx, gca_site_t s, const gca_plan_t *pl, 
 static gca_error_t build_programs(gca_ctx_t *ctx, gca_site_t s, gca_plan_t *pl, const window_t *W) {
     for (uint32_t ki = 0; ki < pl->nk; ki++) {
         gca_pk_t *k = &pl->k[ki];
+        size_t off = (size_t)snprintf(k->name, sizeof k->name, "gca");
+        for (uint32_t i = 0; i < k->nops; i++) {
+            const char *on = gca_op_name((gca_op_t)W->w[k->ops[i]].op);
+            if (off + 1 + strlen(on) >= sizeof k->name) break;
+            off += (size_t)snprintf(k->name + off, sizeof k->name - off, "_%s", on);
+        }
         k->src = gca__codegen(ctx, k, W->w, W->e);
         if (!k->src) return gca__fail(ctx, GCA_ERROR_INVALID_VALUE, s, "out of host memory");
         gca_error_t e = gca__prog_get(ctx, s, k->src, &k->prog);
@@ -571,6 +579,8 @@ gca_error_t gca__flush(gca_ctx_t *ctx, gca_site_t s) {
         return GCA_SUCCESS;
     }
     ctx->st.flushes++;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     gca_plan_t *pl = ctx->cfg.trace_cache ? trace_lookup(ctx, W.key.p, W.key.n) : NULL;
     gca_error_t e = GCA_SUCCESS;
     if (pl) ctx->st.trace_hits++;
@@ -595,6 +605,8 @@ gca_error_t gca__flush(gca_ctx_t *ctx, gca_site_t s) {
             trace_insert(ctx, pl);
         }
     }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    ctx->st.last_plan_us = (double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e3;
     e = run_plan(ctx, s, pl, &W);
     if (!ctx->cfg.trace_cache) plan_free(pl);
     window_free(&W);

@@ -270,7 +270,16 @@ static gca_error_t compile(gca_ctx_t *ctx, gca_site_t s, gca_prog_t *p, const ch
     return load(ctx, s, ep, p);
 }
 
+static gca_error_t prog_get(gca_ctx_t *ctx, gca_site_t s, const char *src, gca_prog_t **out);
+
 gca_error_t gca__prog_get(gca_ctx_t *ctx, gca_site_t s, const char *src, gca_prog_t **out) {
+    double t0 = now_ms();
+    gca_error_t e = prog_get(ctx, s, src, out);
+    ctx->st.prog_ms += now_ms() - t0;
+    return e;
+}
+
+static gca_error_t prog_get(gca_ctx_t *ctx, gca_site_t s, const char *src, gca_prog_t **out) {
     gca_error_t e = probe(ctx, s);
     if (e) return e;
     char *kt = key_text(ctx, src);

@@ -16,6 +16,7 @@ extern char **environ;
 
 #include "gpucosim/array.h"
 #include "gpucosim/runtime.h"
+#include "scen_fusion.h"
 #include "tcase.h"
 
 typedef struct tctx {
@@ -870,8 +871,51 @@ out:
     tclose(&t, false);
 }
 
+/* The fusion scenario at 2048 elements: one fused kernel against four, fewer cycles and half the
+ * bytes (6 arrays moved against 12, counted by COMPUTE.LSU_BEATS), a second context compiles
+ * nothing, the kernels on the timeline by name. */
+static void t_fusion_scenario(void) {
+    gcrt_config_t rc;
+    gcrt_config_init(&rc);
+    rc.device.quiet = true;
+    gcsc_fusion_result_t r;
+    char err[700] = "", tl[64] = "/tmp/gca_tl.XXXXXX";
+    int fd = mkstemp(tl);
+    REQUIRE(fd >= 0);
+    close(fd);
+    gcrt_error_t e = gcsc_fusion(&rc, 2048, NULL, stdout, tl, &r, err, sizeof err);
+    if (e) TCASE_FAIL_("gcsc_fusion: %s: %s", gcrt_error_name(e), err);
+    CHECK(r.passed);
+    CHECK_EQ(r.kernels_fused, 1);
+    CHECK_EQ(r.kernels_unfused, 4);
+    CHECK_EQ(r.bad, 0);
+    CHECK(r.cycles_fused > 0 && r.cycles_fused < r.cycles_unfused);
+    /* 6 arrays of 8 KiB against 12: at least the arrays, at most one extra 64-byte burst per kernel */
+    CHECK(r.bytes_fused >= 6 * 2048 * 4 && r.bytes_unfused >= 12 * 2048 * 4);
+    CHECK(2 * r.bytes_fused <= r.bytes_unfused + 1024);
+    CHECK_EQ(r.trace_hits, 3);
+    const char *json = NULL;
+    FILE *f = fopen(tl, "r");
+    static char buf[1 << 20];
+    if (f) {
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = 0;
+        fclose(f);
+        json = buf;
+    }
+    CHECK(json && strstr(json, "\"name\":\"gca_add_mul_sub_div\"") && strstr(json, "\"name\":\"gca_div\""));
+    unlink(tl);
+    /* bad input: both ends of the size range */
+    CHECK_EQ(gcsc_fusion(&rc, 0, NULL, NULL, NULL, &r, err, sizeof err), GCRT_ERROR_INVALID_VALUE);
+    CHECK(strstr(err, "0 elements: 1 .. 16777216") != NULL);
+    CHECK_EQ(gcsc_fusion(&rc, (1u << 24) + 1, NULL, NULL, NULL, &r, err, sizeof err), GCRT_ERROR_INVALID_VALUE);
+    CHECK_EQ(gcsc_fusion(&rc, 1, NULL, NULL, NULL, &r, err, sizeof err), GCRT_SUCCESS);
+    CHECK(r.passed);
+}
+
 static const tcase_t cases[] = {
     {"array_worked_example", t_worked_example},
+    {"array_fusion_scenario", t_fusion_scenario},
     {"array_worked_example_keep_c", t_worked_example_keep_c},
     {"array_sum_of_products", t_sum_of_products},
     {"array_gather_and_index", t_gather_and_index},

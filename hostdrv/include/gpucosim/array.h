@@ -204,12 +204,17 @@ typedef struct gca_stats {
     uint64_t last_flush_cycles;   /* device cycles of the last flush: first kernel START to last COMPLETE */
     uint64_t last_flush_bytes;    /* COMPUTE.LSU_BEATS x bus bytes per beat over the last flush */
     double compile_ms;            /* wall time spent in the compiler */
+    double prog_ms;               /* wall time getting programs (memory, disk or compiler) */
+    double last_plan_us;          /* host time of the last flush until its kernels were known: the
+                                   * window and its key, then the trace cache's plan or the
+                                   * scheduler, code generation and programs */
 } gca_stats_t;
 void gca_stats(const gca_ctx_t *ctx, gca_stats_t *st);
 
 #define GCA_KINFO_MAX 16
 /* One kernel launched (the last 256 are kept). */
 typedef struct gca_kernel_info {
+    char name[32];                  /* its symbol (and its tag on timelines): gca_ + its ops */
     uint32_t flush;                 /* which flush (stats.flushes at the time) */
     uint32_t nops;
     char ops[256];                  /* "add@t.c:10 mul@t.c:11" */
