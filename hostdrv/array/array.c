@@ -87,13 +87,24 @@ gca_error_t gca_open(gcrt_t *rt, const gca_config_t *cfg, gca_ctx_t **out) {
     gca_config_t c;
     if (cfg) c = *cfg;
     else gca_config_init(&c);
-    if (!rt || c.max_kernel_ops < 1 || c.max_kernel_ops > 256 || c.max_kernel_inputs < 1 ||
-        c.max_kernel_inputs > 64 || c.max_kernel_outputs < 1 || c.max_kernel_outputs > 64 || c.max_pending < 1 ||
-        c.max_pending > 65536 || !(c.ref_scale >= 0) || (unsigned)c.on_mismatch > GCA_MISMATCH_CALLBACK ||
-        (c.on_mismatch == GCA_MISMATCH_CALLBACK && !c.on_mismatch_fn) || c.debug_wrong_op < -1 ||
-        c.debug_wrong_op >= GCA_OP_COUNT) {
-        fprintf(stderr, "gca_open: invalid configuration (a limit out of range, a negative scale or a callback "
-                        "action without a callback)\n");
+    const char *bad = NULL;
+    char why[160];
+    const struct { const char *name; uint32_t v, lo, hi; } lim[] = {
+        {"max_kernel_ops", c.max_kernel_ops, 1, 256}, {"max_kernel_inputs", c.max_kernel_inputs, 1, 64},
+        {"max_kernel_outputs", c.max_kernel_outputs, 1, 64}, {"max_pending", c.max_pending, 1, 65536}};
+    for (size_t i = 0; i < sizeof lim / sizeof lim[0] && !bad; i++)
+        if (lim[i].v < lim[i].lo || lim[i].v > lim[i].hi) {
+            snprintf(why, sizeof why, "%s %u: %u..%u", lim[i].name, lim[i].v, lim[i].lo, lim[i].hi);
+            bad = why;
+        }
+    if (!bad && !rt) bad = "no runtime (rt is NULL)";
+    if (!bad && !(c.ref_scale >= 0)) bad = "ref_scale must be >= 0 (0: exact)";
+    if (!bad && (unsigned)c.on_mismatch > GCA_MISMATCH_CALLBACK) bad = "on_mismatch is not a GCA_MISMATCH_* action";
+    if (!bad && c.on_mismatch == GCA_MISMATCH_CALLBACK && !c.on_mismatch_fn)
+        bad = "on_mismatch GCA_MISMATCH_CALLBACK without on_mismatch_fn";
+    if (!bad && (c.debug_wrong_op < -1 || c.debug_wrong_op >= GCA_OP_COUNT)) bad = "debug_wrong_op is not -1 or a GCA_OP_*";
+    if (bad) {
+        fprintf(stderr, "gca_open: %s\n", bad);
         return GCA_ERROR_INVALID_VALUE;
     }
     gca_ctx_t *ctx = calloc(1, sizeof *ctx);

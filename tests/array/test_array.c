@@ -913,6 +913,96 @@ static void t_fusion_scenario(void) {
     CHECK(r.passed);
 }
 
+/* The limits: every configuration range refused one past each end and working at both ends; a
+ * kernel stops growing at the op and input limits; the pending limit forces a flush. */
+static void t_limits(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    gcrt_config_t rc;
+    gcrt_config_init(&rc);
+    rc.device.quiet = true;
+    gcrt_t *rt = NULL;
+    REQUIRE(gcrt_open(&rc, &rt) == GCRT_SUCCESS);
+    gca_ctx_t *c = NULL;
+    gca_config_t cfg;
+    static const uint32_t lo[4] = {1, 1, 1, 1}, hi[4] = {256, 64, 64, 65536};
+    for (int i = 0; i < 4; i++) {
+        const uint32_t vals[4] = {lo[i] - 1, lo[i], hi[i], hi[i] + 1};
+        for (int v = 0; v < 4; v++) {
+            gca_config_init(&cfg);
+            cfg.cache_dir = "";
+            uint32_t *field = i == 0 ? &cfg.max_kernel_ops : i == 1 ? &cfg.max_kernel_inputs
+                              : i == 2 ? &cfg.max_kernel_outputs : &cfg.max_pending;
+            *field = vals[v];
+            gca_error_t e = gca_open(rt, &cfg, &c);
+            CHECK_EQ(e, (v == 0 || v == 3) ? GCA_ERROR_INVALID_VALUE : GCA_SUCCESS);
+            if (!e) gca_close(c);
+        }
+    }
+    gca_config_init(&cfg);
+    cfg.ref_scale = -1.0f;
+    CHECK_EQ(gca_open(rt, &cfg, &c), GCA_ERROR_INVALID_VALUE);
+    gca_config_init(&cfg);
+    cfg.on_mismatch = GCA_MISMATCH_CALLBACK; /* without a callback */
+    CHECK_EQ(gca_open(rt, &cfg, &c), GCA_ERROR_INVALID_VALUE);
+    /* scopes: 64 deep, not 65; an end without a begin; keep outside a scope */
+    gca_config_init(&cfg);
+    cfg.cache_dir = "";
+    REQUIRE(gca_open(rt, &cfg, &c) == GCA_SUCCESS);
+    for (int i = 0; i < 64; i++) CHECK_EQ(gca_scope_begin(c), GCA_SUCCESS);
+    CHECK_EQ(gca_scope_begin(c), GCA_ERROR_INVALID_VALUE);
+    gca_arr_t k = gca_scalar_f32(c, 1.0f), k2 = gca_scalar_f32(c, 2.0f);
+    CHECK_EQ(gca_keep(c, k), GCA_SUCCESS);
+    for (int i = 0; i < 64; i++) CHECK_EQ(gca_scope_end(c), GCA_SUCCESS);
+    CHECK_EQ(gca_scope_end(c), GCA_ERROR_INVALID_VALUE);
+    CHECK_EQ(gca_release(c, k2), GCA_ERROR_INVALID_HANDLE); /* released by its scope's end */
+    CHECK_EQ(gca_release(c, k), GCA_ERROR_INVALID_HANDLE);  /* kept one level up, released there */
+    CHECK_EQ(gca_keep(c, gca_scalar_f32(c, 3.0f)), GCA_ERROR_INVALID_VALUE);
+    gca_close(c);
+    gcrt_close(rt);
+
+    static float a[N], b[N], e[N], d[N], g[N];
+    fill(a, N, 1), fill(b, N, 2), fill(e, N, 3), fill(d, N, 4);
+    const uint32_t dims[1] = {N};
+    for (int mode = 0; mode < 3; mode++) {
+        gca_config_init(&cfg);
+        if (mode == 0) cfg.max_kernel_ops = 2;    /* add mul | div */
+        if (mode == 1) cfg.max_kernel_inputs = 3; /* A B E | D */
+        if (mode == 2) cfg.max_pending = 2;       /* the second op flushes */
+        tctx_t t = {0};
+        TOPEN(t, &cfg);
+        gca_arr_t A, B, E, D, Cc, F, G;
+        OKA(t, A = gca_from_host(t.c, GCA_F32, 1, dims, a));
+        OKA(t, B = gca_from_host(t.c, GCA_F32, 1, dims, b));
+        OKA(t, E = gca_from_host(t.c, GCA_F32, 1, dims, e));
+        OKA(t, D = gca_from_host(t.c, GCA_F32, 1, dims, d));
+        OKA(t, Cc = gca_add(t.c, A, B));
+        OKA(t, F = gca_mul(t.c, Cc, E));
+        gca_stats_t st;
+        gca_stats(t.c, &st);
+        CHECK_EQ(st.flushes, mode == 2 ? 1 : 0);
+        OK(t, gca_release(t.c, Cc));
+        OKA(t, G = gca_div(t.c, F, D));
+        OK(t, gca_release(t.c, F));
+        OK(t, gca_read(t.c, G, g, sizeof g));
+        gca_stats(t.c, &st);
+        CHECK_EQ(st.kernels_launched, 2);
+        const gca_kernel_info_t *k0 = kernel_k(&t, 1), *k1 = kernel_k(&t, 0);
+        REQUIRE(k0 && k1);
+        /* the forced flush came while C and F were held: both stored */
+        if (mode == 0 || mode == 2) CHECK(k0->nops == 2 && k1->nops == 1 && k0->nout == (mode ? 2u : 1u) && k1->nin == 2);
+        if (mode == 1) CHECK(k0->nin <= 3 && k1->nin <= 3);
+        for (int i = 0; i < N; i++) {
+            float w = (a[i] + b[i]) * e[i] / d[i];
+            if (memcmp(&w, &g[i], 4)) {
+                TCASE_FAIL_("mode %d: G[%d] = %g, host %g", mode, i, (double)g[i], (double)w);
+                break;
+            }
+        }
+    out:
+        tclose(&t, false);
+    }
+}
+
 static const tcase_t cases[] = {
     {"array_worked_example", t_worked_example},
     {"array_fusion_scenario", t_fusion_scenario},
@@ -927,5 +1017,6 @@ static const tcase_t cases[] = {
     {"array_bad_input", t_bad_input},
     {"array_program_cache", t_program_cache},
     {"array_macro", t_macro},
+    {"array_limits", t_limits},
 };
 TCASE_MAIN(cases)
