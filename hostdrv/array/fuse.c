@@ -236,8 +236,8 @@ static gca_plan_t *schedule(gca_ctx_t *ctx, const gca_wn_t *w, uint32_t nw, cons
             add_op(&S, (uint32_t)seed);
             for (bool grew = true; grew;) {
                 grew = false;
-                for (uint32_t p = 0; p < nw; p++)
-                    if (kern[p] < 0 && can_add(&S, p, 0)) {
+                for (uint32_t p = 0; p < nw; p++) /* generators join only with a consumer (arg_ok) */
+                    if (kern[p] < 0 && w[p].kind != K_GEN && can_add(&S, p, 0)) {
                         add_op(&S, p);
                         grew = true;
                     }

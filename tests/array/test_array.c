@@ -294,6 +294,25 @@ static void t_gather_and_index(void) {
             break;
         }
     }
+    /* the generator made after a ready op: pulled into that op's kernel (as late as possible) */
+    gca_arr_t P, X2, Y2;
+    gca_stats(t.c, &s0);
+    OKA(t, P = gca_mul(t.c, A, B));
+    OKA(t, X2 = gca_index(t.c, GCA_F32, 1, dims, 0));
+    OKA(t, Y2 = gca_add(t.c, P, X2));
+    OK(t, gca_release(t.c, P));
+    OK(t, gca_release(t.c, X2));
+    OK(t, gca_read(t.c, Y2, got, sizeof got));
+    gca_stats(t.c, &s1);
+    CHECK_EQ(s1.kernels_launched, s0.kernels_launched + 1);
+    CHECK_EQ(s1.allocations, s0.allocations + 1);
+    for (int i = 0; i < N; i++) {
+        float w = a[i] * b[i] + (float)i;
+        if (memcmp(&w, &got[i], 4)) {
+            TCASE_FAIL_("A + index()[%d] = %g, host %g", i, (double)got[i], (double)w);
+            break;
+        }
+    }
 out:
     tclose(&t, false);
 }
@@ -549,6 +568,8 @@ static void t_reference_wrong_primitive(void) {
         const int mul_line = __LINE__ + 1;
         OKA(t, F = gca_mul(t.c, Cc, E));
         OKA(t, G = gca_div(t.c, F, D));
+        OK(t, gca_release(t.c, Cc)); /* temporaries: reference mode still stores and checks them */
+        OK(t, gca_release(t.c, F));
         gca_error_t e_ = gca_read(t.c, G, g, sizeof g);
         gca_stats_t st;
         gca_stats(t.c, &st);
@@ -1003,6 +1024,91 @@ static void t_limits(void) {
     }
 }
 
+/* The fusion rules beyond the worked example: sizes that differ do not fuse; a transpose fuses as
+ * a load of a stored array, never with its producer; reductions of one domain fuse horizontally
+ * and their consumers come later; a reduction along a dimension fuses with its producer. */
+static void t_fusion_rules(void) {
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
+    tctx_t t = {0};
+    TOPEN(t, NULL);
+    static float a[N], b[N], g[N], h[N];
+    ints(a, N, 101, 9), ints(b, N, 102, 9);
+    const uint32_t dims[2] = {R, C};
+    gca_arr_t A, B, Y1, Y2, T, S1, S2, S3, two;
+    OKA(t, A = gca_from_host(t.c, GCA_F32, 2, dims, a));
+    OKA(t, B = gca_from_host(t.c, GCA_F32, 2, dims, b));
+    OKA(t, two = gca_scalar_f32(t.c, 2.0f));
+    size_t k0 = nkernels(&t);
+    OKA(t, Y1 = gca_add(t.c, A, B));
+    OKA(t, Y2 = gca_mul(t.c, gca_slice(t.c, A, 0, 10, 0, C), two)); /* 500 elements against 2000 */
+    const uint32_t dv[1] = {6 * C};
+    gca_arr_t V, Y3;
+    OKA(t, V = gca_from_host(t.c, GCA_F32, 1, dv, b));
+    OKA(t, Y3 = gca_add(t.c, V, two));
+    OK(t, gca_read(t.c, Y2, h, 10 * C * 4));
+    CHECK_EQ(nkernels(&t) - k0, 3); /* A + B; the slice * 2; V + 2 */
+    static float v3[6 * C];
+    OK(t, gca_read(t.c, Y3, v3, sizeof v3));
+    for (int i = 0; i < 6 * C; i++) CHECK(v3[i] == b[i] + 2.0f);
+    OK(t, gca_read(t.c, Y1, g, sizeof g));
+    for (int i = 0; i < N; i++) CHECK(g[i] == a[i] + b[i] && (i >= 10 * C || h[i] == a[i] * 2.0f));
+    /* a transpose of a computed value: its producer first; of a stored array: one kernel */
+    k0 = nkernels(&t);
+    gca_arr_t S = gca_add(t.c, A, B);
+    OKA(t, T = gca_transpose(t.c, S));
+    OK(t, gca_release(t.c, S));
+    OK(t, gca_read(t.c, T, g, sizeof g));
+    CHECK_EQ(nkernels(&t) - k0, 2);
+    for (int r = 0; r < C; r++)
+        for (int c = 0; c < R; c++) CHECK(g[r * R + c] == a[c * C + r] + b[c * C + r]);
+    k0 = nkernels(&t);
+    OKA(t, T = gca_mul(t.c, gca_transpose(t.c, A), two));
+    OK(t, gca_read(t.c, T, g, sizeof g));
+    CHECK_EQ(nkernels(&t) - k0, 1);
+    CHECK_EQ(kernel_k(&t, 0)->nin, 1);
+    /* sum and max of one domain: one kernel, two outputs; sum * 2 after it */
+    k0 = nkernels(&t);
+    gca_arr_t P = gca_mul(t.c, A, B);
+    OKA(t, S1 = gca_sum(t.c, P));
+    OKA(t, S2 = gca_reduce(t.c, GCA_OP_RMAX, P, -1));
+    OKA(t, S3 = gca_mul(t.c, S1, two));
+    OK(t, gca_release(t.c, P));
+    float s1, s2, s3, w1 = 0, w2 = -INFINITY;
+    OK(t, gca_read(t.c, S3, &s3, 4));
+    OK(t, gca_read(t.c, S1, &s1, 4));
+    OK(t, gca_read(t.c, S2, &s2, 4));
+    CHECK_EQ(nkernels(&t) - k0, 2);
+    CHECK_EQ(kernel_k(&t, 1)->nout, 2);
+    for (int i = 0; i < N; i++) w1 += a[i] * b[i], w2 = a[i] * b[i] > w2 ? a[i] * b[i] : w2;
+    CHECK(s1 == w1 && s2 == w2 && s3 == w1 * 2.0f);
+    /* sum(A * B) along each dimension: one kernel each, the product in registers */
+    for (int axis = 0; axis < 2; axis++) {
+        k0 = nkernels(&t);
+        gca_stats_t st0, st1;
+        gca_stats(t.c, &st0);
+        gca_arr_t Q = gca_mul(t.c, A, B), Z;
+        OKA(t, Z = gca_reduce(t.c, GCA_OP_SUM, Q, axis));
+        OK(t, gca_release(t.c, Q));
+        OK(t, gca_read(t.c, Z, g, (axis ? R : C) * 4));
+        gca_stats(t.c, &st1);
+        CHECK_EQ(nkernels(&t) - k0, 1);
+        CHECK_EQ(st1.allocations - st0.allocations, 1);
+        for (int o = 0; o < (axis ? R : C); o++) {
+            float w = 0;
+            for (int k = 0; k < (axis ? C : R); k++) {
+                int i = axis ? o * C + k : k * C + o;
+                w += a[i] * b[i];
+            }
+            if (g[o] != w) {
+                TCASE_FAIL_("sum(A * B, %d)[%d] = %g, host %g", axis, o, (double)g[o], (double)w);
+                break;
+            }
+        }
+    }
+out:
+    tclose(&t, false);
+}
+
 static const tcase_t cases[] = {
     {"array_worked_example", t_worked_example},
     {"array_fusion_scenario", t_fusion_scenario},
@@ -1016,6 +1122,7 @@ static const tcase_t cases[] = {
     {"array_reference_wrong_primitive", t_reference_wrong_primitive},
     {"array_bad_input", t_bad_input},
     {"array_program_cache", t_program_cache},
+    {"array_fusion_rules", t_fusion_rules},
     {"array_macro", t_macro},
     {"array_limits", t_limits},
 };
