@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "gpucosim/array.h"
-#include "gpucosim/scenarios.h"
 #include "scen_fusion.h"
 
 typedef struct names {
