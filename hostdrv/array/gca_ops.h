@@ -41,13 +41,19 @@ static inline float gca_tanh_f(float a) { return tanhf(a); }
 static inline float gca_floor_f(float a) { return floorf(a); }
 static inline float gca_ceil_f(float a) { return ceilf(a); }
 static inline int32_t gca_isnan_f(float a) { return a != a; }
-static inline int32_t gca_lt_f(float a, float b) { return a < b; }
-static inline int32_t gca_le_f(float a, float b) { return a <= b; }
-static inline int32_t gca_gt_f(float a, float b) { return a > b; }
-static inline int32_t gca_ge_f(float a, float b) { return a >= b; }
-static inline int32_t gca_eq_f(float a, float b) { return a == b; }
-static inline int32_t gca_ne_f(float a, float b) { return a != b; }
 static inline float gca_select_f(int32_t c, float a, float b) { return c ? a : b; }
+
+/* comparisons (f32 and i32 operands): 1 or 0 */
+#define GCA_CMP(name, op)                                                                   \
+    static inline int32_t gca_##name##_f(float a, float b) { return a op b; }             \
+    static inline int32_t gca_##name##_i(int32_t a, int32_t b) { return a op b; }
+GCA_CMP(lt, <)
+GCA_CMP(le, <=)
+GCA_CMP(gt, >)
+GCA_CMP(ge, >=)
+GCA_CMP(eq, ==)
+GCA_CMP(ne, !=)
+#undef GCA_CMP
 
 /* i32: wrapping, division as RISC-V DIV (x / 0 = -1, INT32_MIN / -1 = INT32_MIN) */
 static inline int32_t gca_add_i(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
@@ -60,12 +66,6 @@ static inline int32_t gca_min_i(int32_t a, int32_t b) { return b < a ? b : a; }
 static inline int32_t gca_max_i(int32_t a, int32_t b) { return a < b ? b : a; }
 static inline int32_t gca_neg_i(int32_t a) { return (int32_t)(0u - (uint32_t)a); }
 static inline int32_t gca_abs_i(int32_t a) { return a < 0 ? gca_neg_i(a) : a; }
-static inline int32_t gca_lt_i(int32_t a, int32_t b) { return a < b; }
-static inline int32_t gca_le_i(int32_t a, int32_t b) { return a <= b; }
-static inline int32_t gca_gt_i(int32_t a, int32_t b) { return a > b; }
-static inline int32_t gca_ge_i(int32_t a, int32_t b) { return a >= b; }
-static inline int32_t gca_eq_i(int32_t a, int32_t b) { return a == b; }
-static inline int32_t gca_ne_i(int32_t a, int32_t b) { return a != b; }
 static inline int32_t gca_select_i(int32_t c, int32_t a, int32_t b) { return c ? a : b; }
 
 /* reductions' combining steps (any / all on i32: nonzero is true) */

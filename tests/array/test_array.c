@@ -73,6 +73,12 @@ static void tclose(tctx_t *t, bool keep_dir) {
         }                                                                                               \
     } while (0)
 
+/* The start of a case that runs on rtl and ref only (skipped on sc): its context `t`, opened with cfg. */
+#define RTL_REF_CASE(t, cfg)                                                                            \
+    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");                                            \
+    tctx_t t = {0};                                                                                     \
+    TOPEN(t, cfg)
+
 #define OKA(t, expr)                                                                                    \
     do {                                                                                                \
         if (!(expr).id) {                                                                               \
@@ -89,12 +95,40 @@ static void tclose(tctx_t *t, bool keep_dir) {
         }                                                                                               \
     } while (0)
 
+/* Every element i of got[0 .. n) has the bits of the host's `wexpr` (an expression of i); the
+ * first difference is reported. */
+#define EXPECT_BITS(n, got, wexpr, label)                                                          \
+    do {                                                                                           \
+        for (int i = 0; i < (int)(n); i++) {                                                       \
+            const float w_ = (wexpr);                                                              \
+            if (memcmp(&w_, &(got)[i], 4)) {                                                       \
+                TCASE_FAIL_("%s[%d] = %a, host %a", label, i, (double)(got)[i], (double)w_);       \
+                break;                                                                             \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
 static void fill(float *v, size_t n, uint32_t seed) {
     uint32_t x = seed * 2654435761u + 7;
     for (size_t i = 0; i < n; i++) {
         x = x * 1664525u + 1013904223u;
         v[i] = (float)((int32_t)(x >> 9) % 2000 - 1000) / 64.0f + (x & 1 ? 0.5f : 0.25f);
     }
+}
+
+/* The worked example's four inputs (f32, dims) from host data; false (the failure recorded) if one fails. */
+static bool upload4(tctx_t *t, uint32_t nd, const uint32_t *dims, const float *a, const float *b, const float *e,
+                    const float *d, gca_arr_t *A, gca_arr_t *B, gca_arr_t *E, gca_arr_t *D) {
+    const float *h[4] = {a, b, e, d};
+    gca_arr_t *o[4] = {A, B, E, D};
+    for (int i = 0; i < 4; i++) {
+        *o[i] = gca_from_host(t->c, GCA_F32, nd, dims, h[i]);
+        if (!o[i]->id) {
+            TCASE_FAIL_("gca_from_host: %s", gca_last_message(t->c));
+            return false;
+        }
+    }
+    return true;
 }
 
 static size_t nkernels(tctx_t *t) {
@@ -122,10 +156,7 @@ static void t_worked_example(void) {
     fill(a, N, 1), fill(b, N, 2), fill(e, N, 3), fill(d, N, 4);
     const uint32_t dims[2] = {R, C};
     gca_arr_t A, B, E, D, Cc, F, G;
-    OKA(t, A = gca_from_host(t.c, GCA_F32, 2, dims, a));
-    OKA(t, B = gca_from_host(t.c, GCA_F32, 2, dims, b));
-    OKA(t, E = gca_from_host(t.c, GCA_F32, 2, dims, e));
-    OKA(t, D = gca_from_host(t.c, GCA_F32, 2, dims, d));
+    if (!upload4(&t, 2, dims, a, b, e, d, &A, &B, &E, &D)) goto out;
     gca_stats_t s0, s1;
     gca_stats(t.c, &s0);
     OKA(t, Cc = gca_add(t.c, A, B));
@@ -154,30 +185,19 @@ static void t_worked_example(void) {
     CHECK_EQ(k->out[0], G.id);
     CHECK(k->end_cycle > k->start_cycle);
     fprintf(stderr, "kernel: %s, %llu cycles\n", k->ops, (unsigned long long)(k->end_cycle - k->start_cycle));
-    for (int i = 0; i < N; i++) {
-        float want = (a[i] + b[i]) * e[i] / d[i];
-        if (memcmp(&want, &g[i], 4)) {
-            TCASE_FAIL_("G[%d] = %a, host %a", i, (double)g[i], (double)want);
-            break;
-        }
-    }
+    EXPECT_BITS(N, g, (a[i] + b[i]) * e[i] / d[i], "G");
 out:
     tclose(&t, false);
 }
 
 /* The same chain with C kept alive: one kernel, two outputs (C and G). */
 static void t_worked_example_keep_c(void) {
-    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
-    tctx_t t = {0};
-    TOPEN(t, NULL);
+    RTL_REF_CASE(t, NULL);
     static float a[N], b[N], e[N], d[N], g[N], c[N];
     fill(a, N, 5), fill(b, N, 6), fill(e, N, 7), fill(d, N, 8);
     const uint32_t dims[2] = {R, C};
     gca_arr_t A, B, E, D, Cc, F, G;
-    OKA(t, A = gca_from_host(t.c, GCA_F32, 2, dims, a));
-    OKA(t, B = gca_from_host(t.c, GCA_F32, 2, dims, b));
-    OKA(t, E = gca_from_host(t.c, GCA_F32, 2, dims, e));
-    OKA(t, D = gca_from_host(t.c, GCA_F32, 2, dims, d));
+    if (!upload4(&t, 2, dims, a, b, e, d, &A, &B, &E, &D)) goto out;
     OKA(t, Cc = gca_add(t.c, A, B));
     OKA(t, F = gca_mul(t.c, Cc, E));
     OKA(t, G = gca_div(t.c, F, D));
@@ -214,9 +234,7 @@ static void ints(float *v, size_t n, uint32_t seed, int range) {
 /* sum(a * b): the map fuses into the reduction (one kernel, the product never stored), exact on
  * small integers (every partial sum is representable, so any order gives the host's value). */
 static void t_sum_of_products(void) {
-    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
-    tctx_t t = {0};
-    TOPEN(t, NULL);
+    RTL_REF_CASE(t, NULL);
     static float a[N], b[N];
     ints(a, N, 11, 8), ints(b, N, 12, 8);
     const uint32_t dims[1] = {N};
@@ -246,9 +264,7 @@ out:
 /* gather(A + B, idx) is two kernels (a gather from a computed source never fuses); A + index()
  * is one kernel that loads A only (no index buffer). */
 static void t_gather_and_index(void) {
-    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
-    tctx_t t = {0};
-    TOPEN(t, NULL);
+    RTL_REF_CASE(t, NULL);
     static float a[N], b[N], got[N];
     static int32_t idx[N];
     fill(a, N, 21), fill(b, N, 22);
@@ -267,13 +283,7 @@ static void t_gather_and_index(void) {
     REQUIRE(k0 && k1);
     CHECK(!strncmp(k0->ops, "add@", 4) && k0->nops == 1);
     CHECK(!strncmp(k1->ops, "gather@", 7) && k1->nops == 1);
-    for (int i = 0; i < N; i++) {
-        float w = a[idx[i]] + b[idx[i]];
-        if (memcmp(&w, &got[i], 4)) {
-            TCASE_FAIL_("gather[%d] = %g, host %g", i, (double)got[i], (double)w);
-            break;
-        }
-    }
+    EXPECT_BITS(N, got, a[idx[i]] + b[idx[i]], "gather");
     gca_stats_t s0, s1;
     gca_stats(t.c, &s0);
     OKA(t, X = gca_index(t.c, GCA_F32, 1, dims, 0));
@@ -287,13 +297,7 @@ static void t_gather_and_index(void) {
     CHECK_EQ(k1->nin, 1);
     CHECK_EQ(k1->in[0], A.id);
     CHECK_EQ(k1->nops, 2);
-    for (int i = 0; i < N; i++) {
-        float w = a[i] + (float)i;
-        if (memcmp(&w, &got[i], 4)) {
-            TCASE_FAIL_("A + index()[%d] = %g, host %g", i, (double)got[i], (double)w);
-            break;
-        }
-    }
+    EXPECT_BITS(N, got, a[i] + (float)i, "A + index()");
     /* the generator made after a ready op: pulled into that op's kernel (as late as possible) */
     gca_arr_t P, X2, Y2;
     gca_stats(t.c, &s0);
@@ -306,22 +310,14 @@ static void t_gather_and_index(void) {
     gca_stats(t.c, &s1);
     CHECK_EQ(s1.kernels_launched, s0.kernels_launched + 1);
     CHECK_EQ(s1.allocations, s0.allocations + 1);
-    for (int i = 0; i < N; i++) {
-        float w = a[i] * b[i] + (float)i;
-        if (memcmp(&w, &got[i], 4)) {
-            TCASE_FAIL_("A + index()[%d] = %g, host %g", i, (double)got[i], (double)w);
-            break;
-        }
-    }
+    EXPECT_BITS(N, got, a[i] * b[i] + (float)i, "A * B + index()");
 out:
     tclose(&t, false);
 }
 
 /* relu(matmul(A + B, W)) * 2: fused (add), then matmul, then fused (max, mul); bit exact. */
 static void t_matmul_between_fused(void) {
-    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
-    tctx_t t = {0};
-    TOPEN(t, NULL);
+    RTL_REF_CASE(t, NULL);
     enum { M = 12, K = 9, NN = 10 };
     static float a[M * K], b[M * K], w[K * NN], got[M * NN];
     fill(a, M * K, 31), fill(b, M * K, 32), fill(w, K * NN, 33);
@@ -364,9 +360,7 @@ out:
 /* A loop of 10 iterations over one body: the scheduler and the compiler run once, the trace
  * cache hits 9 times, with a scalar that changes every iteration. */
 static void t_trace_loop(void) {
-    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
-    tctx_t t = {0};
-    TOPEN(t, NULL);
+    RTL_REF_CASE(t, NULL);
     static float x[N], b[N];
     ints(x, N, 41, 5), ints(b, N, 42, 5);
     const uint32_t dims[1] = {N};
@@ -560,10 +554,7 @@ static void t_reference_wrong_primitive(void) {
         e[1] = 3.0f, a[1] = 1.0f, b[1] = 1.0f; /* element 1 differs: 6 against 5 */
         const uint32_t dims[1] = {N};
         gca_arr_t A, B, E, D, Cc, F, G;
-        OKA(t, A = gca_from_host(t.c, GCA_F32, 1, dims, a));
-        OKA(t, B = gca_from_host(t.c, GCA_F32, 1, dims, b));
-        OKA(t, E = gca_from_host(t.c, GCA_F32, 1, dims, e));
-        OKA(t, D = gca_from_host(t.c, GCA_F32, 1, dims, d));
+        if (!upload4(&t, 1, dims, a, b, e, d, &A, &B, &E, &D)) goto out;
         OKA(t, Cc = gca_add(t.c, A, B));
         const int mul_line = __LINE__ + 1;
         OKA(t, F = gca_mul(t.c, Cc, E));
@@ -607,9 +598,7 @@ static void write_script(const char *path, const char *text) {
 
 /* Bad input: a clear error naming the call site, and the context stays usable. */
 static void t_bad_input(void) {
-    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
-    tctx_t t = {0};
-    TOPEN(t, NULL);
+    RTL_REF_CASE(t, NULL);
     static float a[N], got[N];
     static int32_t idx[N];
     fill(a, N, 71);
@@ -708,43 +697,45 @@ static void cache_chain(tctx_t *t, float *g) {
     OKA(*t, B = gca_from_host(t->c, GCA_F32, 1, dims, b));
     OKA(*t, Y = gca_map1(t->c, GCA_OP_SQRT, gca_map1(t->c, GCA_OP_ABS, gca_mul(t->c, gca_add(t->c, A, B), A))));
     OK(*t, gca_read(t->c, Y, g, N * 4));
-    for (int i = 0; i < N; i++) {
-        float w = sqrtf(fabsf((a[i] + b[i]) * a[i]));
-        if (memcmp(&w, &g[i], 4)) {
-            TCASE_FAIL_("Y[%d] = %g, host %g", i, (double)g[i], (double)w);
-            break;
-        }
-    }
+    EXPECT_BITS(N, g, sqrtf(fabsf((a[i] + b[i]) * a[i])), "Y");
 out:
     return;
+}
+
+/* One context on t->dir's cache running cache_chain `runs` times; its compiles, disk hits,
+ * rebuilt entries and memory hits must be as given.  The program key of the last kernel. */
+static uint64_t cache_run(tctx_t *t, const gca_config_t *cfg, int runs, uint64_t compiles, uint64_t disk,
+                          uint64_t rebuilt, uint64_t mem) {
+    static float g[N];
+    gca_stats_t st;
+    if (!topen(t, cfg)) {
+        TCASE_FAIL_("could not open the runtime and the array context");
+        return 0;
+    }
+    for (int r = 0; r < runs; r++) cache_chain(t, g);
+    gca_stats(t->c, &st);
+    CHECK_EQ(st.compiles, compiles);
+    CHECK_EQ(st.prog_disk_hits, disk);
+    CHECK_EQ(st.prog_rebuilt, rebuilt);
+    CHECK_EQ(st.prog_mem_hits, mem);
+    const gca_kernel_info_t *k = kernel_k(t, 0);
+    uint64_t key = k ? k->key : 0;
+    tclose(t, true);
+    return key;
 }
 
 /* The program cache: a second process compiles nothing; a corrupt or foreign entry is rebuilt. */
 static void t_program_cache(void) {
     if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
-    static float g[N];
-    gca_stats_t st;
     const char *child = getenv("GCA_TEST_CACHE_DIR");
     tctx_t t = {0};
     if (child) { /* the second process */
         snprintf(t.dir, sizeof t.dir, "%s", child);
-        TOPEN(t, NULL);
-        cache_chain(&t, g);
-        gca_stats(t.c, &st);
-        CHECK_EQ(st.compiles, 0);
-        CHECK_EQ(st.prog_disk_hits, 1);
-        tclose(&t, true);
+        cache_run(&t, NULL, 1, 0, 1, 0, 0);
         return;
     }
-    TOPEN(t, NULL);
-    cache_chain(&t, g);
-    gca_stats(t.c, &st);
-    CHECK_EQ(st.compiles, 1);
-    CHECK_EQ(st.prog_disk_hits, 0);
-    const gca_kernel_info_t *k = kernel_k(&t, 0);
-    REQUIRE(k);
-    uint64_t key = k->key;
-    tclose(&t, true);
+    uint64_t key = cache_run(&t, NULL, 1, 1, 0, 0, 0);
+    REQUIRE(key);
     /* a second process with the same cache directory */
     char self[512];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -758,7 +749,7 @@ static void t_program_cache(void) {
     REQUIRE(rc == 0);
     waitpid(pid, &status, 0);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    /* corrupt the ELF: rebuilt, never loaded */
+    /* corrupt the ELF: rebuilt, never loaded; then good again */
     char path[160];
     snprintf(path, sizeof path, "%s/%016llx.elf", t.dir, (unsigned long long)key);
     FILE *f = fopen(path, "r+b");
@@ -766,41 +757,18 @@ static void t_program_cache(void) {
     fseek(f, 200, SEEK_SET);
     fputs("garbage", f);
     fclose(f);
-    TOPEN(t, NULL);
-    cache_chain(&t, g);
-    gca_stats(t.c, &st);
-    CHECK_EQ(st.compiles, 1);
-    CHECK_EQ(st.prog_rebuilt, 1);
-    CHECK_EQ(st.prog_disk_hits, 0);
-    tclose(&t, true);
-    /* the rebuilt entry is good again; a truncated key file is rebuilt too */
-    TOPEN(t, NULL);
-    cache_chain(&t, g);
-    gca_stats(t.c, &st);
-    CHECK_EQ(st.compiles, 0);
-    CHECK_EQ(st.prog_disk_hits, 1);
-    tclose(&t, true);
+    cache_run(&t, NULL, 1, 1, 0, 1, 0);
+    cache_run(&t, NULL, 1, 0, 1, 0, 0);
+    /* a truncated key file: rebuilt */
     snprintf(path, sizeof path, "%s/%016llx.key", t.dir, (unsigned long long)key);
     REQUIRE(truncate(path, 30) == 0);
-    TOPEN(t, NULL);
-    cache_chain(&t, g);
-    gca_stats(t.c, &st);
-    CHECK_EQ(st.compiles, 1);
-    CHECK_EQ(st.prog_rebuilt, 1);
-    tclose(&t, true);
+    cache_run(&t, NULL, 1, 1, 0, 1, 0);
     /* the memory cache: the same kernel again in one context (trace cache off) */
     gca_config_t cfg;
     gca_config_init(&cfg);
     cfg.trace_cache = false;
-    TOPEN(t, &cfg);
-    cache_chain(&t, g);
-    cache_chain(&t, g);
-    gca_stats(t.c, &st);
-    CHECK_EQ(st.prog_disk_hits, 1);
-    CHECK_EQ(st.prog_mem_hits, 1);
-    CHECK_EQ(st.compiles, 0);
-    CHECK_EQ(st.scheduler_runs, 2);
-    tclose(&t, false);
+    cache_run(&t, &cfg, 2, 0, 1, 0, 1);
+    rmdir_all(t.dir);
 }
 
 /* FIG. 5C: x != 0 gives C = A + (B * 2), x == 0 gives C = A - (B * 2), in a macro: recorded once per
@@ -820,9 +788,7 @@ static gca_arr_t fig5c(tctx_t *t, gca_arr_t A, gca_arr_t B, int x) {
 }
 
 static void t_macro(void) {
-    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
-    tctx_t t = {0};
-    TOPEN(t, NULL);
+    RTL_REF_CASE(t, NULL);
     static float a[N], b[N], got[N];
     const uint32_t dims[1] = {N};
     gca_stats_t s0, s1;
@@ -835,13 +801,7 @@ static void t_macro(void) {
         OKA(t, B = gca_from_host(t.c, GCA_F32, 1, dims, b));
         OKA(t, Cc = fig5c(&t, A, B, x));
         OK(t, gca_read(t.c, Cc, got, sizeof got));
-        for (int i = 0; i < N; i++) {
-            float w = x ? a[i] + b[i] * 2.0f : a[i] - b[i] * 2.0f;
-            if (memcmp(&w, &got[i], 4)) {
-                TCASE_FAIL_("iteration %d: C[%d] = %g, host %g", it, i, (double)got[i], (double)w);
-                break;
-            }
-        }
+        EXPECT_BITS(N, got, x ? a[i] + b[i] * 2.0f : a[i] - b[i] * 2.0f, "C");
         gca_release(t.c, A), gca_release(t.c, B), gca_release(t.c, Cc);
     }
     gca_stats(t.c, &s1);
@@ -992,10 +952,7 @@ static void t_limits(void) {
         tctx_t t = {0};
         TOPEN(t, &cfg);
         gca_arr_t A, B, E, D, Cc, F, G;
-        OKA(t, A = gca_from_host(t.c, GCA_F32, 1, dims, a));
-        OKA(t, B = gca_from_host(t.c, GCA_F32, 1, dims, b));
-        OKA(t, E = gca_from_host(t.c, GCA_F32, 1, dims, e));
-        OKA(t, D = gca_from_host(t.c, GCA_F32, 1, dims, d));
+        if (!upload4(&t, 1, dims, a, b, e, d, &A, &B, &E, &D)) goto out;
         OKA(t, Cc = gca_add(t.c, A, B));
         OKA(t, F = gca_mul(t.c, Cc, E));
         gca_stats_t st;
@@ -1012,13 +969,7 @@ static void t_limits(void) {
         /* the forced flush came while C and F were held: both stored */
         if (mode == 0 || mode == 2) CHECK(k0->nops == 2 && k1->nops == 1 && k0->nout == (mode ? 2u : 1u) && k1->nin == 2);
         if (mode == 1) CHECK(k0->nin <= 3 && k1->nin <= 3);
-        for (int i = 0; i < N; i++) {
-            float w = (a[i] + b[i]) * e[i] / d[i];
-            if (memcmp(&w, &g[i], 4)) {
-                TCASE_FAIL_("mode %d: G[%d] = %g, host %g", mode, i, (double)g[i], (double)w);
-                break;
-            }
-        }
+        EXPECT_BITS(N, g, (a[i] + b[i]) * e[i] / d[i], "G");
     out:
         tclose(&t, false);
     }
@@ -1028,9 +979,7 @@ static void t_limits(void) {
  * a load of a stored array, never with its producer; reductions of one domain fuse horizontally
  * and their consumers come later; a reduction along a dimension fuses with its producer. */
 static void t_fusion_rules(void) {
-    if (on_sc()) TCASE_SKIP("the rest runs on rtl and ref");
-    tctx_t t = {0};
-    TOPEN(t, NULL);
+    RTL_REF_CASE(t, NULL);
     static float a[N], b[N], g[N], h[N];
     ints(a, N, 101, 9), ints(b, N, 102, 9);
     const uint32_t dims[2] = {R, C};
