@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "gpucosim/array.h"
+#include "scen_common.h"
 #include "scen_fusion.h"
 
 typedef struct names {
@@ -75,8 +76,9 @@ gcrt_error_t gcsc_fusion(const gcrt_config_t *cfg, uint32_t n, const char *cache
         return GCRT_ERROR_INVALID_VALUE;
     }
     gcrt_t *rt = NULL;
-    gcrt_error_t re = gcrt_open_ex(cfg, &rt, err, errlen);
-    if (re) return re;
+    ctx_t sc = {.out = out, .err = err, .errlen = errlen};
+    if (!scn_open_rt(&sc, cfg, &rt)) return sc.e; /* "device: backend X" once it opened */
+    gcrt_error_t re = GCRT_SUCCESS;
     char tmp[64] = "";
     if (!cache_dir) {
         const char *t = getenv("TMPDIR");
