@@ -464,7 +464,8 @@ TEST_DEPS := check-tools $(GEN_FILES) $(sort $(foreach p,$(TEST_SEL),$(call need
 endif
 else
 TEST_SEL  = $(TEST_PROGS)
-TEST_DEPS := all
+# the waveform tests (tests/tools/test_gtkw.py) ask for waveforms: the traced model as well
+TEST_DEPS := all $(BUILD)/bin/gpucosim-waves
 endif
 test: $(TEST_DEPS)
 	@$(if $(strip $(TEST_SEL)),,echo "make test: no test program has a case matching TESTS='$(TESTS)'" >&2; exit 1)
