@@ -127,7 +127,6 @@ struct gca_ctx {
     gca_kernel_info_t kinfo[GCA_KINFO_RING], kview[GCA_KINFO_RING];
     uint64_t nkinfo;
     gca_prog_t *progs;
-    char *srcs;                /* not used */
     gca_plan_t *trace[GCA_TRACE_BUCKETS];
     char ccid[1100];            /* compiler identity (its --version line), "" until probed */
     uint64_t envhash;          /* hash of the firmware files every kernel is built from */
