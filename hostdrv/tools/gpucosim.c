@@ -23,6 +23,7 @@
 #include "gpucosim/backend.h"
 #include "gpucosim/hostdrv.h"
 #include "gpucosim/sc.h"
+#include "scen_fusion.h"
 #include "scenarios.h"
 #include "gpucosim_spec.h"
 
@@ -408,6 +409,17 @@ static int scenario_nested_priority(const opts_t *o) { return tmu_scenario(o, 0)
 static int scenario_eviction(const opts_t *o) { return tmu_scenario(o, 1); }
 static int scenario_childless_parent(const opts_t *o) { return tmu_scenario(o, 2); }
 
+/* fusion (issue 17): the array layer fusing ((a + b) * c - d) / e, fused and unfused (scen_fusion.c) */
+static int scenario_fusion(const opts_t *o) {
+    gcrt_config_t c;
+    rt_config(o, &c);
+    gcsc_fusion_result_t r;
+    char err[700] = "";
+    gcrt_error_t e = gcsc_fusion(&c, 65536, NULL, stdout, o->timeline, &r, err, sizeof err);
+    if (rt_done(e, err, o)) return 1;
+    return r.passed ? 0 : 1;
+}
+
 /* ------------------------------------------------------------------ options */
 enum {
     OPT_BYTES = 1u << 0,
@@ -487,6 +499,8 @@ static const scenario_t scenarios[] = {
     {"childless-parent", "ChildlessA / ParentA / ChildA of the nested-priority mapping: the parent runs at its stream's "
                          "priority, the child one above (--prior-art: parent at the lowest)",
      scenario_childless_parent, OPT_KERNEL | OPT_PRIOR_ART},
+    {"fusion", "((a + b) * c - d) / e at 64 Ki elements through the array layer: the kernels formed, cycles and "
+               "bytes fused and unfused, program and trace cache figures", scenario_fusion, OPT_RUNTIME},
 };
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 
