@@ -393,6 +393,8 @@ ARRAY_TESTS := test_array
 TEST_BINS  += $(addprefix $(BUILD)/tests/,$(ARRAY_TESTS))
 REF_SUITE  += $(ARRAY_TESTS)
 SC_ONCE    := $(ARRAY_TESTS)
+all: $(addprefix $(BUILD)/tests/,$(ARRAY_TESTS))
+$(addprefix $(BUILD)/tests/,$(ARRAY_TESTS)): | $(FW_ELFS)
 # kernels through the runtime (tests/cosim/test_launch.c)
 $(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_diff.c.o \
   $(BUILD)/san/obj/tests/cosim/test_tmu.c.o $(BUILD)/san/obj/tests/cosim/test_gating.c.o: CFLAGS += $(SIMT_FW_DEF)
