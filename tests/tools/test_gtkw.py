@@ -37,7 +37,7 @@ import gen_spec  # noqa: E402
 SAVEFILE = os.environ.get("GTKW_SAVEFILE", os.path.join(ROOT, "cosim", "gpucosim.gtkw"))
 SPEC = os.path.join(ROOT, "spec", "gpucosim.yaml")
 BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
-GPUCOSIM = os.path.join(BUILD, "bin", "gpucosim")
+GPUCOSIM = os.path.join(BUILD, "bin", "gpucosim-waves")   # the traced build (make waves-bin)
 
 PS_PER_CYCLE = 1000
 # GTKWave trace flags (gtkwave3 analyzer.h, enum TraceEntFlagBits)
@@ -80,7 +80,7 @@ def default_run():
     trace name to dict(id, len, type, enum); tables maps an enum handle to (name, {item: value});
     changes maps an FST id to its [(time, value)] list; plus the header's timescale."""
     assert shutil.which("fst2vcd"), "fst2vcd not found (Debian package gtkwave): run 'make setup'"
-    assert os.access(GPUCOSIM, os.X_OK), f"{GPUCOSIM} not built: run 'make all'"
+    assert os.access(GPUCOSIM, os.X_OK), f"{GPUCOSIM} not built: run 'make waves-bin'"
     with tempfile.TemporaryDirectory() as d:
         fst = os.path.join(d, "run.fst")
         # the default run exactly: rtl backend, seed 1, no stalls, whatever GPUCOSIM_* the suite sets
