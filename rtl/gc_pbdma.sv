@@ -112,8 +112,7 @@
 module gc_pbdma
   import gpucosim_pkg::*;
   import gc_pbdma_pkg::dec_ctx_t, gc_pbdma_pkg::obj_e, gc_pbdma_pkg::mreg_e,
-         gc_pbdma_pkg::NMREG, gc_pbdma_pkg::NSUBCH, gc_pbdma_pkg::SC_W, gc_pbdma_pkg::LEN_W,
-         gc_pbdma_pkg::TS_W;
+         gc_pbdma_pkg::NMREG, gc_pbdma_pkg::NSUBCH, gc_pbdma_pkg::SC_W, gc_pbdma_pkg::LEN_W;
 #(
   parameter int unsigned RL         = 0,   // runlist served by this instance
   parameter int unsigned PB_FIFO_DW = 64,  // pushbuffer dword FIFO depth (power of 2, >= 2 bursts)
@@ -206,6 +205,7 @@ module gc_pbdma
   input  logic                 as_err_i,
   input  logic                 snoop_valid_i,
   input  logic [AW-1:0]        snoop_addr_i,
+  input  logic [63:0]          now_i,            // gpu_top's free-running cycle counter
   input  logic [63:0]          snoop_data_i,     // the write's first beat (8-byte word) ...
   input  logic [7:0]           snoop_strb_i,     // ... and its strobes: acquires decide on it
 
@@ -234,7 +234,6 @@ module gc_pbdma
   logic                 sel_rr, sel_guest, sel_own, drop_own, leave;
   logic [3:0]           leave_cause;
   // scheduler
-  logic [TS_W-1:0]      now;
   logic                 resident, own_vld, hold, own_runnable, own_eng_wait, slice_exp;
   logic                 is_guest, guest_avail, rr_found, g_found, sw_blk, sw_ts;
   logic [CH_W-1:0]      own, rr_ch, g_ch;
@@ -277,7 +276,7 @@ module gc_pbdma
   logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] ce_red;
 
   gc_pbdma_sched #(.RL(RL)) u_sched (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni, .now_i,
     .ch_enable_i, .ch_err_i, .ch_reset_i, .ch_gp_put_i, .ch_gp_get_i, .ch_runlist_i,
     .ch_timeslice_i, .ch_interleave_i,
     .in_ent_i       (in_ent),
@@ -297,7 +296,6 @@ module gc_pbdma
     .leave_i        (leave),
     .leave_cause_i  (leave_cause),
     .progress_i     (mthd_inc_o || gp_get_we_o),
-    .now_o          (now),
     .resident_o     (resident),
     .cur_oh_o       (cur_oh),
     .own_vld_o      (own_vld),
@@ -480,7 +478,7 @@ module gc_pbdma
 
   gc_pbdma_sem #(.RL(RL)) u_sem (
     .clk_i, .rst_ni,
-    .now_i          (now),
+    .now_i,
     .ch_err_i, .ch_reset_i, .ch_runlist_i, .ch_acq_timeout_i, .acq_retry_i,
     .cur_ch_i       (cur_ch),
     .cur_oh_i       (cur_oh),

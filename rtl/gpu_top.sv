@@ -427,6 +427,7 @@ module gpu_top
       .as_err_i          (as_err),
       .snoop_valid_i     (snoop_valid),
       .snoop_addr_i      (snoop_addr),
+      .now_i             (cycle),
       .snoop_data_i      (snoop_data),
       .snoop_strb_i      (snoop_strb),
       .m_arvalid_o       (c_arvalid[n]),
