@@ -597,3 +597,39 @@ gcrt_error_t gcrt_wq_gate(gcrt_wq_t *q, uint32_t pos, uint32_t *payload, uint64_
     *cycle = ((uint64_t)g[3] << 32) | g[2];
     return GCRT_SUCCESS;
 }
+
+gcrt_error_t gcrt_workq_write_tmd(gcrt_workq_t *w, const gc_elf_t *image, const char *kernel, const uint32_t grid[3],
+                                  const uint32_t block[3], uint64_t param, uint64_t tmd_addr) {
+    if (!w) return GCRT_ERROR_INVALID_VALUE;
+    if (!image || !kernel || !grid || !block)
+        return fail(w, GCRT_ERROR_INVALID_VALUE, "work queue: TMD: NULL image, kernel or dimensions");
+    uint32_t pc = 0;
+    if (gc_elf_symbol(image, kernel, &pc) != GC_OK)
+        return fail(w, GCRT_ERROR_INVALID_KERNEL, "work queue: no kernel '%s' in the image", kernel);
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = pc;
+    t.param = thread_addr(param);
+    memcpy(t.grid, grid, sizeof t.grid);
+    memcpy(t.cta, block, sizeof t.cta);
+    gc_buf_t b = {tmd_addr, GC_TMD_SIZE, GC_MEM_VIDMEM};
+    if (tmd_addr % GC_TMD_ALIGN)
+        return fail(w, GCRT_ERROR_INVALID_VALUE, "work queue: TMD at 0x%010llx: not %u-aligned",
+                    (unsigned long long)tmd_addr, GC_TMD_ALIGN);
+    gc_status_t st = gc_compute_write_tmd(w->dev, &t, &b);
+    return st == GC_OK ? GCRT_SUCCESS : fail_st(w, st, "writing a TMD");
+}
+
+gcrt_error_t gcrt_workq_host_release(gcrt_workq_t *w, uint64_t addr, uint32_t payload) {
+    if (!w) return GCRT_ERROR_INVALID_VALUE;
+    if (addr % 16u)
+        return fail(w, GCRT_ERROR_INVALID_VALUE, "work queue: release at 0x%010llx: not 16-aligned",
+                    (unsigned long long)addr);
+    uint32_t words[16];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 16);
+    gc_pb_sem_release_ts(&pb, addr, payload, false, false);
+    gc_status_t st = pb.status;
+    if (st == GC_OK) st = gc_channel_submit(w->ch, &pb);
+    return st == GC_OK ? GCRT_SUCCESS : fail_st(w, st, "pushing the host's release");
+}

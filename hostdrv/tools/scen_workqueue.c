@@ -56,15 +56,6 @@ static bool ok(sctx_t *c, gcrt_error_t e, const char *what) {
     return false;
 }
 
-static bool okst(sctx_t *c, gc_status_t st, const char *what) {
-    if (st == GC_OK) return true;
-    if (c->e == GCRT_SUCCESS) {
-        c->e = GCRT_ERROR_BACKEND;
-        if (c->err) snprintf(c->err, c->errlen, "%s: %s", what, gc_device_last_error(gcrt_device(c->rt)));
-    }
-    return false;
-}
-
 static void check(sctx_t *c, bool good, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void check(sctx_t *c, bool good, const char *fmt, ...) {
     c->res->rules++;
@@ -151,24 +142,17 @@ static bool write_timeline(sctx_t *c, const char *path, const span_t *sp, size_t
 
 /* The two child TMDs (wq_child, CHILD_CTAS x CHILD_THREADS) and their parameter blocks. */
 static bool child_tmds(sctx_t *c, uint64_t buf) {
-    gc_device_t *dev = gcrt_device(c->rt);
-    uint32_t pc = 0;
-    if (!okst(c, gc_elf_symbol(c->img, "wq_child", &pc), "wq_child")) return false;
+    uint32_t grid[3] = {CHILD_CTAS, 1, 1}, block[3] = {CHILD_THREADS, 1, 1};
     for (uint32_t t = 0; t < 2; t++) {
-        gc_wq_child_params_t cp = {gc_simt_ptr(buf + B_MARKS + 8u * t), t};
-        gc_tmd_t tmd;
-        gc_tmd_init(&tmd);
-        tmd.entry_pc = pc;
-        tmd.param = gc_simt_ptr(buf + B_CPARAM + 16u * t);
-        tmd.grid[0] = CHILD_CTAS;
-        tmd.cta[0] = CHILD_THREADS;
-        gc_buf_t b = {buf + B_TMDS + 256u * t, 256, GC_MEM_VIDMEM};
-        if (!okst(c, gc_mem_write(dev, buf + B_CPARAM + 16u * t, &cp, sizeof cp), "child parameters") ||
-            !okst(c, gc_compute_write_tmd(dev, &tmd, &b), "child TMD"))
+        gc_wq_child_params_t cp = {gcrt_kernel_ptr(buf + B_MARKS + 8u * t), t};
+        uint64_t tmd = buf + B_TMDS + 256u * t;
+        if (!ok(c, gcrt_write(c->rt, buf + B_CPARAM + 16u * t, &cp, sizeof cp), "child parameters") ||
+            !ok(c, gcrt_workq_write_tmd(c->w, c->img, "wq_child", grid, block, buf + B_CPARAM + 16u * t, tmd),
+                "child TMD"))
             return false;
         char nm[16];
         snprintf(nm, sizeof nm, "child%u", t);
-        gcrt_tmu_name_task(c->rt, (uint32_t)(b.addr >> 8), nm);
+        gcrt_tmu_name_task(c->rt, (uint32_t)(tmd >> 8), nm);
     }
     return true;
 }
@@ -176,11 +160,10 @@ static bool child_tmds(sctx_t *c, uint64_t buf) {
 /* The scenario's buffer (B_*): marks, destination and records zero, the copies' source filled (src). */
 static bool seed_buffers(sctx_t *c, uint64_t *buf, uint8_t src[512]) {
     static const uint8_t zero[B_BYTES - B_MARKS];
-    gc_device_t *dev = gcrt_device(c->rt);
     gcsc_fill(src, 512, 16);
     return ok(c, gcrt_malloc(c->rt, buf, B_BYTES), "buffers") &&
-           okst(c, gc_mem_write(dev, *buf + B_MARKS, zero, sizeof zero), "buffers") &&
-           okst(c, gc_mem_write(dev, *buf + B_SRC, src, 512), "buffers");
+           ok(c, gcrt_write((c)->rt, *buf + B_MARKS, zero, sizeof zero), "buffers") &&
+           ok(c, gcrt_write((c)->rt, *buf + B_SRC, src, 512), "buffers");
 }
 
 static const char *const entry_names[2][2] = {{"PBS1: launch child0", "PBS2: launch child1"},
@@ -202,10 +185,10 @@ static void gpu_owned(sctx_t *c, const gcrt_config_t *cfg, const char *timeline)
     if (!ok(c, gcrt_wq_create(c->w, &qc, &q[1]), "copy queue")) return;
     uint8_t src[512];
     if (!seed_buffers(c, &buf, src) || !child_tmds(c, buf)) return;
-    gc_wq_seed_params_t p = {gcrt_wq_ptr(q[0]), gcrt_wq_ptr(q[1]), gc_simt_ptr(buf + B_TMDS), gc_simt_ptr(buf + B_MARKS),
-                             gc_simt_ptr(buf + B_SRC), gc_simt_ptr(buf + B_DST), gc_simt_ptr(buf + B_CREC),
-                             gc_simt_ptr(buf + B_RECS), gc_simt_ptr(buf + B_ITEMS), gc_simt_ptr(buf + B_FLAGS),
-                             gc_simt_ptr(buf + B_COUNT)};
+    gc_wq_seed_params_t p = {gcrt_wq_ptr(q[0]), gcrt_wq_ptr(q[1]), gcrt_kernel_ptr(buf + B_TMDS), gcrt_kernel_ptr(buf + B_MARKS),
+                             gcrt_kernel_ptr(buf + B_SRC), gcrt_kernel_ptr(buf + B_DST), gcrt_kernel_ptr(buf + B_CREC),
+                             gcrt_kernel_ptr(buf + B_RECS), gcrt_kernel_ptr(buf + B_ITEMS), gcrt_kernel_ptr(buf + B_FLAGS),
+                             gcrt_kernel_ptr(buf + B_COUNT)};
     gcrt_wq_request_t rq;
     gcrt_wq_request_init(&rq, c->img, "wq_seed", &p, sizeof p);
     rq.grid[0] = 4;
@@ -214,7 +197,7 @@ static void gpu_owned(sctx_t *c, const gcrt_config_t *cfg, const char *timeline)
         fprintf(c->out, "CPU-owned channel %u: launch K (wq_seed, 4 threads), WFI, release X, acquire Y of each queue\n"
                 "GPU-owned queue '%s' (channel %u, runlist 0) and '%s' (channel %u, runlist 1), 16 entries each: "
                 "acquire X at GP_GET 0, GP_PUT %u\n", gcrt_workq_channel(c->w), gcrt_wq_name(q[0]), gcrt_wq_channel(q[0]),
-                gcrt_wq_name(q[1]), gcrt_wq_channel(q[1]), gc_wrap(-1, 16));
+                gcrt_wq_name(q[1]), gcrt_wq_channel(q[1]), 15u);
     gcrt_wq_info_t before[2], in[2];
     if (!ok(c, gcrt_workq_request(c->w, q, 2, &rq), "request") || !ok(c, gcrt_wq_info(q[0], &before[0]), "queue") ||
         !ok(c, gcrt_wq_info(q[1], &before[1]), "queue") || !ok(c, gcrt_workq_wait(c->w, WAIT_CYCLES), "request") ||
@@ -224,12 +207,12 @@ static void gpu_owned(sctx_t *c, const gcrt_config_t *cfg, const char *timeline)
     gc_wq_thread_rec_t recs[4];
     uint32_t items[4][4], crec[2][4], marks[4], count = 0;
     uint8_t dst[512];
-    if (!okst(c, gc_mem_read(dev, buf + B_RECS, recs, sizeof recs), "records") ||
-        !okst(c, gc_mem_read(dev, buf + B_ITEMS, items, sizeof items), "records") ||
-        !okst(c, gc_mem_read(dev, buf + B_CREC, crec, sizeof crec), "records") ||
-        !okst(c, gc_mem_read(dev, buf + B_MARKS, marks, sizeof marks), "records") ||
-        !okst(c, gc_mem_read(dev, buf + B_COUNT, &count, 4), "records") ||
-        !okst(c, gc_mem_read(dev, buf + B_DST, dst, sizeof dst), "records"))
+    if (!ok(c, gcrt_read((c)->rt, buf + B_RECS, recs, sizeof recs), "records") ||
+        !ok(c, gcrt_read((c)->rt, buf + B_ITEMS, items, sizeof items), "records") ||
+        !ok(c, gcrt_read((c)->rt, buf + B_CREC, crec, sizeof crec), "records") ||
+        !ok(c, gcrt_read((c)->rt, buf + B_MARKS, marks, sizeof marks), "records") ||
+        !ok(c, gcrt_read((c)->rt, buf + B_COUNT, &count, 4), "records") ||
+        !ok(c, gcrt_read((c)->rt, buf + B_DST, dst, sizeof dst), "records"))
         return;
     const gcrt_tmu_record_t *lg;
     size_t nlg = 0;
@@ -259,9 +242,9 @@ static void gpu_owned(sctx_t *c, const gcrt_config_t *cfg, const char *timeline)
         res->items += nstart == 1 && ncomp == 1;
         check(c, nstart == 1 && ncomp == 1 && marks[2 * t] == GC_WQ_CHILD_MARK(t) && marks[2 * t + 1] == GC_WQ_CHILD_MARK(t),
               "child%u ran exactly once (one START, one COMPLETE in the task log, its %u CTAs' marks)", t, CHILD_CTAS);
-        gc_copy_record_t cr = gc_copy_record(crec[t]);
-        cstart[2 + t] = cr.start;
-        wend[2 + t] = cr.end;
+        /* the copy engine's record: payload, start (low word), 64-bit end stamp */
+        wend[2 + t] = ((uint64_t)crec[t][3] << 32) | crec[t][2];
+        cstart[2 + t] = wend[2 + t] - (uint32_t)((uint32_t)wend[2 + t] - crec[t][1]);
         bool same = !memcmp(dst + 256 * t, src + 256 * t, 256);
         res->items += same && crec[t][0] == 3 + t;
         check(c, same && crec[t][0] == 3 + t, "copy %u ran (256 bytes equal, CE record payload %u)", t, crec[t][0]);
@@ -329,13 +312,13 @@ static void cpu_created(sctx_t *c, const char *timeline) {
     uint8_t src[512];
     if (!seed_buffers(c, &buf, src) || !ok(c, gcrt_stream_create(c->rt, &s), "stream")) return;
     gc_wq_seed_params_t p = {0};
-    p.recs = gc_simt_ptr(buf + B_RECS);
+    p.recs = gcrt_kernel_ptr(buf + B_RECS);
     uint32_t g4[3] = {4, 1, 1}, one[3] = {1, 1, 1}, cg[3] = {CHILD_CTAS, 1, 1}, cb[3] = {CHILD_THREADS, 1, 1};
     if (!ok(c, gcrt_launch(c->rt, s, c->img, "wq_seed", g4, one, &p, sizeof p, 0), "launch K") ||
         !ok(c, gcrt_stream_synchronize(c->rt, s), "K"))
         return;
     for (uint32_t t = 0; t < 2; t++) {
-        gc_wq_child_params_t cp = {gc_simt_ptr(buf + B_MARKS + 8u * t), t};
+        gc_wq_child_params_t cp = {gcrt_kernel_ptr(buf + B_MARKS + 8u * t), t};
         if (!ok(c, gcrt_launch(c->rt, s, c->img, "wq_child", cg, cb, &cp, sizeof cp, 0), "launch child")) return;
     }
     for (uint32_t t = 0; t < 2; t++)
@@ -348,8 +331,8 @@ static void cpu_created(sctx_t *c, const char *timeline) {
     if (!ok(c, gcrt_ops(c->rt, &ops, &nops), "ops") || nops < 5) return;
     uint32_t marks[4];
     uint8_t dst[512];
-    if (!okst(c, gc_mem_read(dev, buf + B_MARKS, marks, sizeof marks), "records") ||
-        !okst(c, gc_mem_read(dev, buf + B_DST, dst, sizeof dst), "records"))
+    if (!ok(c, gcrt_read((c)->rt, buf + B_MARKS, marks, sizeof marks), "records") ||
+        !ok(c, gcrt_read((c)->rt, buf + B_DST, dst, sizeof dst), "records"))
         return;
     res->k_start = ops[0].start_cycle;
     res->k_end = ops[0].end_cycle;
@@ -413,49 +396,41 @@ gcrt_error_t gcsc_wq_latency(const gcrt_config_t *cfg, const char *image, uint64
     if (!bench_open(&c, cfg, image, 64, 256, &q, &buf)) return sclose(&c);
     gc_device_t *dev = gcrt_device(c.rt);
     uint32_t zero[64] = {0};
-    gc_wq_latency_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(buf), gc_simt_ptr(buf + 16), 1};
+    gc_wq_latency_params_t p = {gcrt_wq_ptr(q), gcrt_kernel_ptr(buf), gcrt_kernel_ptr(buf + 16), 1};
     uint32_t r[12];
     gcrt_wq_request_t rq;
     gcrt_wq_request_init(&rq, c.img, "wq_latency", &p, sizeof p);
     rq.open_early = true; /* the queue is open while the thread runs */
-    if (okst(&c, gc_mem_write(dev, buf, zero, sizeof zero), "buffer") &&
+    if (ok(&c, gcrt_write((&c)->rt, buf, zero, sizeof zero), "buffer") &&
         ok(&c, gcrt_workq_request(c.w, &q, 1, &rq), "request") && ok(&c, gcrt_workq_wait(c.w, 0), "request") &&
-        okst(&c, gc_mem_read(dev, buf, r, sizeof r), "records"))
+        ok(&c, gcrt_read((&c)->rt, buf, r, sizeof r), "records"))
         *queue = (uint32_t)(r[10] - r[1]); /* round 1: item record 1 at buf + 32 */
     /* host round trip: K decides and ends; the host sees the end, reacts, submits the work */
     p.use_queue = 0;
     gcrt_stream_t *s = NULL;
-    gc_channel_t *ch = NULL;
-    gc_channel_config_t cc;
-    gc_channel_config_init(&cc);
-    cc.runlist = 0;
     uint32_t g[3] = {1, 1, 1};
-    if (c.e || !okst(&c, gc_mem_write(dev, buf, zero, sizeof zero), "buffer") ||
-        !okst(&c, gc_channel_open(dev, &cc, &ch), "channel") || !ok(&c, gcrt_stream_create(c.rt, &s), "stream") ||
+    if (c.e || !ok(&c, gcrt_write(c.rt, buf, zero, sizeof zero), "buffer") ||
+        !ok(&c, gcrt_stream_create(c.rt, &s), "stream") ||
         !ok(&c, gcrt_launch(c.rt, s, c.img, "wq_latency", g, g, &p, sizeof p, 0), "launch") ||
-        !ok(&c, gcrt_stream_synchronize(c.rt, s), "kernel")) {
-        gc_channel_close(ch);
+        !ok(&c, gcrt_stream_synchronize(c.rt, s), "kernel"))
+        return sclose(&c);
+    if (host_latency && gc_device_run(dev, host_latency) != GC_OK) {
+        ok(&c, GCRT_ERROR_BACKEND, "host reaction");
         return sclose(&c);
     }
-    if (host_latency && !okst(&c, gc_device_run(dev, host_latency), "host reaction")) {
-        gc_channel_close(ch);
-        return sclose(&c);
-    }
-    uint32_t w[16];
-    gc_pushbuf_t pb;
-    gc_pb_init(&pb, w, 16);
-    gc_pb_sem_release_ts(&pb, buf + 16, 1, false, false);
-    /* the release's two beats land one after the other: wait for the stamp too */
-    bool got = okst(&c, gc_channel_submit(ch, &pb), "submit") && okst(&c, gc_sem_wait(dev, buf + 16, 1, NULL), "work");
-    for (int i = 0; got && i < 64; i++) {
-        if (!okst(&c, gc_mem_read(dev, buf, r, sizeof r), "records")) break;
-        if (r[6] | r[7]) {
+    /* the release's two beats land one after the other: wait for the stamp */
+    if (!ok(&c, gcrt_workq_host_release(c.w, buf + 16, 1), "host release")) return sclose(&c);
+    for (uint64_t spent = 0; spent < 2000000u; spent += 4) {
+        if (!ok(&c, gcrt_read(c.rt, buf, r, sizeof r), "records")) break;
+        if (r[4] == 1u && (r[6] | r[7])) {
             *host = (uint32_t)(r[6] - r[0]);
             break;
         }
-        if (!okst(&c, gc_device_run(dev, 1), "work")) break;
+        if (gc_device_run(dev, 4) != GC_OK) {
+            ok(&c, GCRT_ERROR_BACKEND, "waiting for the host's release");
+            break;
+        }
     }
-    gc_channel_close(ch);
     return sclose(&c);
 }
 
@@ -471,12 +446,11 @@ gcrt_error_t gcsc_wq_throughput(const gcrt_config_t *cfg, const char *image, uin
     uint64_t buf = 0;
     size_t ibytes = 16u * (entries + 8u), rbytes = 16u * threads * 64u;
     if (!bench_open(&c, cfg, image, entries, ibytes + rbytes + 64, &q, &buf)) return sclose(&c);
-    gc_device_t *dev = gcrt_device(c.rt);
     uint8_t *zero = calloc(1, ibytes + rbytes + 64);
-    bool wrote = zero && okst(&c, gc_mem_write(dev, buf, zero, ibytes + rbytes + 64), "buffer");
+    bool wrote = zero && ok(&c, gcrt_write((&c)->rt, buf, zero, ibytes + rbytes + 64), "buffer");
     free(zero);
     /* rounds of 1..4 blocks each until the queue fills: every thread keeps producing */
-    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(buf), 1, 0, gc_simt_ptr(buf + ibytes + 64), 7, 4, 0, 64};
+    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gcrt_kernel_ptr(buf), 1, 0, gcrt_kernel_ptr(buf + ibytes + 64), 7, 4, 0, 64};
     gcrt_wq_request_t rq;
     gcrt_wq_request_init(&rq, c.img, "wq_stress", &p, sizeof p);
     rq.grid[0] = threads / 32u;
@@ -484,7 +458,7 @@ gcrt_error_t gcsc_wq_throughput(const gcrt_config_t *cfg, const char *image, uin
     rq.open_early = true;
     uint32_t (*it)[4] = calloc(entries + 8u, 16);
     if (wrote && it && ok(&c, gcrt_workq_request(c.w, &q, 1, &rq), "request") && ok(&c, gcrt_workq_wait(c.w, 0), "request") &&
-        okst(&c, gc_mem_read(dev, buf, it, ibytes), "records")) {
+        ok(&c, gcrt_read((&c)->rt, buf, it, ibytes), "records")) {
         uint64_t first = UINT64_MAX, last = 0;
         for (uint32_t i = 0; i < entries + 8u; i++) {
             if (!(it[i][0] & 0x40000000u)) continue;

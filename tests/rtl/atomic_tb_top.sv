@@ -32,6 +32,8 @@ module atomic_tb_top
   input  logic [31:0]                           st_wmask_i,
   output logic                                  snoop_valid_o,
   output logic [GC_AXI_ADDR_W-1:0]              snoop_addr_o,
+  output logic [63:0]                           snoop_data_o,
+  output logic [7:0]                            snoop_strb_o,
 
   output logic                                  m_arvalid_o,
   input  logic                                  m_arready_i,
@@ -75,7 +77,7 @@ module atomic_tb_top
     .as_valid_o, .as_rdata_o, .as_err_o,
     .timestamp_i,
     .st_valid_i, .st_addr_i, .st_wmask_i,
-    .snoop_valid_o, .snoop_addr_o,
+    .snoop_valid_o, .snoop_addr_o, .snoop_data_o, .snoop_strb_o,
     .m_arvalid_o, .m_arready_i, .m_araddr_o, .m_arlen_o,
     .m_rvalid_i, .m_rready_o, .m_rdata_i, .m_rresp_i, .m_rlast_i,
     .m_awvalid_o, .m_awready_i, .m_awaddr_o, .m_awlen_o,

@@ -108,6 +108,14 @@ gcrt_error_t gcrt_workq_request(gcrt_workq_t *w, gcrt_wq_t *const *qs, size_t nq
  * blocked entries and semaphores; the queues are not re-armed (close the workq). */
 gcrt_error_t gcrt_workq_wait(gcrt_workq_t *w, uint64_t budget);
 
+/* A TMD for kernel `kernel` of `image` (grid x block, parameter block at the device address
+ * `param`) written at `tmd_addr` (256-aligned): for device-side launches through a queue. */
+gcrt_error_t gcrt_workq_write_tmd(gcrt_workq_t *w, const gc_elf_t *image, const char *kernel, const uint32_t grid[3],
+                                  const uint32_t block[3], uint64_t param, uint64_t tmd_addr);
+/* Push a timestamped release of `payload` at `addr` (16-aligned) on the CPU-owned channel and ring
+ * its doorbell: the host's own work (the bench's host round trip). */
+gcrt_error_t gcrt_workq_host_release(gcrt_workq_t *w, uint64_t addr, uint32_t payload);
+
 /* What the hardware and memory say about a queue. */
 typedef struct gcrt_wq_info {
     uint32_t entries, hw_entries, channel, runlist;
