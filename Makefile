@@ -21,7 +21,9 @@ APT_PACKAGES := make g++ python3 python3-venv zlib1g-dev verilator libsystemc-de
 # ---------------------------------------------------------------- sources
 SPEC      := spec/gpucosim.yaml
 GEN_FILES := $(GEN)/gpucosim_pkg.sv $(GEN)/gpucosim_spec.h $(GEN)/spec.md
-RTL       := rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
+RTL       := rtl/gc_axi_pkg.sv rtl/gc_axi_pins.sv rtl/gc_axil_pins.sv
+RTL_INC   := rtl/gc_axi_pins.svh
+RTL       += rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
              rtl/gc_pbdma.sv rtl/gpu_top.sv
 RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
              rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
@@ -51,7 +53,7 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 LDLIBS   := -lz -lm -pthread
 
 VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
-            --top-module gpu_top -Mdir $(VL) -I$(GEN) -Wno-fatal \
+            --top-module gpu_top -Mdir $(VL) -I$(GEN) -Irtl -Wno-fatal \
             -CFLAGS "-O2 -std=c++17" --build -j $(JOBS)
 VL_LIB   := $(VL)/Vgpu_top__ALL.a $(VL)/libverilated.a
 
@@ -106,7 +108,7 @@ $(GEN_FILES) &: $(SPEC) scripts/gen_spec.py
 	@touch $(GEN_FILES)
 
 # ---------------------------------------------------------------- Verilated model
-$(VL)/.stamp: $(RTL) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
+$(VL)/.stamp: $(RTL) $(RTL_INC) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
 	@mkdir -p $(VL)
 	$(VERILATOR) $(VL_FLAGS) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) >$(VL)/build.log 2>&1 || \
 	  { cat $(VL)/build.log; exit 1; }
@@ -147,16 +149,17 @@ $(BUILD)/tests/%: $(BUILD)/san/obj/tests/cosim/%.c.o $(BUILD)/san/libgpucosim.a 
 # -> build/rtl_NAME/VNAME_tb_top
 define rtl_bench
 $(BUILD)/rtl_$(1)/V$(1)_tb_top: $(2) tests/rtl/$(1)_tb_top.sv tests/rtl/$(1)_tb.cpp $(GEN)/gpucosim_pkg.sv \
-    $(GEN)/gpucosim_spec.h rtl/lint.vlt | check-tools
+    $(GEN)/gpucosim_spec.h rtl/lint.vlt $(RTL_INC) cosim/harness.h cosim/axi_mem.h | check-tools
 	@mkdir -p $(BUILD)
-	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) -CFLAGS -I$(CURDIR)/$(GEN) $(3) \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) -Irtl -CFLAGS -I$(CURDIR)/$(GEN) \
+	  -CFLAGS -I$(CURDIR)/cosim $(3) \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(2) tests/rtl/$(1)_tb_top.sv $(CURDIR)/tests/rtl/$(1)_tb.cpp \
 	  --top-module $(1)_tb_top -Mdir $(BUILD)/rtl_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || { cat $(BUILD)/rtl_$(1).log; exit 1; }
 endef
 RTL_BENCHES := ce xbar atomic pbdma fpu
-$(eval $(call rtl_bench,ce,rtl/gc_copy_engine.sv))
-$(eval $(call rtl_bench,xbar,rtl/gc_mem_xbar.sv))
-$(eval $(call rtl_bench,atomic,rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv))
+$(eval $(call rtl_bench,ce,rtl/gc_axi_pkg.sv rtl/gc_copy_engine.sv tests/rtl/tb_cli_pins.sv))
+$(eval $(call rtl_bench,xbar,rtl/gc_axi_pkg.sv rtl/gc_axi_pins.sv rtl/gc_mem_xbar.sv))
+$(eval $(call rtl_bench,atomic,rtl/gc_axi_pkg.sv rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv tests/rtl/tb_cli_pins.sv))
 $(eval $(call rtl_bench,pbdma,$(RTL)))
 # The FP units against SoftFloat vectors (scripts/gen_fp_vectors.py: >= 10^4 per operation)
 FP_RTL     := rtl/gc_fp_pkg.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv
@@ -191,10 +194,10 @@ SC_CXXFLAGS := -std=c++17 $(WARN) -O2 -g -fPIC -fno-semantic-interposition -Ihos
                -isystem $(VERILATOR_ROOT_INC) -isystem $(VERILATOR_ROOT_INC)/vltstd -faligned-new \
                -DVM_COVERAGE=0 -DVM_SC=1 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 VL_SC_FLAGS := --sc --prefix Vgpu_top_sc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
-               --top-module gpu_top -Mdir $(VL_SC) -I$(GEN) -Wno-fatal \
+               --top-module gpu_top -Mdir $(VL_SC) -I$(GEN) -Irtl -Wno-fatal \
                -CFLAGS "-O2 -std=c++17 -fPIC -fno-semantic-interposition $(SC_INC)" --build -j $(JOBS)
 
-$(VL_SC)/.stamp: $(RTL) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
+$(VL_SC)/.stamp: $(RTL) $(RTL_INC) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
 	@mkdir -p $(VL_SC)
 	$(VERILATOR) $(VL_SC_FLAGS) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) >$(VL_SC)/build.log 2>&1 || \
 	  { cat $(VL_SC)/build.log; exit 1; }
@@ -235,7 +238,8 @@ lint-sc: $(VL_SC)/.stamp $(GEN_FILES)
 # (tests/rtl/simt_isa.S) into $(FW)/simt_isa.elf.  The SIMT block bench is built three times:
 # build/rtl_simt8/test_simt8 (LANES 8, the default), build/rtl_simt32/test_simt32 (LANES 32),
 # build/rtl_simt2sm/test_simt2sm (2 SMs) and build/rtl_simtnofpu/test_simtnofpu (FPU = 0).
-SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
+SIMT_RTL   := rtl/gc_axi_pkg.sv rtl/gc_axi_pins.sv
+SIMT_RTL   += rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
               rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv \
               rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 FW         := $(BUILD)/firmware
@@ -299,12 +303,12 @@ $(FW)/simt_isa.elf: tests/rtl/simt_isa.S tests/rtl/simt_isa_list.h firmware/link
 
 # $(call simt_bench,NAME,verilator -G options): build/rtl_NAME/test_NAME
 define simt_bench
-$(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) tests/rtl/simt_tb_top.sv tests/rtl/simt_tb.cpp tests/rtl/simt_isa_list.h \
+$(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) $(RTL_INC) tests/rtl/simt_tb_top.sv tests/rtl/simt_tb.cpp tests/rtl/simt_isa_list.h \
     hostdrv/src/elf.c hostdrv/src/compute.c hostdrv/include/gpucosim/elf.h hostdrv/include/gpucosim/compute.h \
-    firmware/include/gc_kernels.h cosim/axi_mem.h tests/common/tcase.h $(GEN)/gpucosim_pkg.sv \
+    firmware/include/gc_kernels.h cosim/axi_mem.h cosim/harness.h tests/common/tcase.h $(GEN)/gpucosim_pkg.sv \
     $(GEN)/gpucosim_spec.h rtl/lint.vlt | check-tools
 	@mkdir -p $(BUILD)
-	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal $(2) -I$(GEN) \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal $(2) -I$(GEN) -Irtl \
 	  -CFLAGS "-O2 -I$(CURDIR)/$(GEN) -I$(CURDIR)/hostdrv/include -I$(CURDIR)/cosim -I$(CURDIR)/tests/common \
 	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include -DFPU_VECTORS='\"$(abspath $(FP_VECTORS))\"'" \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(SIMT_RTL) tests/rtl/simt_tb_top.sv $(CURDIR)/tests/rtl/simt_tb.cpp \
@@ -383,6 +387,7 @@ test: all
 	BUILD=$(BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
 	  $(if $(TESTS),--filter $(TESTS)) $(if $(SEED),--seed $(SEED)) $(if $(STALL),--stall $(STALL)) $(TEST_BINS) $(RTL_TBS) \
 	  tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
+	  tests/tools/test_axi_ports.py \
 	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
 	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
 
@@ -400,7 +405,7 @@ soak: all
 VL32      := $(BUILD)/vl_lanes32
 VL32_LIB  := $(VL32)/Vgpu_top__ALL.a $(VL32)/libverilated.a
 GPUCOSIM32 := $(BUILD)/bin/gpucosim-lanes32
-$(VL32)/.stamp: $(RTL) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
+$(VL32)/.stamp: $(RTL) $(RTL_INC) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
 	@mkdir -p $(VL32)
 	$(VERILATOR) $(subst -Mdir $(VL),-Mdir $(VL32),$(VL_FLAGS)) -GLANES=32 $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) \
 	  >$(VL32)/build.log 2>&1 || { cat $(VL32)/build.log; exit 1; }
@@ -426,7 +431,7 @@ waves:
 
 lint: check-tools $(GEN_FILES)
 	$(PY) scripts/gen_spec.py --spec $(SPEC) --check
-	$(VERILATOR) --lint-only -Wall -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) --top-module gpu_top
+	$(VERILATOR) --lint-only -Wall -I$(GEN) -Irtl $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) --top-module gpu_top
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) $(DRV_CORE) hostdrv/tools/gpucosim.c \
 	  $(wildcard tests/unit/*.c tests/cosim/*.c)
 	$(PY) -m py_compile scripts/*.py tests/tools/*.py
