@@ -4,9 +4,18 @@
 // One cycle = drive the model's inputs with the clock low, settle, sample the AXI handshakes that
 // happen at this edge, raise the clock, lower it again, then let the memory model act on what it
 // sampled.  The FST trace (when on) gets both edges.
+//
+// Tracing is compiled in only with GC_COSIM_TRACE=1, against the traced Verilation of gpu_top
+// (build/vl_trace, linked into build/bin/gpucosim-waves); the default model has no tracing code
+// and cosim_open refuses a waveform there with a line naming the traced binary.
 #include "cosim.h"
 #include "dump_regs.h"
+#ifndef GC_COSIM_TRACE
+#define GC_COSIM_TRACE 0
+#endif
+#if GC_COSIM_TRACE
 #define GC_HARNESS_FST
+#endif
 #include "harness.h"
 
 #include <cctype>
@@ -103,6 +112,13 @@ extern "C" cosim_t *cosim_open(const cosim_config_t *cfg, char *err, size_t errl
                       cfg->inject);
         return nullptr;
     }
+#if !GC_COSIM_TRACE
+    if (cfg->waves) {
+        std::snprintf(err, errlen, "cosim_open: this model is built without tracing (waves '%s'): " COSIM_NO_TRACE_HINT,
+                      cfg->waves);
+        return nullptr;
+    }
+#endif
     auto s = std::make_unique<cosim>();
     s->cfg = *cfg;
     if (cfg->waves) s->waves = cfg->waves;
@@ -113,10 +129,12 @@ extern "C" cosim_t *cosim_open(const cosim_config_t *cfg, char *err, size_t errl
     s->h->max_cycles = cfg->max_cycles;
     s->h->attach_mem(cfg->sys_latency, cfg->sys_bytes_per_cycle, cfg->vid_latency, cfg->vid_bytes_per_cycle,
                      cfg->stall_pct, s->inject);
+#if GC_COSIM_TRACE
     if (!s->waves.empty() && !s->h->open_waves(s->waves)) {
         std::snprintf(err, errlen, "cosim_open: cannot write waveform file '%s'", s->waves.c_str());
         return nullptr;
     }
+#endif
     Vgpu_top &t = *s->h->top;
     t.s_awvalid_i = t.s_wvalid_i = t.s_arvalid_i = 0;
     t.s_bready_i = t.s_rready_i = 0;
@@ -193,6 +211,8 @@ extern "C" int cosim_debug_read(cosim_t *s, uint32_t offset, uint32_t *value) {
     s->h->dump_on = true;
     return rc;
 }
+
+extern "C" int cosim_has_trace(void) { return GC_COSIM_TRACE; }
 
 extern "C" const char *cosim_verilator_version(void) { return VERILATOR_PRODUCT " " VERILATOR_VERSION; }
 

@@ -42,6 +42,7 @@ module simt_tb_top
   input  logic            log_ctrl_we_i,
   input  logic            no_evict_i,
   output logic [31:0][31:0] regs_o,
+  output logic              idle_o,   // gc_simt idle_o (gpu_top gates the engine's clock on it)
   output logic [63:0]     cycle_o,
 
   `GC_AXI_MASTER_PINS
@@ -103,6 +104,7 @@ module simt_tb_top
     .log_ctrl_we_i,
     .no_evict_i,
     .regs_o,
+    .idle_o,
     .timestamp_i (cycle_q),
     .c_req_o     (c_req[NC-1:0]),
     .c_rsp_i     (c_rsp[NC-1:0]),
