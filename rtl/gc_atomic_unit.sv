@@ -67,7 +67,9 @@
 // Responses are registered: as_valid_o[i] pulses one cycle after the R beat / B response, with
 // as_rdata_o and as_err_o (RRESP/BRESP SLVERR or DECERR).  In the same cycle, a WRITE or RMW
 // whose B response was not an error pulses snoop_valid_o with the request's address (acquires
-// waiting on that 8-byte word wake up).  The grant of the next request can happen in that cycle.
+// waiting on that 8-byte word wake up), and snoop_data_o / snoop_strb_o: the first W beat as it
+// was written (the 8-byte word at the address; of a 16-byte write, the value's beat), so a
+// waiting acquire can be decided on the written value without reading it back.  The grant of the next request can happen in that cycle.
 module gc_atomic_unit
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
@@ -108,6 +110,8 @@ module gc_atomic_unit
   // ---- write snoop (acquire wake-up) ----
   output logic                                  snoop_valid_o,
   output logic [GC_AXI_ADDR_W-1:0]              snoop_addr_o,
+  output logic [63:0]                           snoop_data_o,   // the first W beat written ...
+  output logic [7:0]                            snoop_strb_o,   // ... and its byte strobes
 
   // ---- client memory port (to gc_mem_xbar) ----
   output cli_req_t                              m_req_o,   // client memory port (rtl/README.md)
@@ -195,6 +199,8 @@ module gc_atomic_unit
   logic              as_err_q;
   logic              snoop_valid_q;
   logic [AW-1:0]     snoop_addr_q;
+  logic [63:0]       wd0_q, snoop_data_q;   // first W beat of the write in flight / snooped
+  logic [7:0]        ws0_q, snoop_strb_q;
 
   // ------------------------------------------------------------------ grant
   logic              gnt_any;
@@ -328,6 +334,10 @@ module gc_atomic_unit
       as_err_q      <= 1'b0;
       snoop_valid_q <= 1'b0;
       snoop_addr_q  <= '0;
+      snoop_data_q  <= '0;
+      snoop_strb_q  <= '0;
+      wd0_q         <= '0;
+      ws0_q         <= '0;
     end else begin
       state_q       <= state_d;
       as_valid_q    <= '0;
@@ -381,6 +391,10 @@ module gc_atomic_unit
       // ---- write issued: sample the timestamp
       if (aw_hs) ts_q <= timestamp_i;
       if (w_hs)  beat_q <= 1'b1;
+      if (w_hs && !beat_q) begin
+        wd0_q <= m_req_o.w.data;
+        ws0_q <= m_req_o.w.strb;
+      end
 
       // ---- write response: answer, and wake acquires on a landed write
       if (b_hs) begin
@@ -389,6 +403,8 @@ module gc_atomic_unit
         as_err_q          <= b_err && !sc_dead_q;
         snoop_valid_q     <= !b_err && !sc_dead_q;
         snoop_addr_q      <= addr_q;
+        snoop_data_q      <= wd0_q;
+        snoop_strb_q      <= ws0_q;
         // a landed write breaks the reservations on the 4-byte words it wrote
         for (int r = 0; r < NRES; r++) begin
           if (!b_err && !sc_dead_q && (is16 ? (res_a_q[r][AW-1:4] == addr_q[AW-1:4]) :
@@ -424,6 +440,8 @@ module gc_atomic_unit
   assign as_err_o      = as_err_q;
   assign snoop_valid_o = snoop_valid_q;
   assign snoop_addr_o  = snoop_addr_q;
+  assign snoop_data_o  = snoop_data_q;
+  assign snoop_strb_o  = snoop_strb_q;
 
   // rlast: every read is one beat; resp bit 0 only tells OKAY from EXOKAY (and SLVERR from
   // DECERR), both of which are treated alike.

@@ -67,7 +67,12 @@
 //               SEM_EXECUTE is consumed only when the operation succeeded, so a failed acquire
 //               that switches out re-executes the same SEM_EXECUTE on resume. A failed acquire
 //               is retried every ACQ_RETRY_INTERVAL cycles (0 counts as 1) or at once when the
-//               atomic unit's snoop reports a write to the awaited 8-byte word. ACQ_TIMEOUT != 0:
+//               atomic unit's snoop reports a write to the awaited 8-byte word. The snoop carries
+//               the written beat (snoop_data_i / snoop_strb_i): when it holds every byte the
+//               acquire reads, the acquire's condition is evaluated on it directly and a pass
+//               completes the SEM_EXECUTE without reading the semaphore again (resident in
+//               ACQ_RETRY: in the cycle after the snoop, i.e. 2 cycles after the release's B
+//               response; switched out: when it is dispatched again). ACQ_TIMEOUT != 0:
 //               blocked more than that many cycles (resident or not) faults the channel with
 //               ACQUIRE_TIMEOUT.
 //   faults      recorded through the fault port: copy-engine errors (the channel that launched
@@ -107,8 +112,7 @@
 module gc_pbdma
   import gpucosim_pkg::*;
   import gc_pbdma_pkg::dec_ctx_t, gc_pbdma_pkg::obj_e, gc_pbdma_pkg::mreg_e,
-         gc_pbdma_pkg::NMREG, gc_pbdma_pkg::NSUBCH, gc_pbdma_pkg::SC_W, gc_pbdma_pkg::LEN_W,
-         gc_pbdma_pkg::TS_W;
+         gc_pbdma_pkg::NMREG, gc_pbdma_pkg::NSUBCH, gc_pbdma_pkg::SC_W, gc_pbdma_pkg::LEN_W;
 #(
   parameter int unsigned RL         = 0,   // runlist served by this instance
   parameter int unsigned PB_FIFO_DW = 64,  // pushbuffer dword FIFO depth (power of 2, >= 2 bursts)
@@ -201,6 +205,9 @@ module gc_pbdma
   input  logic                 as_err_i,
   input  logic                 snoop_valid_i,
   input  logic [AW-1:0]        snoop_addr_i,
+  input  logic [63:0]          now_i,            // gpu_top's free-running cycle counter
+  input  logic [63:0]          snoop_data_i,     // the write's first beat (8-byte word) ...
+  input  logic [7:0]           snoop_strb_i,     // ... and its strobes: acquires decide on it
 
   // Client memory port, reads only (GPFIFO entries and pushbuffer)
   output logic                 m_arvalid_o,
@@ -227,7 +234,6 @@ module gc_pbdma
   logic                 sel_rr, sel_guest, sel_own, drop_own, leave;
   logic [3:0]           leave_cause;
   // scheduler
-  logic [TS_W-1:0]      now;
   logic                 resident, own_vld, hold, own_runnable, own_eng_wait, slice_exp;
   logic                 is_guest, guest_avail, rr_found, g_found, sw_blk, sw_ts;
   logic [CH_W-1:0]      own, rr_ch, g_ch;
@@ -253,6 +259,7 @@ module gc_pbdma
   logic [LEN_W-1:0]     st_len;
   // semaphore unit
   logic                 sem_pass, sem_acq, sem_sw, sem_busy, cur_due, cur_to, to_req, to_send;
+  logic                 cur_ok;
   logic [NCH-1:0]       acq_blk, acq_due, acq_woke;
   logic [CH_W-1:0]      to_ch;
   logic [31:0]          to_method, to_data;
@@ -269,7 +276,7 @@ module gc_pbdma
   logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] ce_red;
 
   gc_pbdma_sched #(.RL(RL)) u_sched (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni, .now_i,
     .ch_enable_i, .ch_err_i, .ch_reset_i, .ch_gp_put_i, .ch_gp_get_i, .ch_runlist_i,
     .ch_timeslice_i, .ch_interleave_i,
     .in_ent_i       (in_ent),
@@ -289,7 +296,6 @@ module gc_pbdma
     .leave_i        (leave),
     .leave_cause_i  (leave_cause),
     .progress_i     (mthd_inc_o || gp_get_we_o),
-    .now_o          (now),
     .resident_o     (resident),
     .cur_oh_o       (cur_oh),
     .own_vld_o      (own_vld),
@@ -427,6 +433,7 @@ module gc_pbdma
     .acq_woke_i     (acq_woke),
     .cur_due_i      (cur_due),
     .cur_to_i       (cur_to),
+    .cur_ok_i       (cur_ok),
     .to_req_i       (to_req),
     .to_ch_i        (to_ch),
     .to_method_i    (to_method),
@@ -471,7 +478,7 @@ module gc_pbdma
 
   gc_pbdma_sem #(.RL(RL)) u_sem (
     .clk_i, .rst_ni,
-    .now_i          (now),
+    .now_i,
     .ch_err_i, .ch_reset_i, .ch_runlist_i, .ch_acq_timeout_i, .acq_retry_i,
     .cur_ch_i       (cur_ch),
     .cur_oh_i       (cur_oh),
@@ -497,12 +504,14 @@ module gc_pbdma
     .acq_woke_o     (acq_woke),
     .cur_due_o      (cur_due),
     .cur_to_o       (cur_to),
+    .cur_ok_o       (cur_ok),
     .to_req_o       (to_req),
     .to_ch_o        (to_ch),
     .to_method_o    (to_method),
     .to_data_o      (to_data),
     .aq_valid_o, .aq_ready_i, .aq_op_o, .aq_red_o, .aq_signed_o, .aq_size_o, .aq_addr_o,
-    .aq_wdata_o, .as_valid_i, .as_rdata_i, .snoop_valid_i, .snoop_addr_i
+    .aq_wdata_o, .as_valid_i, .as_rdata_i, .snoop_valid_i, .snoop_addr_i, .snoop_data_i,
+    .snoop_strb_i
   );
 
   gc_pbdma_eng #(.RL(RL)) u_eng (

@@ -103,6 +103,7 @@ module gc_pbdma_dec
   input  logic [NCH-1:0]       acq_woke_i,
   input  logic                 cur_due_i,
   input  logic                 cur_to_i,
+  input  logic                 cur_ok_i,        // the resident channel's acquire is known to pass
   input  logic                 to_req_i,
   input  logic [CH_W-1:0]      to_ch_i,
   input  logic [31:0]          to_method_i,
@@ -674,7 +675,15 @@ module gc_pbdma_dec
                     flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
                   end
                 endcase
-                if (!flt_set) begin
+                if (!flt_set && acq_try && cur_ok_i) begin
+                  // A snooped write already satisfied this acquire (it is dispatched again
+                  // after a switch): done without reading the semaphore
+                  acq_pass   = 1'b1;
+                  acq_try    = 1'b0;
+                  fifo_pop   = 1'b1;
+                  ctx_we     = 1'b1;
+                  mthd_inc_o = 1'b1;
+                end else if (!flt_set) begin
                   aq_start = 1'b1;
                   exe_load = 1'b1;
                   state_d  = PBDMA_STATE_SEM_WAIT;
@@ -901,6 +910,14 @@ module gc_pbdma_dec
           flt_cause_d  = ERROR_CAUSE_ACQUIRE_TIMEOUT;
           flt_method_d = err_method(exe_subch_q, exe_addr_q);
           flt_data_d   = exe_data_q;
+        end else if (cur_ok_i) begin
+          // A snooped write satisfied the acquire: consume the SEM_EXECUTE dword now
+          acq_pass   = 1'b1;
+          fifo_pop   = 1'b1;
+          ctx_we     = 1'b1;
+          ctx_d      = pend_ctx_q;
+          mthd_inc_o = 1'b1;
+          state_d    = (seg_left_q == LEN_W'(1)) ? PBDMA_STATE_SEG_DONE : PBDMA_STATE_PB_FETCH;
         end else if (cur_due_i || acq_woke_i[cur_ch_q]) begin
           state_d = PBDMA_STATE_PB_FETCH;
         end else if (sw_blk_i) begin

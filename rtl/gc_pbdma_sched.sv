@@ -11,7 +11,9 @@
 //              rounds whole, then the first round again at or below the last pick; the guest pick
 //              is the first runnable non-owner after the last guest. No per-channel loop.
 //   slice      the owner's slice and the resident channel's turn are timestamps (the cycle they
-//              started) compared with TIMESLICE when asked, not counters incremented every cycle.
+//              started, of gpu_top's free-running cycle counter now_i, which runs on the ungated
+//              clock: exact across stretches where this PBDMA's clock is gated) compared with
+//              TIMESLICE when asked, not counters incremented every cycle.
 //   owner      own_vld_q / own_q / hold_q as described in gc_pbdma.sv; prog_q is the forward
 //              progress flag (a method or an entry completed since the channel was selected).
 // The decision inputs (sel_*, drop_own, leave) come from the method decoder's FSM
@@ -26,6 +28,7 @@ module gc_pbdma_sched
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
+  input  logic [TS_W-1:0]      now_i,           // gpu_top's cycle counter (GLOBAL.CYCLE)
 
   // Channel configuration / status
   input  logic [NCH-1:0]           ch_enable_i,
@@ -58,7 +61,6 @@ module gc_pbdma_sched
   input  logic [3:0]           leave_cause_i,   // ... for this cause (one-hot, SW_*)
   input  logic                 progress_i,      // a method or an entry completed
 
-  output logic [TS_W-1:0]      now_o,           // cycles since reset (timestamps)
   output logic                 resident_o,
   output logic [NCH-1:0]       cur_oh_o,        // resident channel, one-hot
   output logic                 own_vld_o,
@@ -79,7 +81,6 @@ module gc_pbdma_sched
 
   localparam int unsigned NROUNDS = 3;            // interleave rounds (LOW..HIGH)
 
-  logic [TS_W-1:0]      now_q;
   logic                 own_vld_q;           // a channel owns the time slice
   logic [CH_W-1:0]      own_q;
   logic                 hold_q;              // the owner waits for its engine; guests may run
@@ -101,9 +102,9 @@ module gc_pbdma_sched
   logic is_guest, slice_exp, guest_exp;
   assign is_guest  = own_vld_q && (own_q != cur_ch_i);
   assign slice_exp = own_vld_q &&
-                     (since(now_q, slice_t0_q) >= at_least_1(ch_timeslice_i[own_q]));
+                     (since(now_i, slice_t0_q) >= at_least_1(ch_timeslice_i[own_q]));
   assign guest_exp = is_guest &&
-                     (since(now_q, turn_t0_q) >= at_least_1(ch_timeslice_i[cur_ch_i]));
+                     (since(now_i, turn_t0_q) >= at_least_1(ch_timeslice_i[cur_ch_i]));
 
   // Runnable channels, computed only when a decision looks at them (otherwise all 0, which no
   // decision of that cycle reads: other_run / guest_avail / the picks matter only in IDLE, with
@@ -207,7 +208,6 @@ module gc_pbdma_sched
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      now_q      <= '0;
       own_vld_q  <= 1'b0;
       own_q      <= '0;
       hold_q     <= 1'b0;
@@ -218,25 +218,24 @@ module gc_pbdma_sched
       g_ptr_q    <= '0;
       prog_q     <= 1'b0;
     end else begin
-      now_q <= now_q + TS_W'(1);
       // a resident owner whose slice expired with nobody else to run: renew it
       if (resident && !in_save && !is_guest && own_vld_q && slice_exp &&
           !ce_pend_i[cur_ch_i] && (!other_run || self_next)) begin
-        slice_t0_q <= now_q + TS_W'(1);
+        slice_t0_q <= now_i + TS_W'(1);
         rr_rnd_q   <= self_next ? rr_rnd : rr_rnd_q;
       end
-      if (is_guest && guest_exp && !guest_avail) turn_t0_q <= now_q + TS_W'(1);
+      if (is_guest && guest_exp && !guest_avail) turn_t0_q <= now_i + TS_W'(1);
       if (sel_rr_i) begin
         own_vld_q  <= 1'b1;
         own_q      <= rr_ch;
         hold_q     <= 1'b0;
-        slice_t0_q <= now_q + TS_W'(1);
+        slice_t0_q <= now_i + TS_W'(1);
         rr_ptr_q   <= rr_ch;
         rr_rnd_q   <= rr_rnd;
       end
       if (sel_guest_i) g_ptr_q <= g_ch;
       if (sel_own_i)   hold_q  <= 1'b0;
-      if (sel_any)     turn_t0_q <= now_q + TS_W'(1);
+      if (sel_any)     turn_t0_q <= now_i + TS_W'(1);
       if (progress_i)  prog_q <= 1'b1;
       if (sel_any)     prog_q <= 1'b0;
       if (drop_own_i) begin
@@ -262,13 +261,12 @@ module gc_pbdma_sched
         own_vld_q  <= 1'b1;
         own_q      <= cur_ch_i;
         hold_q     <= 1'b0;
-        slice_t0_q <= now_q + TS_W'(1);
+        slice_t0_q <= now_i + TS_W'(1);
         rr_ptr_q   <= cur_ch_i;
       end
     end
   end
 
-  assign now_o          = now_q;
   assign resident_o     = resident;
   assign cur_oh_o       = cur_oh;
   assign own_vld_o      = own_vld_q;

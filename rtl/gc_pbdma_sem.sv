@@ -12,6 +12,18 @@
 //                compared when asked, not counted per channel per cycle; the due / timeout
 //                vectors are computed only while some channel is blocked, and the snoop is
 //                compared only in a cycle with a snoop.
+//   wake         the atomic unit's snoop carries the first beat it wrote (data and strobes). An
+//                armed acquire on that 8-byte word is woken (it may retry through memory), and
+//                when the beat covers every byte the acquire reads, its condition is evaluated on
+//                the written value at once (gc_sem_pkg::sem_acquire_pass with the channel's own
+//                operation, size and payload, kept per channel when the acquire was issued): a
+//                pass sets acq_ok (cur_ok_o for the resident channel), and the FSM completes the
+//                SEM_EXECUTE without reading the semaphore again: resident in ACQ_RETRY the cycle
+//                after the snoop, switched out when it is dispatched again. The value was in
+//                memory after the acquire was issued (the atomic unit serializes every access),
+//                so the acquire is satisfied; a later write does not undo that (an acquire does
+//                not consume). Writes that do not go through the atomic unit (the SMs' plain
+//                stores) do not snoop: such an acquire passes on its retry interval.
 //   timeouts     to_req_o / to_ch_o: the lowest channel on this runlist, not resident, not in
 //                error or reset, whose acquire timed out (the FSM sends its fault record when
 //                the fault port is free: to_send_i clears the channel's acquire).
@@ -60,6 +72,7 @@ module gc_pbdma_sem
   output logic [NCH-1:0]       acq_woke_o,
   output logic                 cur_due_o,        // the resident channel is due for a retry
   output logic                 cur_to_o,         // the resident channel's acquire timed out
+  output logic                 cur_ok_o,         // the resident channel's acquire is known to pass
   output logic                 to_req_o,         // a switched-out channel's acquire timed out
   output logic [CH_W-1:0]      to_ch_o,
   output logic [31:0]          to_method_o,      // its fault record
@@ -77,7 +90,9 @@ module gc_pbdma_sem
   input  logic                 as_valid_i,
   input  logic [63:0]          as_rdata_i,
   input  logic                 snoop_valid_i,
-  input  logic [AW-1:0]        snoop_addr_i
+  input  logic [AW-1:0]        snoop_addr_i,
+  input  logic [63:0]          snoop_data_i,
+  input  logic [7:0]           snoop_strb_i
 );
 
   // Atomic request
@@ -97,7 +112,11 @@ module gc_pbdma_sem
   logic [NCH-1:0]       acq_woke_q;          // a write to the awaited word landed since the try
   logic [TS_W-1:0]      acq_blk_t_q [NCH];   // first cycle blocked
   logic [TS_W-1:0]      acq_try_t_q [NCH];   // first cycle after the last failed try
-  logic [AW-1:3]        acq_addr_q [NCH];
+  logic [AW-1:2]        acq_addr_q [NCH];
+  logic [NCH-1:0]       acq_ok_q;            // a snooped write made the acquire pass
+  logic [GC_HOST_SEM_EXECUTE_OPERATION_W-1:0] acq_op_q [NCH];
+  logic [NCH-1:0]       acq_is64_q;
+  logic [63:0]          acq_pay_q [NCH];
   logic [SC_W-1:0]      acq_subch_q [NCH];
   logic [31:0]          acq_data_q  [NCH];
 
@@ -137,6 +156,36 @@ module gc_pbdma_sem
   assign to_ch_o     = to_req_o ? first_set(to_cand) : '0;
   assign to_method_o = err_method(acq_subch_q[to_ch_o], GC_HOST_SEM_EXECUTE_DW);
   assign to_data_o   = acq_data_q[to_ch_o];
+  assign cur_ok_o    = acq_ok_q[cur_ch_i];
+
+  // Whether a snooped beat (data, strobes) satisfies an acquire of op / size / payload on the
+  // half hi of the 8-byte word: the beat must hold every byte the acquire reads.
+  function automatic logic snoop_pass(input logic [63:0] d, input logic [7:0] st,
+                                      input logic [GC_HOST_SEM_EXECUTE_OPERATION_W-1:0] op,
+                                      input logic is64, input logic [63:0] pay, input logic hi);
+    logic        cov;
+    logic [63:0] v;
+    cov = is64 ? (st == 8'hFF) : hi ? (st[7:4] == 4'hF) : (st[3:0] == 4'hF);
+    v   = is64 ? d : {32'h0, hi ? d[63:32] : d[31:0]};
+    return cov && sem_acquire_pass(op, is64, v, pay);
+  endfunction
+
+  // Snooped write: which armed acquires it wakes, and which it satisfies (evaluated only in a
+  // snoop cycle, only for the armed channels)
+  logic [NCH-1:0] snp_hit, snp_ok;
+  always_comb begin
+    snp_hit = '0;
+    snp_ok  = '0;
+    if (snoop_valid_i && acq_arm_q != '0) begin
+      for (int c = 0; c < NCH; c++) begin
+        if (acq_arm_q[c] && snoop_addr_i[AW-1:3] == acq_addr_q[c][AW-1:3]) begin
+          snp_hit[c] = 1'b1;
+          snp_ok[c]  = snoop_pass(snoop_data_i, snoop_strb_i, acq_op_q[c], acq_is64_q[c],
+                                  acq_pay_q[c], acq_addr_q[c][2]);
+        end
+      end
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -187,26 +236,31 @@ module gc_pbdma_sem
         acq_blk_t_q[c] <= '0;
         acq_try_t_q[c] <= '0;
         acq_addr_q[c]  <= '0;
+        acq_op_q[c]    <= '0;
+        acq_pay_q[c]   <= '0;
         acq_subch_q[c] <= '0;
         acq_data_q[c]  <= '0;
       end
       acq_blk_q  <= '0;
       acq_arm_q  <= '0;
       acq_woke_q <= '0;
+      acq_ok_q   <= '0;
+      acq_is64_q <= '0;
     end else begin
-      logic [NCH-1:0] blk_n, arm_n, woke_n;
+      logic [NCH-1:0] blk_n, arm_n, woke_n, ok_n;
       blk_n  = acq_blk_q;
       arm_n  = acq_arm_q;
-      woke_n = acq_woke_q;
-      if (snoop_valid_i && acq_arm_q != '0) begin
-        for (int c = 0; c < NCH; c++) begin
-          if (acq_arm_q[c] && snoop_addr_i[AW-1:3] == acq_addr_q[c]) woke_n[c] = 1'b1;
-        end
-      end
+      woke_n = acq_woke_q | snp_hit;
+      ok_n   = acq_ok_q | snp_ok;
       if (start_i && acq_try_i) begin
         arm_n[cur_ch_i]        = 1'b1;
         woke_n[cur_ch_i]       = 1'b0;
-        acq_addr_q[cur_ch_i]  <= addr_i[AW-1:3];
+        ok_n[cur_ch_i]         = 1'b0;
+        acq_addr_q[cur_ch_i]  <= addr_i[AW-1:2];
+        acq_op_q[cur_ch_i]    <= mthd_data_i[GC_HOST_SEM_EXECUTE_OPERATION_LSB +:
+                                             GC_HOST_SEM_EXECUTE_OPERATION_W];
+        acq_is64_q[cur_ch_i]  <= (size_i == SEM_ASIZE_8);
+        acq_pay_q[cur_ch_i]   <= payload_i;
         acq_subch_q[cur_ch_i] <= mthd_subch_i;
         acq_data_q[cur_ch_i]  <= mthd_data_i;
       end
@@ -219,18 +273,22 @@ module gc_pbdma_sem
         blk_n[cur_ch_i]  = 1'b0;
         arm_n[cur_ch_i]  = 1'b0;
         woke_n[cur_ch_i] = 1'b0;
+        ok_n[cur_ch_i]   = 1'b0;
       end
       if (to_send_i) begin
         blk_n[to_ch_o] = 1'b0;
         arm_n[to_ch_o] = 1'b0;
+        ok_n[to_ch_o]  = 1'b0;
       end
       if (acq_clr_i) begin
         blk_n[cur_ch_i] = 1'b0;
         arm_n[cur_ch_i] = 1'b0;
+        ok_n[cur_ch_i]  = 1'b0;
       end
       acq_blk_q  <= blk_n & ~(ch_reset_i | ch_err_i);
       acq_arm_q  <= arm_n & ~(ch_reset_i | ch_err_i);
       acq_woke_q <= woke_n & ~(ch_reset_i | ch_err_i);
+      acq_ok_q   <= ok_n & ~(ch_reset_i | ch_err_i);
     end
   end
 

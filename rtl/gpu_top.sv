@@ -120,6 +120,8 @@ module gpu_top
   logic                     as_err;
   logic                     snoop_valid;
   logic [AW-1:0]            snoop_addr;
+  logic [63:0]              snoop_data;          // the write's first beat (acquire wake)
+  logic [7:0]               snoop_strb;
   logic [NUM_SM-1:0]        st_valid;            // the SMs' global store bursts (LR/SC breaks)
   logic [NUM_SM-1:0][AW-1:0] st_addr;
   logic [NUM_SM-1:0][31:0]  st_wmask;
@@ -381,6 +383,9 @@ module gpu_top
       .as_err_i          (as_err),
       .snoop_valid_i     (snoop_valid),
       .snoop_addr_i      (snoop_addr),
+      .now_i             (cycle),
+      .snoop_data_i      (snoop_data),
+      .snoop_strb_i      (snoop_strb),
       .m_arvalid_o       (c_req[n].ar_valid),
       .m_arready_i       (c_rsp[n].ar_ready),
       .m_araddr_o        (c_req[n].ar.addr),
@@ -586,6 +591,8 @@ module gpu_top
     .st_wmask_i    (st_wmask),
     .snoop_valid_o (snoop_valid),
     .snoop_addr_o  (snoop_addr),
+    .snoop_data_o  (snoop_data),
+    .snoop_strb_o  (snoop_strb),
     .m_req_o   (c_req[CLI_ATOM]),
     .m_rsp_i   (c_rsp[CLI_ATOM])
   );

@@ -23,7 +23,8 @@
 //       IADD 64), 64-bit and timestamped releases, misaligned timestamp release, a stamped
 //       reduction, a rejected reduction form, DMA_NOP words, a release-only copy-class
 //       LAUNCH_DMA with a reduction, acquires woken
-//       by another channel's release (acquire_wake_cycles), ACQUIRE_TIMEOUT with the record
+//       by another channel's release (acquire_wake_cycles, from the release's B response: the
+//       snoop carries the value, <= 4 checked), ACQUIRE_TIMEOUT with the record
 //       while other channels finish;
 //   (d) the copy-priority walk-through (Clow / Chigh with Shigh) and its baseline;
 //   (e) runlist 0 with the real compute engine (hand-assembled one-thread kernels that spin on a
@@ -836,21 +837,28 @@ void test_sem() {
     run(2000);
     check(rd32(mark) == 0 && GC_CHANNEL_STATUS_ACQ_BLOCKED_GET(rd_reg(GC_REG_CHANNEL_STATUS(a))),
           "acquire blocked (retry interval 100000)");
-    size_t ev0 = ev_mthd.size();
+    size_t ev0 = ev_mthd.size(), sn0 = ev_snoop.size();
     sem_writes[s].clear();
     uint64_t t_sub = g_cycle;
     { PB p; p.nops(3).sem(s, 1, ex(REL32)); submit(b, p.w); }
     wait_done({a, b}, 20000);
     uint64_t t_land = sem_writes[s].empty() ? 0 : sem_writes[s].back();
+    // the release's write completes with its B response, the cycle before the atomic unit's snoop
+    uint64_t t_done = 0;
+    for (size_t i = sn0; i < ev_snoop.size(); i++)
+      if ((ev_snoop[i].second & ~7ull) == (s & ~7ull)) t_done = ev_snoop[i].first - 1;
     uint64_t t_ack = 0, t_next = 0;
     for (size_t i = ev0; i < ev_mthd.size(); i++)
       if (ev_mthd[i].ch == a) { if (!t_ack) t_ack = ev_mthd[i].cyc; else if (!t_next) { t_next = ev_mthd[i].cyc; break; } }
-    g_wake_ack = t_ack - t_land;
-    g_wake_next = t_next - t_land;
-    check(rd32(mark) == 1 && t_land && t_ack > t_land && g_cycle - t_sub < 5000,
+    g_wake_ack = t_ack - t_done;
+    g_wake_next = t_next - t_done;
+    check(rd32(mark) == 1 && t_land && t_done && t_ack > t_done && g_cycle - t_sub < 5000,
           "acquire woken by another runlist's release: acquire_wake_cycles %" PRIu64
-          " (release landed -> acquire done), %" PRIu64 " to the next method",
-          g_wake_ack, g_wake_next);
+          " (release's B response -> acquire done; %" PRIu64 " from the write landing), %" PRIu64
+          " to the next method", g_wake_ack, t_ack - t_land, g_wake_next);
+    // the snoop carries the written value: the acquire passes on it, without a read
+    check(g_wake_ack <= 4, "acquire wake %" PRIu64 " cycles after the release's write completed (<= 4)",
+          g_wake_ack);
   }
   // Same runlist, ACQUIRE_SWITCH_TSG EN: the acquirer switches out, the releaser runs, wake-up
   {
