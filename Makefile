@@ -21,7 +21,9 @@ APT_PACKAGES := make g++ ccache python3 python3-venv zlib1g-dev verilator libsys
 # ---------------------------------------------------------------- sources
 SPEC      := spec/gpucosim.yaml
 GEN_FILES := $(GEN)/gpucosim_pkg.sv $(GEN)/gpucosim_spec.h $(GEN)/spec.md
-RTL       := rtl/gc_sem_pkg.sv rtl/gc_pbdma_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
+RTL       := rtl/gc_axi_pkg.sv rtl/gc_axi_pins.sv rtl/gc_axil_pins.sv
+RTL_INC   := rtl/gc_axi_pins.svh
+RTL       += rtl/gc_sem_pkg.sv rtl/gc_pbdma_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
              rtl/gc_level_cycles.sv rtl/gc_pbdma_sched.sv rtl/gc_pbdma_ctx.sv rtl/gc_pbdma_fetch.sv rtl/gc_pbdma_dec.sv \
              rtl/gc_pbdma_sem.sv rtl/gc_pbdma_eng.sv rtl/gc_pbdma.sv rtl/gc_clock_gate.sv rtl/gc_idle_gate.sv rtl/gpu_top.sv
 RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
@@ -75,7 +77,7 @@ VL_MAKEFLAGS := OPT_FAST=$(VL_OPT) OPT_GLOBAL=$(VL_OPT) $(if $(CCACHE),OBJCACHE=
 VL_BUILD  := $(foreach f,$(VL_MAKEFLAGS),-MAKEFLAGS $(f)) --build -j $(JOBS)
 # The default model has no tracing (faster, and what run / test / bench use); the traced one,
 # $(VL_TR), is built only for waveforms: build/bin/gpucosim-waves (make run WAVES=1, make waves-bin).
-VL_COMMON := --cc -O3 --x-assign fast --x-initial fast -I$(GEN) -Wno-fatal -CFLAGS "-std=c++17" $(VL_BUILD)
+VL_COMMON := --cc -O3 --x-assign fast --x-initial fast -I$(GEN) -Irtl -Wno-fatal -CFLAGS "-std=c++17" $(VL_BUILD)
 VL_FLAGS  := $(VL_COMMON) --top-module gpu_top
 VL_TRACE_FLAGS := --trace-fst --trace-structs
 VL_LIB   := $(VL)/Vgpu_top__ALL.a $(VL)/libverilated.a
@@ -144,7 +146,7 @@ endef
 # Verilator's run-time library built for it as DIR/libverilated.a
 define vl_model
 $(call vl_flags,$(1),$(VL_FLAGS) $(2) | $(VL_MAKEFLAGS))
-$(1)/.stamp: $(RTL) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(1)/.flags | check-tools
+$(1)/.stamp: $(RTL) $(RTL_INC) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(1)/.flags | check-tools
 	@mkdir -p $(1)
 	$(VERILATOR) $(VL_FLAGS) -Mdir $(1) $(2) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) >$(1)/build.log 2>&1 || \
 	  { cat $(1)/build.log; exit 1; }
@@ -187,16 +189,17 @@ $(BUILD)/tests/%: $(BUILD)/san/obj/tests/cosim/%.c.o $(BUILD)/san/libgpucosim.a 
 # -> build/rtl_NAME/VNAME_tb_top
 define rtl_bench
 $(BUILD)/rtl_$(1)/V$(1)_tb_top: $(2) tests/rtl/$(1)_tb_top.sv tests/rtl/$(1)_tb.cpp $(GEN)/gpucosim_pkg.sv \
-    $(GEN)/gpucosim_spec.h rtl/lint.vlt | check-tools
+    $(GEN)/gpucosim_spec.h rtl/lint.vlt $(RTL_INC) cosim/harness.h cosim/axi_mem.h | check-tools
 	@mkdir -p $(BUILD)
-	$(VERILATOR) --cc --exe $(VL_BUILD) -O2 -Wno-fatal -I$(GEN) -CFLAGS -I$(CURDIR)/$(GEN) $(3) \
+	$(VERILATOR) --cc --exe $(VL_BUILD) -O2 -Wno-fatal -I$(GEN) -Irtl -CFLAGS -I$(CURDIR)/$(GEN) \
+	  -CFLAGS -I$(CURDIR)/cosim $(3) \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(2) tests/rtl/$(1)_tb_top.sv $(CURDIR)/tests/rtl/$(1)_tb.cpp \
 	  --top-module $(1)_tb_top -Mdir $(BUILD)/rtl_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || { cat $(BUILD)/rtl_$(1).log; exit 1; }
 endef
 RTL_BENCHES := ce xbar atomic pbdma fpu
-$(eval $(call rtl_bench,ce,rtl/gc_copy_engine.sv))
-$(eval $(call rtl_bench,xbar,rtl/gc_mem_xbar.sv))
-$(eval $(call rtl_bench,atomic,rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv))
+$(eval $(call rtl_bench,ce,rtl/gc_axi_pkg.sv rtl/gc_copy_engine.sv tests/rtl/tb_cli_pins.sv))
+$(eval $(call rtl_bench,xbar,rtl/gc_axi_pkg.sv rtl/gc_axi_pins.sv rtl/gc_mem_xbar.sv))
+$(eval $(call rtl_bench,atomic,rtl/gc_axi_pkg.sv rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv tests/rtl/tb_cli_pins.sv))
 $(eval $(call rtl_bench,pbdma,$(RTL)))
 # The FP units against SoftFloat vectors (scripts/gen_fp_vectors.py: >= 10^4 per operation)
 FP_RTL     := rtl/gc_fp_pkg.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv
@@ -231,11 +234,11 @@ SC_CXXFLAGS := -std=c++17 $(WARN) -O2 -g -fPIC -fno-semantic-interposition -Ihos
                -isystem $(VERILATOR_ROOT_INC) -isystem $(VERILATOR_ROOT_INC)/vltstd -faligned-new \
                -DVM_COVERAGE=0 -DVM_SC=1 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 VL_SC_FLAGS := --sc --prefix Vgpu_top_sc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
-               --top-module gpu_top -Mdir $(VL_SC) -I$(GEN) -Wno-fatal \
+               --top-module gpu_top -Mdir $(VL_SC) -I$(GEN) -Irtl -Wno-fatal \
                -CFLAGS "-std=c++17 -fPIC -fno-semantic-interposition $(SC_INC)" $(VL_BUILD)
 
 $(eval $(call vl_flags,$(VL_SC),$(VL_SC_FLAGS) | $(VL_MAKEFLAGS)))
-$(VL_SC)/.stamp: $(RTL) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(VL_SC)/.flags | check-tools
+$(VL_SC)/.stamp: $(RTL) $(RTL_INC) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(VL_SC)/.flags | check-tools
 	@mkdir -p $(VL_SC)
 	$(VERILATOR) $(VL_SC_FLAGS) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) >$(VL_SC)/build.log 2>&1 || \
 	  { cat $(VL_SC)/build.log; exit 1; }
@@ -282,7 +285,8 @@ lint-sc: $(VL_SC)/.stamp $(GEN_FILES)
 # (tests/rtl/simt_isa.S) into $(FW)/simt_isa.elf.  The SIMT block bench is built three times:
 # build/rtl_simt8/test_simt8 (LANES 8, the default), build/rtl_simt32/test_simt32 (LANES 32),
 # build/rtl_simt2sm/test_simt2sm (2 SMs) and build/rtl_simtnofpu/test_simtnofpu (FPU = 0).
-SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
+SIMT_RTL   := rtl/gc_axi_pkg.sv rtl/gc_axi_pins.sv
+SIMT_RTL   += rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
               rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv \
               rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 FW         := $(BUILD)/firmware
@@ -351,13 +355,13 @@ drop_stale_dep = d=$(1)/$(2).d; [ ! -f $$$$d ] || for f in $$$$(sed 's/^[^:]*://
   [ -e "$$$$f" ] || [ -e "$(1)/$$$$f" ] || { rm -f $$$$d $(1)/$(2).o; break; }; done
 # $(call simt_bench,NAME,verilator -G options): build/rtl_NAME/test_NAME
 define simt_bench
-$(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) tests/rtl/simt_tb_top.sv tests/rtl/simt_tb.cpp tests/rtl/simt_isa_list.h \
+$(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) $(RTL_INC) tests/rtl/simt_tb_top.sv tests/rtl/simt_tb.cpp tests/rtl/simt_isa_list.h \
     hostdrv/compute/elf.c hostdrv/compute/compute.c hostdrv/include/gpucosim/elf.h hostdrv/include/gpucosim/compute.h \
-    firmware/include/gc_kernels.h cosim/axi_mem.h tests/common/tcase.h $(GEN)/gpucosim_pkg.sv \
+    firmware/include/gc_kernels.h cosim/axi_mem.h cosim/harness.h tests/common/tcase.h $(GEN)/gpucosim_pkg.sv \
     $(GEN)/gpucosim_spec.h rtl/lint.vlt | check-tools
 	@mkdir -p $(BUILD)
 	@$(call drop_stale_dep,$(BUILD)/rtl_$(1),simt_tb)
-	$(VERILATOR) --cc --exe $(VL_BUILD) -O2 -Wno-fatal $(2) -I$(GEN) \
+	$(VERILATOR) --cc --exe $(VL_BUILD) -O2 -Wno-fatal $(2) -I$(GEN) -Irtl \
 	  -CFLAGS "-I$(CURDIR)/$(GEN) -I$(CURDIR)/hostdrv/include -I$(CURDIR)/cosim -I$(CURDIR)/tests/common \
 	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include -DFPU_VECTORS='\"$(abspath $(FP_VECTORS))\"'" \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(SIMT_RTL) tests/rtl/simt_tb_top.sv $(CURDIR)/tests/rtl/simt_tb.cpp \
@@ -449,6 +453,7 @@ run: $(RUN_BIN)
 # Every test program: BACKEND@PROGRAM runs PROGRAM's cases on that backend (scripts/run_tests.py).
 TEST_PROGS = $(TEST_BINS) $(RTL_TBS) \
   tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
+  tests/tools/test_axi_ports.py \
   tests/tools/test_layers.py \
   $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
   $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t)) $(foreach t,$(SC_ONCE),sc@$(BUILD)/tests/$(t))
@@ -526,7 +531,7 @@ $(eval $(call model_bin,$(GPUCOSIM32),$(VL32),lanes32))
 VL_CNT      := $(BUILD)/vl_counter
 SPEED_CNT   := $(BUILD)/bin/cosim-speed-counter
 $(eval $(call vl_flags,$(VL_CNT),$(VL_COMMON) | $(VL_MAKEFLAGS)))
-$(VL_CNT)/.stamp: cosim/speed/counter_top.sv $(GEN)/gpucosim_pkg.sv $(VL_CNT)/.flags | check-tools
+$(VL_CNT)/.stamp: cosim/speed/counter_top.sv $(RTL_INC) $(GEN)/gpucosim_pkg.sv $(VL_CNT)/.flags | check-tools
 	@mkdir -p $(VL_CNT)
 	$(VERILATOR) $(VL_COMMON) --top-module counter_top --prefix Vgpu_top -Mdir $(VL_CNT) $(GEN)/gpucosim_pkg.sv \
 	  cosim/speed/counter_top.sv >$(VL_CNT)/build.log 2>&1 || { cat $(VL_CNT)/build.log; exit 1; }
@@ -552,8 +557,8 @@ waves:
 
 lint: check-tools $(GEN_FILES)
 	$(PY) scripts/gen_spec.py --spec $(SPEC) --check
-	$(VERILATOR) --lint-only -Wall -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) --top-module gpu_top
-	$(VERILATOR) --lint-only -Wall -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt cosim/speed/counter_top.sv \
+	$(VERILATOR) --lint-only -Wall -I$(GEN) -Irtl $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) --top-module gpu_top
+	$(VERILATOR) --lint-only -Wall -I$(GEN) -Irtl $(GEN)/gpucosim_pkg.sv rtl/lint.vlt cosim/speed/counter_top.sv \
 	  --top-module counter_top
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) $(DRV_CORE) hostdrv/tools/gpucosim.c cosim/speed/cosim_speed.c \
 	  $(wildcard tests/unit/*.c tests/cosim/*.c tests/array/*.c)

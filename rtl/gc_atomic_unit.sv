@@ -72,6 +72,7 @@
 // waiting acquire can be decided on the written value without reading it back.  The grant of the next request can happen in that cycle.
 module gc_atomic_unit
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
   import gc_sem_pkg::*;
 #(
   parameter int unsigned N    = 4,
@@ -113,27 +114,8 @@ module gc_atomic_unit
   output logic [7:0]                            snoop_strb_o,   // ... and its byte strobes
 
   // ---- client memory port (to gc_mem_xbar) ----
-  output logic                                  m_arvalid_o,
-  input  logic                                  m_arready_i,
-  output logic [GC_AXI_ADDR_W-1:0]              m_araddr_o,
-  output logic [7:0]                            m_arlen_o,
-  input  logic                                  m_rvalid_i,
-  output logic                                  m_rready_o,
-  input  logic [GC_AXI_DATA_W-1:0]              m_rdata_i,
-  input  logic [1:0]                            m_rresp_i,
-  input  logic                                  m_rlast_i,
-  output logic                                  m_awvalid_o,
-  input  logic                                  m_awready_i,
-  output logic [GC_AXI_ADDR_W-1:0]              m_awaddr_o,
-  output logic [7:0]                            m_awlen_o,
-  output logic                                  m_wvalid_o,
-  input  logic                                  m_wready_i,
-  output logic [GC_AXI_DATA_W-1:0]              m_wdata_o,
-  output logic [GC_AXI_DATA_W/8-1:0]            m_wstrb_o,
-  output logic                                  m_wlast_o,
-  input  logic                                  m_bvalid_i,
-  output logic                                  m_bready_o,
-  input  logic [1:0]                            m_bresp_i
+  output cli_req_t                              m_req_o,   // client memory port (rtl/README.md)
+  input  cli_rsp_t                              m_rsp_i
 );
 
   localparam int unsigned AW = GC_AXI_ADDR_W;
@@ -240,52 +222,53 @@ module gc_atomic_unit
     is64    = (size_q == SEM_ASIZE_8) || (size_q == SEM_ASIZE_16);
     is4     = !is64;                             // SEM_ASIZE_4 or SEM_ASIZE_16W
     is16    = ((size_q == SEM_ASIZE_16) || (size_q == SEM_ASIZE_16W)) && (op_q != SEM_AOP_READ);
-    // the value of the read beat as the request sees it (4 bytes zero-extended)
-    rd_val  = is4 ? {32'h0, (half ? m_rdata_i[63:32] : m_rdata_i[31:0])} : m_rdata_i;
     old_val = is4 ? {32'h0, (half ? old_q[63:32] : old_q[31:0])} : old_q;
     new_val = sem_reduce(red_q, signed_q, is64, old_val, wdata_q);
     w_val   = (op_q != SEM_AOP_RMW) ? wdata_q :
               (xop_q == SEM_XOP_SWAP) ? wdata_q : new_val;
   end
+  // the value of the read beat as the request sees it (4 bytes zero-extended); apart from the
+  // block above, which feeds the write data: the response reaches no request combinationally
+  assign rd_val = is4 ? {32'h0, (half ? m_rsp_i.r.data[63:32] : m_rsp_i.r.data[31:0])} : m_rsp_i.r.data;
 
   // ------------------------------------------------------------------ memory port
-  assign m_arvalid_o = (state_q == ATOM_AR);
-  assign m_araddr_o  = {addr_q[AW-1:LW], LW'(0)};
-  assign m_arlen_o   = 8'd0;
-  assign m_rready_o  = (state_q == ATOM_R);
+  assign m_req_o.ar_valid = (state_q == ATOM_AR);
+  assign m_req_o.ar.addr  = {addr_q[AW-1:LW], LW'(0)};
+  assign m_req_o.ar.len   = 8'd0;
+  assign m_req_o.r_ready  = (state_q == ATOM_R);
 
-  assign m_awvalid_o = (state_q == ATOM_AW);
-  assign m_awaddr_o  = {addr_q[AW-1:LW], LW'(0)};
-  assign m_awlen_o   = is16 ? 8'd1 : 8'd0;
+  assign m_req_o.aw_valid = (state_q == ATOM_AW);
+  assign m_req_o.aw.addr  = {addr_q[AW-1:LW], LW'(0)};
+  assign m_req_o.aw.len   = is16 ? 8'd1 : 8'd0;
 
   always_comb begin
-    m_wvalid_o = (state_q == ATOM_W);
-    m_wlast_o  = !is16 || beat_q;
+    m_req_o.w_valid = (state_q == ATOM_W);
+    m_req_o.w.last  = !is16 || beat_q;
     if (beat_q) begin
-      m_wdata_o = ts_q;                          // second beat of the 16-byte write
-      m_wstrb_o = '1;
+      m_req_o.w.data = ts_q;                          // second beat of the 16-byte write
+      m_req_o.w.strb = '1;
     end else if (is16) begin                     // first beat: the value (16W: then wdata[63:32])
-      m_wdata_o = is4 ? {wdata_q[63:32], w_val[31:0]} : w_val;
-      m_wstrb_o = '1;
+      m_req_o.w.data = is4 ? {wdata_q[63:32], w_val[31:0]} : w_val;
+      m_req_o.w.strb = '1;
     end else if (is4) begin
-      m_wdata_o = half ? {w_val[31:0], 32'h0} : {32'h0, w_val[31:0]};
-      m_wstrb_o = sc_dead_q ? 8'h00 : half ? 8'hF0 : 8'h0F;
+      m_req_o.w.data = half ? {w_val[31:0], 32'h0} : {32'h0, w_val[31:0]};
+      m_req_o.w.strb = sc_dead_q ? 8'h00 : half ? 8'hF0 : 8'h0F;
     end else begin
-      m_wdata_o = w_val;
-      m_wstrb_o = '1;
+      m_req_o.w.data = w_val;
+      m_req_o.w.strb = '1;
     end
   end
 
-  assign m_bready_o = (state_q == ATOM_B);
+  assign m_req_o.b_ready = (state_q == ATOM_B);
 
   logic ar_hs, r_hs, aw_hs, w_hs, b_hs, r_err, b_err, bad_op;
-  assign ar_hs  = m_arvalid_o && m_arready_i;
-  assign r_hs   = m_rvalid_i && m_rready_o;
-  assign aw_hs  = m_awvalid_o && m_awready_i;
-  assign w_hs   = m_wvalid_o && m_wready_i;
-  assign b_hs   = m_bvalid_i && m_bready_o;
-  assign r_err  = m_rresp_i[1];                  // SLVERR (2) or DECERR (3)
-  assign b_err  = m_bresp_i[1];
+  assign ar_hs  = m_req_o.ar_valid && m_rsp_i.ar_ready;
+  assign r_hs   = m_rsp_i.r_valid && m_req_o.r_ready;
+  assign aw_hs  = m_req_o.aw_valid && m_rsp_i.aw_ready;
+  assign w_hs   = m_req_o.w_valid && m_rsp_i.w_ready;
+  assign b_hs   = m_rsp_i.b_valid && m_req_o.b_ready;
+  assign r_err  = m_rsp_i.r.resp[1];                  // SLVERR (2) or DECERR (3)
+  assign b_err  = m_rsp_i.b_resp[1];
   // The request's operation: aq_op_i, or the one an extended operation implies
   logic [1:0] gnt_op;
   logic       gnt_xop, sc_fail;
@@ -321,7 +304,7 @@ module gc_atomic_unit
       ATOM_AR:   if (ar_hs) state_d = ATOM_R;
       ATOM_R:    if (r_hs) state_d = (op_q == SEM_AOP_RMW && !r_err) ? ATOM_AW : ATOM_IDLE;
       ATOM_AW:   if (aw_hs) state_d = ATOM_W;
-      ATOM_W:    if (w_hs && m_wlast_o) state_d = ATOM_B;
+      ATOM_W:    if (w_hs && m_req_o.w.last) state_d = ATOM_B;
       ATOM_B:    if (b_hs) state_d = ATOM_IDLE;
       default:   state_d = ATOM_IDLE;
     endcase
@@ -389,7 +372,7 @@ module gc_atomic_unit
 
       // ---- read beat: READ answers now; RMW keeps the old value (or answers a bus error)
       if (r_hs) begin
-        old_q <= m_rdata_i;
+        old_q <= m_rsp_i.r.data;
         if (xop_q == SEM_XOP_LR && !r_err && !lr_kill_q && !cur_hit) begin
           for (int r = 0; r < NRES; r++) if (lr_tags[r]) res_v_q[r] <= 1'b1;
         end
@@ -409,8 +392,8 @@ module gc_atomic_unit
       if (aw_hs) ts_q <= timestamp_i;
       if (w_hs)  beat_q <= 1'b1;
       if (w_hs && !beat_q) begin
-        wd0_q <= m_wdata_o;
-        ws0_q <= m_wstrb_o;
+        wd0_q <= m_req_o.w.data;
+        ws0_q <= m_req_o.w.strb;
       end
 
       // ---- write response: answer, and wake acquires on a landed write
@@ -465,6 +448,6 @@ module gc_atomic_unit
   logic unused_ok;
   logic [NST-1:0][6:0] unused_st;
   always_comb for (int i = 0; i < NST; i++) unused_st[i] = st_addr_i[i][6:0];
-  assign unused_ok = ^{m_rlast_i, m_rresp_i[0], m_bresp_i[0], unused_st};
+  assign unused_ok = ^{m_rsp_i.r.last, m_rsp_i.r.resp[0], m_rsp_i.b_resp[0], unused_st};
 
 endmodule

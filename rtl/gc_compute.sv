@@ -80,6 +80,7 @@
 // 2^SIZE_LOG2).  An error answer to a log record is ignored.
 module gc_compute
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
   import gc_sem_pkg::*;
   import gc_simt_pkg::*;
 #(
@@ -143,15 +144,8 @@ module gc_compute
   input  logic                    no_evict_i,
 
   // memory port (TMD reads)
-  output logic                    m_arvalid_o,
-  input  logic                    m_arready_i,
-  output logic [AW-1:0]           m_araddr_o,
-  output logic [7:0]              m_arlen_o,
-  input  logic                    m_rvalid_i,
-  output logic                    m_rready_o,
-  input  logic [63:0]             m_rdata_i,
-  input  logic [1:0]              m_rresp_i,
-  input  logic                    m_rlast_i,
+  output cli_req_t                m_req_o,
+  input  cli_rsp_t                m_rsp_i,
 
   // atomic unit (completion releases, log records)
   output logic                    aq_valid_o,
@@ -601,9 +595,9 @@ module gc_compute
   end
 
   logic r_hs, rel_resp, rel_err, fd_bad, qr_hs, qr_err;
-  assign r_hs     = m_rvalid_i && m_rready_o;
+  assign r_hs     = m_rsp_i.r_valid && m_req_o.r_ready;
   assign qr_hs    = (f_st_q == F_QR) && r_hs;
-  assign qr_err   = qr_hs && m_rresp_i[1] && stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q;
+  assign qr_err   = qr_hs && m_rsp_i.r.resp[1] && stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q;
   assign rel_resp = (p_st_q == P_WAIT) && as_valid_i && p_rel_q;
   assign rel_err  = rel_resp && as_err_i;
   assign fd_bad   = (step == ST_FDONE) && (f_err_q || ft_bad);
@@ -734,10 +728,12 @@ module gc_compute
   assign aq_addr_o  = p_addr_q;
   assign aq_wdata_o = p_wdata_q;
 
-  assign m_arvalid_o = (f_st_q == F_AR) || (f_st_q == F_QAR);
-  assign m_araddr_o  = (f_st_q == F_QAR) ? e_tmd_q[qp_e_q].qaddr : AW'({e_task_q[f_ent_q], 8'h00});
-  assign m_arlen_o   = (f_st_q == F_QAR) ? 8'h00 : 8'(TMD_BEATS - 1);
-  assign m_rready_o  = 1'b1;
+  // the AR: a TMD's beats, or one beat of a queue TMD's header (queue polls)
+  logic [AW-1:0] f_araddr;
+  logic [7:0]    f_arlen;
+  assign f_araddr = (f_st_q == F_QAR) ? e_tmd_q[qp_e_q].qaddr : AW'({e_task_q[f_ent_q], 8'h00});
+  assign f_arlen  = (f_st_q == F_QAR) ? 8'h00 : 8'(TMD_BEATS - 1);
+  assign m_req_o  = cli_rd_only('{addr: f_araddr, len: f_arlen}, (f_st_q == F_AR) || (f_st_q == F_QAR), 1'b1);
 
   assign done_o        = done_q;
   assign done_err_o    = done_err_q;
@@ -891,16 +887,16 @@ module gc_compute
           qp_rr_q <= qp_pick;
           f_st_q  <= F_QAR;
         end
-        F_QAR: if (m_arready_i) f_st_q <= F_QR;
+        F_QAR: if (m_rsp_i.ar_ready) f_st_q <= F_QR;
         F_QR: if (r_hs) begin
           f_st_q <= F_IDLE;
           qp_t_q <= 8'(GC_TMU_QUEUE_POLL);
-          if (stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q) e_qcl_q[qp_e_q] <= m_rdata_i[31] || m_rresp_i[1];
+          if (stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q) e_qcl_q[qp_e_q] <= m_rsp_i.r.data[31] || m_rsp_i.r.resp[1];
         end
-        F_AR: if (m_arready_i) f_st_q <= F_R;
+        F_AR: if (m_rsp_i.ar_ready) f_st_q <= F_R;
         F_R: if (r_hs) begin
           f_beat_q <= f_beat_q + 4'd1;
-          if (m_rresp_i[1]) f_err_q <= 1'b1;
+          if (m_rsp_i.r.resp[1]) f_err_q <= 1'b1;
           if (32'(f_beat_q) == TMD_BEATS - 1) f_st_q <= F_CHK;
         end
         F_CHK: if (step == ST_FDONE) f_st_q <= F_IDLE;
@@ -1071,8 +1067,8 @@ module gc_compute
     end
     // TMD read beats
     if (f_st_q == F_R && r_hs) begin
-      fb_q[2 * 32'(f_beat_q)]     <= m_rdata_i[31:0];
-      fb_q[2 * 32'(f_beat_q) + 1] <= m_rdata_i[63:32];
+      fb_q[2 * 32'(f_beat_q)]     <= m_rsp_i.r.data[31:0];
+      fb_q[2 * 32'(f_beat_q) + 1] <= m_rsp_i.r.data[63:32];
     end
     // fetch done
     if (step == ST_FDONE) begin
@@ -1121,8 +1117,8 @@ module gc_compute
       end
     end
     // queue header read: PUT.COUNT
-    if (qr_hs && !m_rresp_i[1] && stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q)
-      e_qput_q[qp_e_q] <= {1'b0, m_rdata_i[30:0]};
+    if (qr_hs && !m_rsp_i.r.resp[1] && stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q)
+      e_qput_q[qp_e_q] <= {1'b0, m_rsp_i.r.data[30:0]};
     // dispatch progress (a queue task's last CTA of an entry: the next position)
     if (disp && d_last && d_t.q) begin
       e_cx_q[d_e]   <= '0;
@@ -1224,8 +1220,9 @@ module gc_compute
                   (lsu_beats_i == '0) && (cta_done_i == '0) && (flt_valid_i == '0) && (qp_t_q == '0);
 
   logic unused_cp;
-  assign unused_cp = ^{m_rlast_i, m_rresp_i[0], w_dz, w_shi, w_pri, w_flags, w_qhi, log_base_i[3:0],
+  assign unused_cp = ^{m_rsp_i.r.last, m_rsp_i.r.resp[0], m_rsp_i.aw_ready, m_rsp_i.w_ready, m_rsp_i.b_valid,
+                       m_rsp_i.b_resp, w_dz, w_shi, w_pri, w_flags, w_qhi, log_base_i[3:0],
                        cmd_tmd_i[7:0], ln_tmd_i, d_t.sem, d_t.pay, d_t.rel, d_t.four, d_t.intr, d_t.qaddr,
-                       m_rdata_i[63:32]};
+                       m_rsp_i.r.data[63:32]};
 
 endmodule

@@ -106,6 +106,7 @@
 // cycles with state_q != IDLE (saturates).
 module gc_copy_engine
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
 #(
   parameter int unsigned RING_BYTES = 2048,  // byte ring size, power of two, >= 256
   parameter int unsigned RD_OUT_MAX = 12     // read bursts in flight, 1..15 (rd_out_o is 4 bits)
@@ -160,27 +161,8 @@ module gc_copy_engine
   input  logic                               as_err_i,
 
   // ---- client memory port (to gc_mem_xbar): copy / memset data only ----
-  output logic                               m_arvalid_o,
-  input  logic                               m_arready_i,
-  output logic [GC_AXI_ADDR_W-1:0]           m_araddr_o,
-  output logic [7:0]                         m_arlen_o,
-  input  logic                               m_rvalid_i,
-  output logic                               m_rready_o,
-  input  logic [GC_AXI_DATA_W-1:0]           m_rdata_i,
-  input  logic [1:0]                         m_rresp_i,
-  input  logic                               m_rlast_i,
-  output logic                               m_awvalid_o,
-  input  logic                               m_awready_i,
-  output logic [GC_AXI_ADDR_W-1:0]           m_awaddr_o,
-  output logic [7:0]                         m_awlen_o,
-  output logic                               m_wvalid_o,
-  input  logic                               m_wready_i,
-  output logic [GC_AXI_DATA_W-1:0]           m_wdata_o,
-  output logic [GC_AXI_DATA_W/8-1:0]         m_wstrb_o,
-  output logic                               m_wlast_o,
-  input  logic                               m_bvalid_i,
-  output logic                               m_bready_o,
-  input  logic [1:0]                         m_bresp_i
+  output cli_req_t                           m_req_o,   // client memory port (rtl/README.md)
+  input  cli_rsp_t                           m_rsp_i
 );
 
   // ------------------------------------------------------------------ sizes
@@ -297,10 +279,10 @@ module gc_copy_engine
                   (32'(rd_out_q) < 32'(RD_OUT_MAX));
   end
 
-  assign m_arvalid_o = ar_hold_q || ar_want;
-  assign m_araddr_o  = {rd_addr_q[AW-1:LW], LW'(0)};
-  assign m_arlen_o   = rd_len;
-  assign ar_hs       = m_arvalid_o && m_arready_i;
+  assign m_req_o.ar_valid = ar_hold_q || ar_want;
+  assign m_req_o.ar.addr  = {rd_addr_q[AW-1:LW], LW'(0)};
+  assign m_req_o.ar.len   = rd_len;
+  assign ar_hs       = m_req_o.ar_valid && m_rsp_i.ar_ready;
 
   // ------------------------------------------------------------------ read data side
   logic [LW-1:0]     rq_lo, r_lo;
@@ -322,16 +304,16 @@ module gc_copy_engine
     end
   end
 
-  assign m_rready_o = 1'b1;                   // ring space was reserved when the AR was issued
-  assign r_hs       = m_rvalid_i && (rd_out_q != '0);
-  assign r_pop      = r_hs && m_rlast_i;
-  assign r_err      = m_rvalid_i && m_rresp_i[1];   // SLVERR (2) or DECERR (3)
+  assign m_req_o.r_ready = 1'b1;                   // ring space was reserved when the AR was issued
+  assign r_hs       = m_rsp_i.r_valid && (rd_out_q != '0);
+  assign r_pop      = r_hs && m_rsp_i.r.last;
+  assign r_err      = m_rsp_i.r_valid && m_rsp_i.r.resp[1];   // SLVERR (2) or DECERR (3)
 
   // Ring storage: no reset, slots are only read after they were written for the current copy.
   always_ff @(posedge clk_i) begin
     if (r_hs) begin
       for (int unsigned b = 0; b < DB; b++) begin
-        if (r_we[b]) ring_q[RW'(r_base + PW'(b))] <= m_rdata_i[8*b +: 8];
+        if (r_we[b]) ring_q[RW'(r_base + PW'(b))] <= m_rsp_i.r.data[8*b +: 8];
       end
     end
   end
@@ -396,20 +378,20 @@ module gc_copy_engine
   end
 
   // ------------------------------------------------------------------ memory AW / W (data only)
-  assign m_awvalid_o = aw_hold_q || aw_want;
-  assign m_awaddr_o  = {wr_addr_q[AW-1:LW], LW'(0)};
-  assign m_awlen_o   = wr_len;
-  assign m_wvalid_o  = w_copy_valid;
-  assign m_wdata_o   = w_data;
-  assign m_wstrb_o   = w_strb;
-  assign m_wlast_o   = w_last;
+  assign m_req_o.aw_valid = aw_hold_q || aw_want;
+  assign m_req_o.aw.addr  = {wr_addr_q[AW-1:LW], LW'(0)};
+  assign m_req_o.aw.len   = wr_len;
+  assign m_req_o.w_valid  = w_copy_valid;
+  assign m_req_o.w.data   = w_data;
+  assign m_req_o.w.strb   = w_strb;
+  assign m_req_o.w.last   = w_last;
 
-  assign aw_hs      = m_awvalid_o && m_awready_i;
+  assign aw_hs      = m_req_o.aw_valid && m_rsp_i.aw_ready;
   assign aw_copy_hs = aw_hs;                  // AW only carries copy / memset bursts
-  assign w_hs       = m_wvalid_o && m_wready_i;
+  assign w_hs       = m_req_o.w_valid && m_rsp_i.w_ready;
   assign w_copy_hs  = w_hs;
   assign w_pop      = w_copy_hs && w_last;
-  assign m_bready_o = 1'b1;
+  assign m_req_o.b_ready = 1'b1;
 
   // ------------------------------------------------------------------ release (atomic unit)
   logic aq_hs, sem_finished;
@@ -493,8 +475,8 @@ module gc_copy_engine
   assign cmd_ready_o  = (state_q == CE_STATE_IDLE);
   assign cmd_hs       = cmd_valid_i && cmd_ready_o;
   assign cmd_moves    = cmd_copy_i && (cmd_line_len_i != '0) && (cmd_line_count_i != '0);
-  assign b_hs         = m_bvalid_i && (wr_out_q != '0);
-  assign b_err        = m_bvalid_i && m_bresp_i[1];
+  assign b_hs         = m_rsp_i.b_valid && (wr_out_q != '0);
+  assign b_err        = m_rsp_i.b_valid && m_rsp_i.b_resp[1];
   assign copy_drained = (!rd_busy_q || err_q) && (!wr_busy_q || err_q) &&
                         !ar_hold_q && !aw_hold_q && (rd_out_q == '0) &&
                         (wq_cnt_q == '0) && (wr_out_q == '0);
@@ -570,8 +552,8 @@ module gc_copy_engine
       busy_q        <= '0;
     end else begin
       state_q   <= state_d;
-      ar_hold_q <= m_arvalid_o && !m_arready_i;
-      aw_hold_q <= m_awvalid_o && !m_awready_i;
+      ar_hold_q <= m_req_o.ar_valid && !m_rsp_i.ar_ready;
+      aw_hold_q <= m_req_o.aw_valid && !m_rsp_i.aw_ready;
 
       // ---- command accept
       if (cmd_hs) begin
@@ -645,7 +627,7 @@ module gc_copy_engine
       if (r_hs) begin
         rd_fill_q <= rd_fill_q + PW'(r_cnt);
         r_rem_q   <= r_rem - NW'(r_cnt);
-        r_first_q <= m_rlast_i;
+        r_first_q <= m_rsp_i.r.last;
       end
       if (r_pop) rdq_rptr_q <= rdq_rptr_q + 1'b1;
       rd_out_q <= rd_out_q + RO_W'(ar_hs) - RO_W'(r_pop);
@@ -721,7 +703,7 @@ module gc_copy_engine
   // NUM_DST_COMPONENTS matter for a memset (NUM_SRC_COMPONENTS and the bits no field names
   // do not).
   logic unused_ok;
-  assign unused_ok = ^{cmd_sem_addr_i[1:0], m_rresp_i[0], m_bresp_i[0], as_rdata_i,
+  assign unused_ok = ^{cmd_sem_addr_i[1:0], m_rsp_i.r.resp[0], m_rsp_i.b_resp[0], as_rdata_i,
                        cmd_components_i[31:26], cmd_components_i[23:18],
                        cmd_components_i[15], cmd_components_i[11], cmd_components_i[7],
                        cmd_components_i[3]};

@@ -1,7 +1,8 @@
 // gc_mem_xbar: N client memory ports onto the one AXI4 memory master.
 //
 // Client ports are the "client memory port" form of rtl/README.md (AXI4 without ID, size and
-// burst: every beat is 8 bytes, every burst INCR), as packed arrays indexed by client.
+// burst: every beat is 8 bytes, every burst INCR): arrays of gc_axi_pkg's cli_req_t / cli_rsp_t
+// indexed by client.  The master side is gc_axi_pkg's AXI4 axi_req_t / axi_rsp_t.
 //
 //  * AR and AW are arbitrated round robin, each with its own pointer.  The grant is combinational
 //    (no added latency) but it is locked while the master's valid waits for ready, so the payload
@@ -14,71 +15,26 @@
 //    wvalid for a burst before its AW was accepted (rtl/README.md), so the head client always
 //    has (or will have) the data.  Popping and reading the next head happen in the same cycle,
 //    so back-to-back bursts stream W at one beat per cycle.
-//  * R and B are routed by ID: c_rvalid_o / c_bvalid_o are per client, the payload (rdata,
-//    rresp, rlast, bresp) is shared.  A response with an ID no client owns is accepted and
+//  * R and B are routed by ID: r_valid / b_valid are per client, the payload (r.data,
+//    r.resp, r.last, b_resp) is the same in every client's response.  A response with an ID no client owns is accepted and
 //    dropped (cannot happen with a well-behaved memory).
 //  * R and B are pure wires: one R beat per cycle.
 module gc_mem_xbar
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
 #(
   parameter int unsigned N = 2
 ) (
   input  logic                                  clk_i,
   input  logic                                  rst_ni,
 
-  // ---- client side ----
-  input  logic [N-1:0]                          c_arvalid_i,
-  output logic [N-1:0]                          c_arready_o,
-  input  logic [N-1:0][GC_AXI_ADDR_W-1:0]       c_araddr_i,
-  input  logic [N-1:0][7:0]                     c_arlen_i,
-  output logic [N-1:0]                          c_rvalid_o,
-  input  logic [N-1:0]                          c_rready_i,
-  output logic [GC_AXI_DATA_W-1:0]              c_rdata_o,
-  output logic [1:0]                            c_rresp_o,
-  output logic                                  c_rlast_o,
-  input  logic [N-1:0]                          c_awvalid_i,
-  output logic [N-1:0]                          c_awready_o,
-  input  logic [N-1:0][GC_AXI_ADDR_W-1:0]       c_awaddr_i,
-  input  logic [N-1:0][7:0]                     c_awlen_i,
-  input  logic [N-1:0]                          c_wvalid_i,
-  output logic [N-1:0]                          c_wready_o,
-  input  logic [N-1:0][GC_AXI_DATA_W-1:0]       c_wdata_i,
-  input  logic [N-1:0][GC_AXI_DATA_W/8-1:0]     c_wstrb_i,
-  input  logic [N-1:0]                          c_wlast_i,
-  output logic [N-1:0]                          c_bvalid_o,
-  input  logic [N-1:0]                          c_bready_i,
-  output logic [1:0]                            c_bresp_o,
+  // ---- client side: the client memory port of rtl/README.md, one per client
+  input  cli_req_t [N-1:0]                      c_req_i,
+  output cli_rsp_t [N-1:0]                      c_rsp_o,
 
-  // ---- AXI4 master (gpu_top m_* ports) ----
-  output logic                                  m_awvalid_o,
-  input  logic                                  m_awready_i,
-  output logic [GC_AXI_ID_W-1:0]                m_awid_o,
-  output logic [GC_AXI_ADDR_W-1:0]              m_awaddr_o,
-  output logic [7:0]                            m_awlen_o,
-  output logic [2:0]                            m_awsize_o,
-  output logic [1:0]                            m_awburst_o,
-  output logic                                  m_wvalid_o,
-  input  logic                                  m_wready_i,
-  output logic [GC_AXI_DATA_W-1:0]              m_wdata_o,
-  output logic [GC_AXI_DATA_W/8-1:0]            m_wstrb_o,
-  output logic                                  m_wlast_o,
-  input  logic                                  m_bvalid_i,
-  output logic                                  m_bready_o,
-  input  logic [GC_AXI_ID_W-1:0]                m_bid_i,
-  input  logic [1:0]                            m_bresp_i,
-  output logic                                  m_arvalid_o,
-  input  logic                                  m_arready_i,
-  output logic [GC_AXI_ID_W-1:0]                m_arid_o,
-  output logic [GC_AXI_ADDR_W-1:0]              m_araddr_o,
-  output logic [7:0]                            m_arlen_o,
-  output logic [2:0]                            m_arsize_o,
-  output logic [1:0]                            m_arburst_o,
-  input  logic                                  m_rvalid_i,
-  output logic                                  m_rready_o,
-  input  logic [GC_AXI_ID_W-1:0]                m_rid_i,
-  input  logic [GC_AXI_DATA_W-1:0]              m_rdata_i,
-  input  logic [1:0]                            m_rresp_i,
-  input  logic                                  m_rlast_i
+  // ---- AXI4 master (gpu_top's m_* pins, through gc_axi_pins)
+  output axi_req_t                              m_req_o,
+  input  axi_rsp_t                              m_rsp_i
 );
 
   // AXI4 protocol constants (AMBA AXI spec, not project encodings).
@@ -107,22 +63,35 @@ module gc_mem_xbar
     return pick;
   endfunction
 
+  // The clients' valids and readys as vectors indexed by client
+  logic [N-1:0] c_arvalid, c_awvalid, c_wvalid, c_rready, c_bready;
+  logic [N-1:0] c_arready, c_awready, c_wready, c_rvalid, c_bvalid;
+  always_comb begin
+    for (int unsigned i = 0; i < N; i++) begin
+      c_arvalid[i] = c_req_i[i].ar_valid;
+      c_awvalid[i] = c_req_i[i].aw_valid;
+      c_wvalid[i]  = c_req_i[i].w_valid;
+      c_rready[i]  = c_req_i[i].r_ready;
+      c_bready[i]  = c_req_i[i].b_ready;
+    end
+  end
+
   // ------------------------------------------------------------------ AR
-  logic          ar_lock_q;   // m_arvalid_o was high without m_arready_i: keep the grant
+  logic          ar_lock_q;   // m_req_o.ar_valid was high without m_rsp_i.ar_ready: keep the grant
   logic [IW-1:0] ar_lock_idx_q, ar_last_q, ar_sel;
 
   always_comb begin
-    ar_sel = ar_lock_q ? ar_lock_idx_q : rr_pick(c_arvalid_i, ar_last_q);
-    m_arvalid_o = c_arvalid_i[ar_sel];
-    c_arready_o = '0;
-    c_arready_o[ar_sel] = m_arready_i;
+    ar_sel = ar_lock_q ? ar_lock_idx_q : rr_pick(c_arvalid, ar_last_q);
+    m_req_o.ar_valid = c_arvalid[ar_sel];
+    c_arready = '0;
+    c_arready[ar_sel] = m_rsp_i.ar_ready;
   end
 
-  assign m_arid_o    = GC_AXI_ID_W'(ar_sel);
-  assign m_araddr_o  = c_araddr_i[ar_sel];
-  assign m_arlen_o   = c_arlen_i[ar_sel];
-  assign m_arsize_o  = AXI_SIZE;
-  assign m_arburst_o = AXI_INCR;
+  assign m_req_o.ar.id    = GC_AXI_ID_W'(ar_sel);
+  assign m_req_o.ar.addr  = c_req_i[ar_sel].ar.addr;
+  assign m_req_o.ar.len   = c_req_i[ar_sel].ar.len;
+  assign m_req_o.ar.size  = AXI_SIZE;
+  assign m_req_o.ar.burst = AXI_INCR;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -130,9 +99,9 @@ module gc_mem_xbar
       ar_lock_idx_q <= '0;
       ar_last_q     <= IW'(N - 1);  // client 0 has the first turn
     end else begin
-      ar_lock_q     <= m_arvalid_o && !m_arready_i;
+      ar_lock_q     <= m_req_o.ar_valid && !m_rsp_i.ar_ready;
       ar_lock_idx_q <= ar_sel;
-      if (m_arvalid_o && m_arready_i) ar_last_q <= ar_sel;
+      if (m_req_o.ar_valid && m_rsp_i.ar_ready) ar_last_q <= ar_sel;
     end
   end
 
@@ -149,31 +118,31 @@ module gc_mem_xbar
   assign wq_empty = (wq_cnt_q == '0);
 
   always_comb begin
-    aw_sel = aw_lock_q ? aw_lock_idx_q : rr_pick(c_awvalid_i, aw_last_q);
-    m_awvalid_o = c_awvalid_i[aw_sel] && !wq_full;
-    c_awready_o = '0;
-    c_awready_o[aw_sel] = m_awready_i && !wq_full;
+    aw_sel = aw_lock_q ? aw_lock_idx_q : rr_pick(c_awvalid, aw_last_q);
+    m_req_o.aw_valid = c_awvalid[aw_sel] && !wq_full;
+    c_awready = '0;
+    c_awready[aw_sel] = m_rsp_i.aw_ready && !wq_full;
   end
 
-  assign m_awid_o    = GC_AXI_ID_W'(aw_sel);
-  assign m_awaddr_o  = c_awaddr_i[aw_sel];
-  assign m_awlen_o   = c_awlen_i[aw_sel];
-  assign m_awsize_o  = AXI_SIZE;
-  assign m_awburst_o = AXI_INCR;
-  assign aw_hs       = m_awvalid_o && m_awready_i;
+  assign m_req_o.aw.id    = GC_AXI_ID_W'(aw_sel);
+  assign m_req_o.aw.addr  = c_req_i[aw_sel].aw.addr;
+  assign m_req_o.aw.len   = c_req_i[aw_sel].aw.len;
+  assign m_req_o.aw.size  = AXI_SIZE;
+  assign m_req_o.aw.burst = AXI_INCR;
+  assign aw_hs       = m_req_o.aw_valid && m_rsp_i.aw_ready;
 
   // W: the client at the head of the order queue owns the channel until its wlast.
   assign w_sel = wq_q[wq_rptr_q];
   always_comb begin
-    m_wvalid_o = !wq_empty && c_wvalid_i[w_sel];
-    c_wready_o = '0;
-    c_wready_o[w_sel] = !wq_empty && m_wready_i;
+    m_req_o.w_valid = !wq_empty && c_wvalid[w_sel];
+    c_wready = '0;
+    c_wready[w_sel] = !wq_empty && m_rsp_i.w_ready;
   end
-  assign m_wdata_o = c_wdata_i[w_sel];
-  assign m_wstrb_o = c_wstrb_i[w_sel];
-  assign m_wlast_o = c_wlast_i[w_sel];
-  assign w_hs      = m_wvalid_o && m_wready_i;
-  assign w_pop     = w_hs && m_wlast_o;
+  assign m_req_o.w.data = c_req_i[w_sel].w.data;
+  assign m_req_o.w.strb = c_req_i[w_sel].w.strb;
+  assign m_req_o.w.last = c_req_i[w_sel].w.last;
+  assign w_hs      = m_req_o.w_valid && m_rsp_i.w_ready;
+  assign w_pop     = w_hs && m_req_o.w.last;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -184,7 +153,7 @@ module gc_mem_xbar
       wq_rptr_q     <= '0;
       wq_cnt_q      <= '0;
     end else begin
-      aw_lock_q     <= m_awvalid_o && !m_awready_i;
+      aw_lock_q     <= m_req_o.aw_valid && !m_rsp_i.aw_ready;
       aw_lock_idx_q <= aw_sel;
       if (aw_hs) begin
         aw_last_q <= aw_sel;
@@ -205,19 +174,28 @@ module gc_mem_xbar
   logic [NID-1:0] rready_by_id, bready_by_id;
   always_comb begin
     rready_by_id        = '1;
-    rready_by_id[N-1:0] = c_rready_i;
+    rready_by_id[N-1:0] = c_rready;
     bready_by_id        = '1;
-    bready_by_id[N-1:0] = c_bready_i;
+    bready_by_id[N-1:0] = c_bready;
     for (int unsigned i = 0; i < N; i++) begin
-      c_rvalid_o[i] = m_rvalid_i && (m_rid_i == GC_AXI_ID_W'(i));
-      c_bvalid_o[i] = m_bvalid_i && (m_bid_i == GC_AXI_ID_W'(i));
+      c_rvalid[i] = m_rsp_i.r_valid && (m_rsp_i.r.id == GC_AXI_ID_W'(i));
+      c_bvalid[i] = m_rsp_i.b_valid && (m_rsp_i.b.id == GC_AXI_ID_W'(i));
     end
   end
-  assign m_rready_o = rready_by_id[m_rid_i];
-  assign m_bready_o = bready_by_id[m_bid_i];
-  assign c_rdata_o  = m_rdata_i;
-  assign c_rresp_o  = m_rresp_i;
-  assign c_rlast_o  = m_rlast_i;
-  assign c_bresp_o  = m_bresp_i;
+  assign m_req_o.r_ready = rready_by_id[m_rsp_i.r.id];
+  assign m_req_o.b_ready = bready_by_id[m_rsp_i.b.id];
+
+  // The responses: per-client valids and readys, the R and B payloads shared
+  always_comb begin
+    for (int unsigned i = 0; i < N; i++) begin
+      c_rsp_o[i].ar_ready = c_arready[i];
+      c_rsp_o[i].aw_ready = c_awready[i];
+      c_rsp_o[i].w_ready  = c_wready[i];
+      c_rsp_o[i].r_valid  = c_rvalid[i];
+      c_rsp_o[i].r        = '{data: m_rsp_i.r.data, resp: m_rsp_i.r.resp, last: m_rsp_i.r.last};
+      c_rsp_o[i].b_valid  = c_bvalid[i];
+      c_rsp_o[i].b_resp   = m_rsp_i.b.resp;
+    end
+  end
 
 endmodule

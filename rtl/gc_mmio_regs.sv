@@ -38,6 +38,7 @@
 // index wins for faults and GP_GET, and counter increments of both are taken.
 module gc_mmio_regs
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
 #(
   localparam int unsigned NCH  = GC_NUM_CHANNELS,
   localparam int unsigned CH_W = $clog2(NCH),
@@ -53,23 +54,8 @@ module gc_mmio_regs
   input  logic                 rst_ni,
 
   // AXI4-Lite slave (BAR0)
-  input  logic                 s_awvalid_i,
-  output logic                 s_awready_o,
-  input  logic [AW-1:0]        s_awaddr_i,
-  input  logic                 s_wvalid_i,
-  output logic                 s_wready_o,
-  input  logic [31:0]          s_wdata_i,
-  input  logic [3:0]           s_wstrb_i,
-  output logic                 s_bvalid_o,
-  input  logic                 s_bready_i,
-  output logic [1:0]           s_bresp_o,
-  input  logic                 s_arvalid_i,
-  output logic                 s_arready_o,
-  input  logic [AW-1:0]        s_araddr_i,
-  output logic                 s_rvalid_o,
-  input  logic                 s_rready_i,
-  output logic [31:0]          s_rdata_o,
-  output logic [1:0]           s_rresp_o,
+  input  lite_req_t            s_req_i,
+  output lite_rsp_t            s_rsp_o,
 
   output logic                 irq_o,
 
@@ -489,9 +475,9 @@ module gc_mmio_regs
   logic [31:0] wmask, wval;
 
   assign wdec     = decode(aw_addr_q);
-  assign rdec     = decode(s_araddr_i);
+  assign rdec     = decode(s_req_i.ar_addr);
   assign do_write = aw_have_q && w_have_q && !b_valid_q;
-  assign do_read  = s_arvalid_i && s_arready_o;
+  assign do_read  = s_req_i.ar_valid && s_rsp_o.ar_ready;
 
   always_comb begin
     for (int b = 0; b < 4; b++) wmask[8*b +: 8] = {8{w_strb_q[b]}};
@@ -562,14 +548,14 @@ module gc_mmio_regs
   // ------------------------------------------------------------------------------------------
   // AXI4-Lite handshakes
   // ------------------------------------------------------------------------------------------
-  assign s_awready_o = !aw_have_q;
-  assign s_wready_o  = !w_have_q;
-  assign s_bvalid_o  = b_valid_q;
-  assign s_bresp_o   = b_resp_q;
-  assign s_arready_o = !r_valid_q;
-  assign s_rvalid_o  = r_valid_q;
-  assign s_rdata_o   = r_data_q;
-  assign s_rresp_o   = r_resp_q;
+  assign s_rsp_o.aw_ready = !aw_have_q;
+  assign s_rsp_o.w_ready  = !w_have_q;
+  assign s_rsp_o.b_valid  = b_valid_q;
+  assign s_rsp_o.b_resp   = b_resp_q;
+  assign s_rsp_o.ar_ready = !r_valid_q;
+  assign s_rsp_o.r_valid  = r_valid_q;
+  assign s_rsp_o.r.data   = r_data_q;
+  assign s_rsp_o.r.resp   = r_resp_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -584,23 +570,23 @@ module gc_mmio_regs
       r_resp_q  <= RESP_OKAY;
       r_data_q  <= '0;
     end else begin
-      if (s_awvalid_i && s_awready_o) begin
+      if (s_req_i.aw_valid && s_rsp_o.aw_ready) begin
         aw_have_q <= 1'b1;
-        aw_addr_q <= s_awaddr_i;
+        aw_addr_q <= s_req_i.aw_addr;
       end
-      if (s_wvalid_i && s_wready_o) begin
+      if (s_req_i.w_valid && s_rsp_o.w_ready) begin
         w_have_q <= 1'b1;
-        w_data_q <= s_wdata_i;
-        w_strb_q <= s_wstrb_i;
+        w_data_q <= s_req_i.w.data;
+        w_strb_q <= s_req_i.w.strb;
       end
-      if (s_bvalid_o && s_bready_i) b_valid_q <= 1'b0;
+      if (s_rsp_o.b_valid && s_req_i.b_ready) b_valid_q <= 1'b0;
       if (do_write) begin
         aw_have_q <= 1'b0;
         w_have_q  <= 1'b0;
         b_valid_q <= 1'b1;
         b_resp_q  <= wdec.hit ? RESP_OKAY : RESP_SLVERR;
       end
-      if (s_rvalid_o && s_rready_i) r_valid_q <= 1'b0;
+      if (s_rsp_o.r_valid && s_req_i.r_ready) r_valid_q <= 1'b0;
       if (do_read) begin
         r_valid_q <= 1'b1;
         r_data_q  <= reg_value(rdec);

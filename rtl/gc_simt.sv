@@ -8,6 +8,7 @@
 // SM s uses atomic-unit reservation tags TAG_BASE + s * NW * NL + warp * NL + lane.
 module gc_simt
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
   import gc_sem_pkg::*;
   import gc_simt_pkg::*;
 #(
@@ -49,27 +50,8 @@ module gc_simt
   input  logic [63:0]                timestamp_i,
 
   // crossbar client ports
-  output logic [NC-1:0]              c_arvalid_o,
-  input  logic [NC-1:0]              c_arready_i,
-  output logic [NC-1:0][AW-1:0]      c_araddr_o,
-  output logic [NC-1:0][7:0]         c_arlen_o,
-  input  logic [NC-1:0]              c_rvalid_i,
-  output logic [NC-1:0]              c_rready_o,
-  input  logic [63:0]                c_rdata_i,
-  input  logic [1:0]                 c_rresp_i,
-  input  logic                       c_rlast_i,
-  output logic [NC-1:0]              c_awvalid_o,
-  input  logic [NC-1:0]              c_awready_i,
-  output logic [NC-1:0][AW-1:0]      c_awaddr_o,
-  output logic [NC-1:0][7:0]         c_awlen_o,
-  output logic [NC-1:0]              c_wvalid_o,
-  input  logic [NC-1:0]              c_wready_i,
-  output logic [NC-1:0][63:0]        c_wdata_o,
-  output logic [NC-1:0][7:0]         c_wstrb_o,
-  output logic [NC-1:0]              c_wlast_o,
-  input  logic [NC-1:0]              c_bvalid_i,
-  output logic [NC-1:0]              c_bready_o,
-  input  logic [1:0]                 c_bresp_i,
+  output cli_req_t [NC-1:0]          c_req_o,
+  input  cli_rsp_t [NC-1:0]          c_rsp_i,
 
   // atomic unit requester ports
   output logic [NA-1:0]              aq_valid_o,
@@ -157,15 +139,8 @@ module gc_simt
     .log_size_log2_i,
     .log_ctrl_we_i,
     .no_evict_i,
-    .m_arvalid_o   (c_arvalid_o[0]),
-    .m_arready_i   (c_arready_i[0]),
-    .m_araddr_o    (c_araddr_o[0]),
-    .m_arlen_o     (c_arlen_o[0]),
-    .m_rvalid_i    (c_rvalid_i[0]),
-    .m_rready_o    (c_rready_o[0]),
-    .m_rdata_i     (c_rdata_i),
-    .m_rresp_i     (c_rresp_i),
-    .m_rlast_i     (c_rlast_i),
+    .m_req_o       (c_req_o[0]),
+    .m_rsp_i       (c_rsp_i[0]),
     .aq_valid_o    (aq_valid_o[0]),
     .aq_ready_i    (aq_ready_i[0]),
     .aq_op_o       (aq_op_o[0]),
@@ -177,15 +152,6 @@ module gc_simt
     .regs_o,
     .idle_o
   );
-  // the front only reads memory and only writes through the atomic unit
-  assign c_awvalid_o[0] = 1'b0;
-  assign c_awaddr_o[0]  = '0;
-  assign c_awlen_o[0]   = '0;
-  assign c_wvalid_o[0]  = 1'b0;
-  assign c_wdata_o[0]   = '0;
-  assign c_wstrb_o[0]   = '0;
-  assign c_wlast_o[0]   = 1'b0;
-  assign c_bready_o[0]  = 1'b1;
   assign aq_red_o[0]    = '0;
   assign aq_signed_o[0] = 1'b0;
   assign aq_xop_o[0]    = SEM_XOP_NONE;
@@ -233,36 +199,10 @@ module gc_simt
       .st_addr_o     (st_addr_o[s]),
       .st_wmask_o    (st_wmask_o[s]),
       .timestamp_i,
-      .if_arvalid_o  (c_arvalid_o[CI]),
-      .if_arready_i  (c_arready_i[CI]),
-      .if_araddr_o   (c_araddr_o[CI]),
-      .if_arlen_o    (c_arlen_o[CI]),
-      .if_rvalid_i   (c_rvalid_i[CI]),
-      .if_rready_o   (c_rready_o[CI]),
-      .if_rdata_i    (c_rdata_i),
-      .if_rresp_i    (c_rresp_i),
-      .if_rlast_i    (c_rlast_i),
-      .m_arvalid_o   (c_arvalid_o[CL]),
-      .m_arready_i   (c_arready_i[CL]),
-      .m_araddr_o    (c_araddr_o[CL]),
-      .m_arlen_o     (c_arlen_o[CL]),
-      .m_rvalid_i    (c_rvalid_i[CL]),
-      .m_rready_o    (c_rready_o[CL]),
-      .m_rdata_i     (c_rdata_i),
-      .m_rresp_i     (c_rresp_i),
-      .m_rlast_i     (c_rlast_i),
-      .m_awvalid_o   (c_awvalid_o[CL]),
-      .m_awready_i   (c_awready_i[CL]),
-      .m_awaddr_o    (c_awaddr_o[CL]),
-      .m_awlen_o     (c_awlen_o[CL]),
-      .m_wvalid_o    (c_wvalid_o[CL]),
-      .m_wready_i    (c_wready_i[CL]),
-      .m_wdata_o     (c_wdata_o[CL]),
-      .m_wstrb_o     (c_wstrb_o[CL]),
-      .m_wlast_o     (c_wlast_o[CL]),
-      .m_bvalid_i    (c_bvalid_i[CL]),
-      .m_bready_o    (c_bready_o[CL]),
-      .m_bresp_i     (c_bresp_i),
+      .if_req_o      (c_req_o[CI]),
+      .if_rsp_i      (c_rsp_i[CI]),
+      .m_req_o       (c_req_o[CL]),
+      .m_rsp_i       (c_rsp_i[CL]),
       .aq_valid_o    (aq_valid_o[1 + s]),
       .aq_ready_i    (aq_ready_i[1 + s]),
       .aq_op_o       (aq_op_o[1 + s]),
@@ -277,25 +217,6 @@ module gc_simt
       .as_rdata_i,
       .as_err_i
     );
-    // instruction fetch only reads
-    assign c_awvalid_o[CI] = 1'b0;
-    assign c_awaddr_o[CI]  = '0;
-    assign c_awlen_o[CI]   = '0;
-    assign c_wvalid_o[CI]  = 1'b0;
-    assign c_wdata_o[CI]   = '0;
-    assign c_wstrb_o[CI]   = '0;
-    assign c_wlast_o[CI]   = 1'b0;
-    assign c_bready_o[CI]  = 1'b1;
-  end
-
-  // write-channel inputs of the read-only clients
-  logic unused_simt;
-  always_comb begin
-    unused_simt = c_awready_i[0] ^ c_wready_i[0] ^ c_bvalid_i[0];
-    for (int s = 0; s < NSM; s++) begin
-      unused_simt = unused_simt ^ c_awready_i[1 + 2 * s] ^ c_wready_i[1 + 2 * s] ^
-                    c_bvalid_i[1 + 2 * s];
-    end
   end
 
 endmodule

@@ -73,6 +73,7 @@
 // at a LAUNCH thus takes k issues (each IF, RR, EX: >= 3 cycles per lane when the TMU is ready).
 module gc_sm
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
   import gc_sem_pkg::*;
   import gc_simt_pkg::*;
   import gc_fp_pkg::*;
@@ -128,39 +129,11 @@ module gc_sm
   output logic [31:0]          st_wmask_o,
   input  logic [63:0]          timestamp_i,
 
-  // Instruction fetch memory port (reads)
-  output logic                 if_arvalid_o,
-  input  logic                 if_arready_i,
-  output logic [AW-1:0]        if_araddr_o,
-  output logic [7:0]           if_arlen_o,
-  input  logic                 if_rvalid_i,
-  output logic                 if_rready_o,
-  input  logic [63:0]          if_rdata_i,
-  input  logic [1:0]           if_rresp_i,
-  input  logic                 if_rlast_i,
-
-  // Load/store memory port
-  output logic                 m_arvalid_o,
-  input  logic                 m_arready_i,
-  output logic [AW-1:0]        m_araddr_o,
-  output logic [7:0]           m_arlen_o,
-  input  logic                 m_rvalid_i,
-  output logic                 m_rready_o,
-  input  logic [63:0]          m_rdata_i,
-  input  logic [1:0]           m_rresp_i,
-  input  logic                 m_rlast_i,
-  output logic                 m_awvalid_o,
-  input  logic                 m_awready_i,
-  output logic [AW-1:0]        m_awaddr_o,
-  output logic [7:0]           m_awlen_o,
-  output logic                 m_wvalid_o,
-  input  logic                 m_wready_i,
-  output logic [63:0]          m_wdata_o,
-  output logic [7:0]           m_wstrb_o,
-  output logic                 m_wlast_o,
-  input  logic                 m_bvalid_i,
-  output logic                 m_bready_o,
-  input  logic [1:0]           m_bresp_i,
+  // Client memory ports
+  output cli_req_t             if_req_o,    // instruction fetch (reads only)
+  input  cli_rsp_t             if_rsp_i,
+  output cli_req_t             m_req_o,     // load / store
+  input  cli_rsp_t             m_rsp_i,
 
   // Atomic unit
   output logic                 aq_valid_o,
@@ -433,15 +406,8 @@ module gc_sm
     .fill_err_o   (ic_err),
     .fill_addr_o  (ic_line),
     .inval_i      (icache_inv_i),
-    .m_arvalid_o  (if_arvalid_o),
-    .m_arready_i  (if_arready_i),
-    .m_araddr_o   (if_araddr_o),
-    .m_arlen_o    (if_arlen_o),
-    .m_rvalid_i   (if_rvalid_i),
-    .m_rready_o   (if_rready_o),
-    .m_rdata_i    (if_rdata_i),
-    .m_rresp_i    (if_rresp_i),
-    .m_rlast_i    (if_rlast_i)
+    .m_req_o      (if_req_o),
+    .m_rsp_i      (if_rsp_i)
   );
   assign ic_fill_o = ic_miss && !ic_busy;
 
@@ -840,27 +806,8 @@ module gc_sm
     .st_valid_o,
     .st_addr_o,
     .st_wmask_o,
-    .m_arvalid_o,
-    .m_arready_i,
-    .m_araddr_o,
-    .m_arlen_o,
-    .m_rvalid_i,
-    .m_rready_o,
-    .m_rdata_i,
-    .m_rresp_i,
-    .m_rlast_i,
-    .m_awvalid_o,
-    .m_awready_i,
-    .m_awaddr_o,
-    .m_awlen_o,
-    .m_wvalid_o,
-    .m_wready_i,
-    .m_wdata_o,
-    .m_wstrb_o,
-    .m_wlast_o,
-    .m_bvalid_i,
-    .m_bready_o,
-    .m_bresp_i,
+    .m_req_o,
+    .m_rsp_i,
     .aq_valid_o,
     .aq_ready_i,
     .aq_op_o,

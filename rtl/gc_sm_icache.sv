@@ -13,6 +13,7 @@
 //             validates its line: its data was read after the invalidation was asked for).
 module gc_sm_icache
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
 #(
   parameter int unsigned LINES  = GC_SIMT_ICACHE_LINES,
   parameter int unsigned LINE_B = GC_SIMT_ICACHE_LINE_BYTES
@@ -33,15 +34,8 @@ module gc_sm_icache
   input  logic                      inval_i,
 
   // client memory port (reads only)
-  output logic                      m_arvalid_o,
-  input  logic                      m_arready_i,
-  output logic [GC_AXI_ADDR_W-1:0]  m_araddr_o,
-  output logic [7:0]                m_arlen_o,
-  input  logic                      m_rvalid_i,
-  output logic                      m_rready_o,
-  input  logic [GC_AXI_DATA_W-1:0]  m_rdata_i,
-  input  logic [1:0]                m_rresp_i,
-  input  logic                      m_rlast_i
+  output cli_req_t                  m_req_o,
+  input  cli_rsp_t                  m_rsp_i
 );
 
   localparam int unsigned AW     = GC_AXI_ADDR_W;
@@ -76,14 +70,11 @@ module gc_sm_icache
   logic [IDX_W-1:0]  f_idx;
   assign f_idx = fa_q[OFS_W +: IDX_W];
 
-  assign m_arvalid_o = ar_q;
-  assign m_araddr_o  = fa_q;
-  assign m_arlen_o   = 8'(BEATS - 1);
-  assign m_rready_o  = 1'b1;
+  assign m_req_o = cli_rd_only('{addr: fa_q, len: 8'(BEATS - 1)}, ar_q, 1'b1);
 
   logic r_hs, r_err;
-  assign r_hs  = m_rvalid_i && busy_q && !ar_q;
-  assign r_err = m_rresp_i[1];
+  assign r_hs  = m_rsp_i.r_valid && busy_q && !ar_q;
+  assign r_err = m_rsp_i.r.resp[1];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -105,7 +96,7 @@ module gc_sm_icache
         fa_q    <= {miss_addr_i[AW-1:OFS_W], OFS_W'(0)};
         valid_q[miss_addr_i[OFS_W +: IDX_W]] <= 1'b0;
       end
-      if (ar_q && m_arready_i) ar_q <= 1'b0;
+      if (ar_q && m_rsp_i.ar_ready) ar_q <= 1'b0;
       if (r_hs) begin
         beat_q <= beat_q + BEAT_W'(1);
         if (r_err) err_q <= 1'b1;
@@ -123,7 +114,7 @@ module gc_sm_icache
     if (!busy_q && miss_valid_i) tag_q[miss_addr_i[OFS_W +: IDX_W]] <= miss_addr_i[AW-1 -: TAG_W];
     if (r_hs) begin
       for (int w = 0; w < WPB; w++) begin
-        data_q[(32'(f_idx) * WPL) + 32'(beat_q) * WPB + w] <= m_rdata_i[32 * w +: 32];
+        data_q[(32'(f_idx) * WPL) + 32'(beat_q) * WPB + w] <= m_rsp_i.r.data[32 * w +: 32];
       end
     end
   end
@@ -134,6 +125,7 @@ module gc_sm_icache
   assign fill_addr_o = fa_q;
 
   logic unused_ic;
-  assign unused_ic = ^{m_rlast_i, m_rresp_i[0], lk_addr_i[1:0], miss_addr_i[OFS_W-1:0]};
+  assign unused_ic = ^{m_rsp_i.r.last, m_rsp_i.r.resp[0], m_rsp_i.aw_ready, m_rsp_i.w_ready, m_rsp_i.b_valid,
+                     m_rsp_i.b_resp, lk_addr_i[1:0], miss_addr_i[OFS_W-1:0]};
 
 endmodule

@@ -51,6 +51,7 @@
 // (stores are posted) by the time the error arrives.
 module gc_sm_lsu
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
   import gc_sem_pkg::*;
   import gc_simt_pkg::*;
 #(
@@ -107,27 +108,8 @@ module gc_sm_lsu
   output logic [31:0]              st_wmask_o,    // the segment's 4-byte words it writes
 
   // client memory port
-  output logic                     m_arvalid_o,
-  input  logic                     m_arready_i,
-  output logic [AW-1:0]            m_araddr_o,
-  output logic [7:0]               m_arlen_o,
-  input  logic                     m_rvalid_i,
-  output logic                     m_rready_o,
-  input  logic [63:0]              m_rdata_i,
-  input  logic [1:0]               m_rresp_i,
-  input  logic                     m_rlast_i,
-  output logic                     m_awvalid_o,
-  input  logic                     m_awready_i,
-  output logic [AW-1:0]            m_awaddr_o,
-  output logic [7:0]               m_awlen_o,
-  output logic                     m_wvalid_o,
-  input  logic                     m_wready_i,
-  output logic [63:0]              m_wdata_o,
-  output logic [7:0]               m_wstrb_o,
-  output logic                     m_wlast_o,
-  input  logic                     m_bvalid_i,
-  output logic                     m_bready_o,
-  input  logic [1:0]               m_bresp_i,
+  output cli_req_t                 m_req_o,
+  input  cli_rsp_t                 m_rsp_i,
 
   // atomic unit request port
   output logic                     aq_valid_o,
@@ -314,8 +296,8 @@ module gc_sm_lsu
   end
 
   logic ar_free, aw_free, sq_full, q_full;
-  assign ar_free = !ar_valid_q || m_arready_i;
-  assign aw_free = !aw_valid_q || m_awready_i;
+  assign ar_free = !ar_valid_q || m_rsp_i.ar_ready;
+  assign aw_free = !aw_valid_q || m_rsp_i.aw_ready;
   assign sq_full = (sq_cnt_q == (SQW + 1)'(SQ));
   assign q_full  = (qcnt_q == (QW + 1)'(LQ));
 
@@ -356,8 +338,8 @@ module gc_sm_lsu
     logic [7:0]  st;
     logic [63:0] d;
     w_beat     = w_first_q + w_cnt_q;
-    m_wdata_o  = '0;
-    m_wstrb_o  = '0;
+    m_req_o.w.data  = '0;
+    m_req_o.w.strb  = '0;
     st         = '0;
     d          = '0;
     if (w_phase_q) begin
@@ -365,16 +347,16 @@ module gc_sm_lsu
         if (w_lanes_q[l] && w_off_q[l][6:3] == w_beat) begin
           st = store_strb(w_off_q[l][2:0], w_size_q);
           d  = {32'h0, w_data_q[l]} << {w_off_q[l][2:0], 3'b000};
-          for (int b = 0; b < 8; b++) if (st[b]) m_wdata_o[8 * b +: 8] = d[8 * b +: 8];
-          m_wstrb_o = m_wstrb_o | st;
+          for (int b = 0; b < 8; b++) if (st[b]) m_req_o.w.data[8 * b +: 8] = d[8 * b +: 8];
+          m_req_o.w.strb = m_req_o.w.strb | st;
         end
       end
     end
   end
-  assign m_wvalid_o = w_phase_q && aw_done_q;
+  assign m_req_o.w_valid = w_phase_q && aw_done_q;
   assign w_last     = (w_cnt_q == w_len_q);
-  assign m_wlast_o  = w_last;
-  assign w_hs       = m_wvalid_o && m_wready_i;
+  assign m_req_o.w.last  = w_last;
+  assign w_hs       = m_req_o.w_valid && m_rsp_i.w_ready;
 
   always_comb begin
     logic [NL-1:0] rem_nx;
@@ -385,16 +367,16 @@ module gc_sm_lsu
     finish = cur_v_q && (rem_nx == '0) && !aq_busy_q && !g_aq;
   end
 
-  assign m_arvalid_o = ar_valid_q;
-  assign m_araddr_o  = ar_addr_q;
-  assign m_arlen_o   = ar_len_q;
-  assign m_awvalid_o = aw_valid_q;
-  assign m_awaddr_o  = aw_addr_q;
-  assign m_awlen_o   = aw_len_q;
+  assign m_req_o.ar_valid = ar_valid_q;
+  assign m_req_o.ar.addr  = ar_addr_q;
+  assign m_req_o.ar.len   = ar_len_q;
+  assign m_req_o.aw_valid = aw_valid_q;
+  assign m_req_o.aw.addr  = aw_addr_q;
+  assign m_req_o.aw.len   = aw_len_q;
 
   // the burst whose AW is out is the one in w_lanes_q (the next waits for its last W beat)
   always_comb begin
-    st_valid_o = aw_valid_q && m_awready_i;
+    st_valid_o = aw_valid_q && m_rsp_i.aw_ready;
     st_addr_o  = {w_seg_q, 7'b0};
     st_wmask_o = '0;
     for (int l = 0; l < NL; l++) if (w_lanes_q[l]) st_wmask_o[w_off_q[l][6:2]] = 1'b1;
@@ -414,12 +396,12 @@ module gc_sm_lsu
   assign nx         = hd_q + QW'(1);
   assign head_done  = q_valid_q[hd_q] && q_closed_q[hd_q] && (rk_q == q_total_q[hd_q]);
   assign r_next     = head_done && q_valid_q[nx] && (q_total_q[nx] != '0);
-  assign m_rready_o = !head_done || r_next;
-  assign r_hs       = m_rvalid_i && m_rready_o;
+  assign m_req_o.r_ready = !head_done || r_next;
+  assign r_hs       = m_rsp_i.r_valid && m_req_o.r_ready;
   assign r_ent      = head_done ? nx : hd_q;       // the entry this cycle's beat belongs to
   assign r_k        = head_done ? '0 : rk_q;       // and its sequence number in that entry
-  assign m_bready_o = 1'b1;
-  assign b_hs       = m_bvalid_i;
+  assign m_req_o.b_ready = 1'b1;
+  assign b_hs       = m_rsp_i.b_valid;
 
   assign wb_valid_o = head_done;
   assign wb_warp_o  = q_warp_q[hd_q];
@@ -450,7 +432,7 @@ module gc_sm_lsu
       flt_lane_o  = 8'(aq_lane_q);
       flt_pc_o    = cur_pc_q;
       flt_addr_o  = cur_taddr_q[aq_lane_q];
-    end else if (b_hs && m_bresp_i[1]) begin
+    end else if (b_hs && m_rsp_i.b_resp[1]) begin
       flt_valid_o = 1'b1;
       flt_cause_o = SIMT_FAULT_STORE_BUS_ERROR;
       flt_warp_o  = sq_warp_q[sq_hd_q];
@@ -460,7 +442,7 @@ module gc_sm_lsu
     end
   end
 
-  assign beats_o = (m_arvalid_o && m_arready_i ? 5'(m_arlen_o) + 5'd1 : 5'd0) + 5'(w_hs);
+  assign beats_o = (m_req_o.ar_valid && m_rsp_i.ar_ready ? 5'(m_req_o.ar.len) + 5'd1 : 5'd0) + 5'(w_hs);
 
   // ------------------------------------------------------------------------------------------
   // Atomic requests
@@ -580,7 +562,7 @@ module gc_sm_lsu
           end
         end
         q_gm_q[cur_q_q] <= q_gm_q[cur_q_q] | g_lanes;
-      end else if (m_arready_i) begin
+      end else if (m_rsp_i.ar_ready) begin
         ar_valid_q <= 1'b0;
       end
 
@@ -607,10 +589,10 @@ module gc_sm_lsu
         sq_seg_q[sq_tl_q]  <= g_seg;
         sq_tl_q            <= sq_tl_q + SQW'(1);
         sc = sc + (SQW + 1)'(1);
-      end else if (m_awready_i) begin
+      end else if (m_rsp_i.aw_ready) begin
         aw_valid_q <= 1'b0;
       end
-      if (aw_valid_q && m_awready_i) aw_done_q <= 1'b1;
+      if (aw_valid_q && m_rsp_i.aw_ready) aw_done_q <= 1'b1;
       if (w_hs) begin
         w_cnt_q <= w_cnt_q + 4'd1;
         if (w_last) w_phase_q <= 1'b0;
@@ -665,7 +647,7 @@ module gc_sm_lsu
       // ---- return side: R beats into the head entry (or the next one, r_ent), completion
       if (r_hs) begin
         rk_q <= r_k + SEQW'(1);
-        if (m_rresp_i[1] && !q_err_q[r_ent]) begin
+        if (m_rsp_i.r.resp[1] && !q_err_q[r_ent]) begin
           logic [LW-1:0] el;
           logic          found;
           el    = '0;
@@ -718,7 +700,7 @@ module gc_sm_lsu
     if (r_hs) begin
       for (int l = 0; l < NL; l++) begin
         if (q_gm_q[r_ent][l] && q_seq_q[r_ent][l] == r_k) begin
-          q_data_q[r_ent][l] <= load_extract(m_rdata_i, q_off_q[r_ent][l], q_f3_q[r_ent]);
+          q_data_q[r_ent][l] <= load_extract(m_rsp_i.r.data, q_off_q[r_ent][l], q_f3_q[r_ent]);
         end
       end
     end
@@ -773,7 +755,7 @@ module gc_sm_lsu
   end
 
   logic unused_lsu;
-  assign unused_lsu = ^{m_rlast_i, m_rresp_i[0], m_bresp_i[0], as_rdata_i[63:32],
+  assign unused_lsu = ^{m_rsp_i.r.last, m_rsp_i.r.resp[0], m_rsp_i.b_resp[0], as_rdata_i[63:32],
                         cur_mask_q};
 
 endmodule

@@ -17,8 +17,10 @@
 // as a timestamp (cycle), so a gated stretch changes no count. GLOBAL.CLOCK_GATING.DISABLE keeps
 // every engine clock running; *.GATED_CYCLES count the stopped cycles. The gated clocks
 // (clk_pbdma[n], clk_ce[n], clk_simt) and gated_* are in the waveform.
+`include "gc_axi_pins.svh"
 module gpu_top
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
 #(
   parameter int unsigned NUM_SM = GC_SIMT_NUM_SM,
   parameter int unsigned WARPS  = GC_SIMT_WARPS,
@@ -29,9 +31,7 @@ module gpu_top
   localparam int unsigned NCH  = GC_NUM_CHANNELS,
   localparam int unsigned CH_W = $clog2(NCH),
   localparam int unsigned AW   = GC_AXI_ADDR_W,
-  localparam int unsigned DW   = GC_AXI_DATA_W,
   localparam int unsigned IW   = GC_AXI_ID_W,
-  localparam int unsigned MW   = GC_MMIO_ADDR_W,
   localparam int unsigned LW   = GC_CHANNEL_GPFIFO_SIZE_LOG2_W,
   localparam int unsigned NRL  = GC_NUM_RUNLISTS,
   localparam int unsigned NCE  = GC_NUM_CE,
@@ -41,55 +41,8 @@ module gpu_top
   input  logic            clk_i,
   input  logic            rst_ni,
 
-  // AXI4-Lite slave, BAR0
-  input  logic            s_awvalid_i,
-  output logic            s_awready_o,
-  input  logic [MW-1:0]   s_awaddr_i,
-  input  logic            s_wvalid_i,
-  output logic            s_wready_o,
-  input  logic [31:0]     s_wdata_i,
-  input  logic [3:0]      s_wstrb_i,
-  output logic            s_bvalid_o,
-  input  logic            s_bready_i,
-  output logic [1:0]      s_bresp_o,
-  input  logic            s_arvalid_i,
-  output logic            s_arready_o,
-  input  logic [MW-1:0]   s_araddr_i,
-  output logic            s_rvalid_o,
-  input  logic            s_rready_i,
-  output logic [31:0]     s_rdata_o,
-  output logic [1:0]      s_rresp_o,
-
-  // AXI4 master, memory
-  output logic            m_awvalid_o,
-  input  logic            m_awready_i,
-  output logic [IW-1:0]   m_awid_o,
-  output logic [AW-1:0]   m_awaddr_o,
-  output logic [7:0]      m_awlen_o,
-  output logic [2:0]      m_awsize_o,
-  output logic [1:0]      m_awburst_o,
-  output logic            m_wvalid_o,
-  input  logic            m_wready_i,
-  output logic [DW-1:0]   m_wdata_o,
-  output logic [DW/8-1:0] m_wstrb_o,
-  output logic            m_wlast_o,
-  input  logic            m_bvalid_i,
-  output logic            m_bready_o,
-  input  logic [IW-1:0]   m_bid_i,
-  input  logic [1:0]      m_bresp_i,
-  output logic            m_arvalid_o,
-  input  logic            m_arready_i,
-  output logic [IW-1:0]   m_arid_o,
-  output logic [AW-1:0]   m_araddr_o,
-  output logic [7:0]      m_arlen_o,
-  output logic [2:0]      m_arsize_o,
-  output logic [1:0]      m_arburst_o,
-  input  logic            m_rvalid_i,
-  output logic            m_rready_o,
-  input  logic [IW-1:0]   m_rid_i,
-  input  logic [DW-1:0]   m_rdata_i,
-  input  logic [1:0]      m_rresp_i,
-  input  logic            m_rlast_i,
+  `GC_AXIL_SLAVE_PINS,     // AXI4-Lite slave, BAR0 (gc_axil_pins makes the structs)
+  `GC_AXI_MASTER_PINS,     // AXI4 master, memory (gc_axi_pins makes the structs)
 
   output logic            irq_o
 );
@@ -173,16 +126,22 @@ module gpu_top
   logic [NUM_SM-1:0][AW-1:0] st_addr;
   logic [NUM_SM-1:0][31:0]  st_wmask;
 
-  // Crossbar client ports
-  logic [NCLI-1:0]          c_arvalid, c_arready, c_rvalid, c_rready;
-  logic [NCLI-1:0][AW-1:0]  c_araddr, c_awaddr;
-  logic [NCLI-1:0][7:0]     c_arlen, c_awlen;
-  logic [DW-1:0]            c_rdata;
-  logic [1:0]               c_rresp, c_bresp;
-  logic                     c_rlast;
-  logic [NCLI-1:0]          c_awvalid, c_awready, c_wvalid, c_wready, c_wlast, c_bvalid, c_bready;
-  logic [NCLI-1:0][DW-1:0]  c_wdata;
-  logic [NCLI-1:0][DW/8-1:0] c_wstrb;
+  // Crossbar client ports, the crossbar's AXI4 master, the register block's AXI4-Lite slave
+  cli_req_t [NCLI-1:0]      c_req;
+  cli_rsp_t [NCLI-1:0]      c_rsp;
+  axi_req_t                 m_req;
+  axi_rsp_t                 m_rsp;
+  lite_req_t                s_req;
+  lite_rsp_t                s_rsp;
+  // the clients' valids the clock gates watch (writes: u_simt's clients only)
+  logic [NCLI-1:0]          c_arvalid, c_rvalid, c_bvalid;
+  logic [NC_SIMT-1:0]       simt_awvalid, simt_wvalid;
+  for (genvar i = 0; i < NCLI; i++) begin : g_cli_valid
+    assign {c_arvalid[i], c_rvalid[i], c_bvalid[i]} = {c_req[i].ar_valid, c_rsp[i].r_valid, c_rsp[i].b_valid};
+  end
+  for (genvar i = 0; i < NC_SIMT; i++) begin : g_simt_wvalid
+    assign {simt_awvalid[i], simt_wvalid[i]} = {c_req[CLI_SIMT + i].aw_valid, c_req[CLI_SIMT + i].w_valid};
+  end
 
   // Compute engine
   logic                     simt_nonstall, simt_task_fault, simt_task_fault_pend;
@@ -239,7 +198,7 @@ module gpu_top
     end
     busy_simt = clk_gate_dis || !simt_idle || cmd_valid[0] || tmu_log_ctrl_we ||
                 (c_arvalid[CLI_SIMT +: NC_SIMT] != '0) || (c_rvalid[CLI_SIMT +: NC_SIMT] != '0) ||
-                (c_awvalid[CLI_SIMT +: NC_SIMT] != '0) || (c_wvalid[CLI_SIMT +: NC_SIMT] != '0) ||
+                (simt_awvalid != '0) || (simt_wvalid != '0) ||
                 (c_bvalid[CLI_SIMT +: NC_SIMT] != '0) || (aq_valid[AQ_SIMT +: NA_SIMT] != '0) ||
                 (as_valid[AQ_SIMT +: NA_SIMT] != '0);
   end
@@ -271,26 +230,23 @@ module gpu_top
     end
   end
 
+  // The flat pins of the harness boundary <-> the structs
+  gc_axil_pins u_axil_pins (
+    .s_req_o (s_req),
+    .s_rsp_i (s_rsp),
+    .*
+  );
+  gc_axi_pins u_axi_pins (
+    .m_req_i (m_req),
+    .m_rsp_o (m_rsp),
+    .*
+  );
+
   gc_mmio_regs u_regs (
     .clk_i,
     .rst_ni,
-    .s_awvalid_i,
-    .s_awready_o,
-    .s_awaddr_i,
-    .s_wvalid_i,
-    .s_wready_o,
-    .s_wdata_i,
-    .s_wstrb_i,
-    .s_bvalid_o,
-    .s_bready_i,
-    .s_bresp_o,
-    .s_arvalid_i,
-    .s_arready_o,
-    .s_araddr_i,
-    .s_rvalid_o,
-    .s_rready_i,
-    .s_rdata_o,
-    .s_rresp_o,
+    .s_req_i             (s_req),
+    .s_rsp_o             (s_rsp),
     .irq_o,
     .ch_enable_o         (ch_enable),
     .ch_err_o            (ch_err),
@@ -430,25 +386,22 @@ module gpu_top
       .now_i             (cycle),
       .snoop_data_i      (snoop_data),
       .snoop_strb_i      (snoop_strb),
-      .m_arvalid_o       (c_arvalid[n]),
-      .m_arready_i       (c_arready[n]),
-      .m_araddr_o        (c_araddr[n]),
-      .m_arlen_o         (c_arlen[n]),
-      .m_rvalid_i        (c_rvalid[n]),
-      .m_rready_o        (c_rready[n]),
-      .m_rdata_i         (c_rdata),
-      .m_rresp_i         (c_rresp),
-      .m_rlast_i         (c_rlast)
+      .m_arvalid_o       (c_req[n].ar_valid),
+      .m_arready_i       (c_rsp[n].ar_ready),
+      .m_araddr_o        (c_req[n].ar.addr),
+      .m_arlen_o         (c_req[n].ar.len),
+      .m_rvalid_i        (c_rsp[n].r_valid),
+      .m_rready_o        (c_req[n].r_ready),
+      .m_rdata_i         (c_rsp[n].r.data),
+      .m_rresp_i         (c_rsp[n].r.resp),
+      .m_rlast_i         (c_rsp[n].r.last)
     );
-    // The PBDMA's memory port only reads: its write channels are tied off
-    assign c_awvalid[n] = 1'b0;
-    assign c_awaddr[n]  = '0;
-    assign c_awlen[n]   = '0;
-    assign c_wvalid[n]  = 1'b0;
-    assign c_wdata[n]   = '0;
-    assign c_wstrb[n]   = '0;
-    assign c_wlast[n]   = 1'b0;
-    assign c_bready[n]  = 1'b1;
+    // The PBDMA's memory port only reads: no AW, no W, every B accepted
+    assign c_req[n].aw       = '0;
+    assign c_req[n].aw_valid = 1'b0;
+    assign c_req[n].w        = '0;
+    assign c_req[n].w_valid  = 1'b0;
+    assign c_req[n].b_ready  = 1'b1;
   end
 
   // ------------------------------------------------------------------------------------------
@@ -485,27 +438,8 @@ module gpu_top
     .regs_o            (simt_regs),
     .idle_o            (simt_idle),
     .timestamp_i       (cycle),
-    .c_arvalid_o       (c_arvalid[CLI_SIMT +: NC_SIMT]),
-    .c_arready_i       (c_arready[CLI_SIMT +: NC_SIMT]),
-    .c_araddr_o        (c_araddr[CLI_SIMT +: NC_SIMT]),
-    .c_arlen_o         (c_arlen[CLI_SIMT +: NC_SIMT]),
-    .c_rvalid_i        (c_rvalid[CLI_SIMT +: NC_SIMT]),
-    .c_rready_o        (c_rready[CLI_SIMT +: NC_SIMT]),
-    .c_rdata_i         (c_rdata),
-    .c_rresp_i         (c_rresp),
-    .c_rlast_i         (c_rlast),
-    .c_awvalid_o       (c_awvalid[CLI_SIMT +: NC_SIMT]),
-    .c_awready_i       (c_awready[CLI_SIMT +: NC_SIMT]),
-    .c_awaddr_o        (c_awaddr[CLI_SIMT +: NC_SIMT]),
-    .c_awlen_o         (c_awlen[CLI_SIMT +: NC_SIMT]),
-    .c_wvalid_o        (c_wvalid[CLI_SIMT +: NC_SIMT]),
-    .c_wready_i        (c_wready[CLI_SIMT +: NC_SIMT]),
-    .c_wdata_o         (c_wdata[CLI_SIMT +: NC_SIMT]),
-    .c_wstrb_o         (c_wstrb[CLI_SIMT +: NC_SIMT]),
-    .c_wlast_o         (c_wlast[CLI_SIMT +: NC_SIMT]),
-    .c_bvalid_i        (c_bvalid[CLI_SIMT +: NC_SIMT]),
-    .c_bready_o        (c_bready[CLI_SIMT +: NC_SIMT]),
-    .c_bresp_i         (c_bresp),
+    .c_req_o           (c_req[CLI_SIMT +: NC_SIMT]),
+    .c_rsp_i           (c_rsp[CLI_SIMT +: NC_SIMT]),
     .aq_valid_o        (aq_valid[AQ_SIMT +: NA_SIMT]),
     .aq_ready_i        (aq_ready[AQ_SIMT +: NA_SIMT]),
     .aq_op_o           (aq_op[AQ_SIMT +: NA_SIMT]),
@@ -575,27 +509,8 @@ module gpu_top
     .as_valid_i        (as_valid[AQ_CE0]),
     .as_rdata_i        (as_rdata),
     .as_err_i          (as_err),
-    .m_arvalid_o       (c_arvalid[CLI_CE0]),
-    .m_arready_i       (c_arready[CLI_CE0]),
-    .m_araddr_o        (c_araddr[CLI_CE0]),
-    .m_arlen_o         (c_arlen[CLI_CE0]),
-    .m_rvalid_i        (c_rvalid[CLI_CE0]),
-    .m_rready_o        (c_rready[CLI_CE0]),
-    .m_rdata_i         (c_rdata),
-    .m_rresp_i         (c_rresp),
-    .m_rlast_i         (c_rlast),
-    .m_awvalid_o       (c_awvalid[CLI_CE0]),
-    .m_awready_i       (c_awready[CLI_CE0]),
-    .m_awaddr_o        (c_awaddr[CLI_CE0]),
-    .m_awlen_o         (c_awlen[CLI_CE0]),
-    .m_wvalid_o        (c_wvalid[CLI_CE0]),
-    .m_wready_i        (c_wready[CLI_CE0]),
-    .m_wdata_o         (c_wdata[CLI_CE0]),
-    .m_wstrb_o         (c_wstrb[CLI_CE0]),
-    .m_wlast_o         (c_wlast[CLI_CE0]),
-    .m_bvalid_i        (c_bvalid[CLI_CE0]),
-    .m_bready_o        (c_bready[CLI_CE0]),
-    .m_bresp_i         (c_bresp)
+    .m_req_o       (c_req[CLI_CE0]),
+    .m_rsp_i       (c_rsp[CLI_CE0])
   );
 
   gc_copy_engine u_ce1 (
@@ -643,27 +558,8 @@ module gpu_top
     .as_valid_i        (as_valid[AQ_CE0 + 1]),
     .as_rdata_i        (as_rdata),
     .as_err_i          (as_err),
-    .m_arvalid_o       (c_arvalid[CLI_CE0 + 1]),
-    .m_arready_i       (c_arready[CLI_CE0 + 1]),
-    .m_araddr_o        (c_araddr[CLI_CE0 + 1]),
-    .m_arlen_o         (c_arlen[CLI_CE0 + 1]),
-    .m_rvalid_i        (c_rvalid[CLI_CE0 + 1]),
-    .m_rready_o        (c_rready[CLI_CE0 + 1]),
-    .m_rdata_i         (c_rdata),
-    .m_rresp_i         (c_rresp),
-    .m_rlast_i         (c_rlast),
-    .m_awvalid_o       (c_awvalid[CLI_CE0 + 1]),
-    .m_awready_i       (c_awready[CLI_CE0 + 1]),
-    .m_awaddr_o        (c_awaddr[CLI_CE0 + 1]),
-    .m_awlen_o         (c_awlen[CLI_CE0 + 1]),
-    .m_wvalid_o        (c_wvalid[CLI_CE0 + 1]),
-    .m_wready_i        (c_wready[CLI_CE0 + 1]),
-    .m_wdata_o         (c_wdata[CLI_CE0 + 1]),
-    .m_wstrb_o         (c_wstrb[CLI_CE0 + 1]),
-    .m_wlast_o         (c_wlast[CLI_CE0 + 1]),
-    .m_bvalid_i        (c_bvalid[CLI_CE0 + 1]),
-    .m_bready_o        (c_bready[CLI_CE0 + 1]),
-    .m_bresp_i         (c_bresp)
+    .m_req_o       (c_req[CLI_CE0 + 1]),
+    .m_rsp_i       (c_rsp[CLI_CE0 + 1])
   );
 
   // ------------------------------------------------------------------------------------------
@@ -697,27 +593,8 @@ module gpu_top
     .snoop_addr_o  (snoop_addr),
     .snoop_data_o  (snoop_data),
     .snoop_strb_o  (snoop_strb),
-    .m_arvalid_o   (c_arvalid[CLI_ATOM]),
-    .m_arready_i   (c_arready[CLI_ATOM]),
-    .m_araddr_o    (c_araddr[CLI_ATOM]),
-    .m_arlen_o     (c_arlen[CLI_ATOM]),
-    .m_rvalid_i    (c_rvalid[CLI_ATOM]),
-    .m_rready_o    (c_rready[CLI_ATOM]),
-    .m_rdata_i     (c_rdata),
-    .m_rresp_i     (c_rresp),
-    .m_rlast_i     (c_rlast),
-    .m_awvalid_o   (c_awvalid[CLI_ATOM]),
-    .m_awready_i   (c_awready[CLI_ATOM]),
-    .m_awaddr_o    (c_awaddr[CLI_ATOM]),
-    .m_awlen_o     (c_awlen[CLI_ATOM]),
-    .m_wvalid_o    (c_wvalid[CLI_ATOM]),
-    .m_wready_i    (c_wready[CLI_ATOM]),
-    .m_wdata_o     (c_wdata[CLI_ATOM]),
-    .m_wstrb_o     (c_wstrb[CLI_ATOM]),
-    .m_wlast_o     (c_wlast[CLI_ATOM]),
-    .m_bvalid_i    (c_bvalid[CLI_ATOM]),
-    .m_bready_o    (c_bready[CLI_ATOM]),
-    .m_bresp_i     (c_bresp)
+    .m_req_o   (c_req[CLI_ATOM]),
+    .m_rsp_i   (c_rsp[CLI_ATOM])
   );
 
   gc_mem_xbar #(
@@ -725,66 +602,24 @@ module gpu_top
   ) u_xbar (
     .clk_i,
     .rst_ni,
-    .c_arvalid_i (c_arvalid),
-    .c_arready_o (c_arready),
-    .c_araddr_i  (c_araddr),
-    .c_arlen_i   (c_arlen),
-    .c_rvalid_o  (c_rvalid),
-    .c_rready_i  (c_rready),
-    .c_rdata_o   (c_rdata),
-    .c_rresp_o   (c_rresp),
-    .c_rlast_o   (c_rlast),
-    .c_awvalid_i (c_awvalid),
-    .c_awready_o (c_awready),
-    .c_awaddr_i  (c_awaddr),
-    .c_awlen_i   (c_awlen),
-    .c_wvalid_i  (c_wvalid),
-    .c_wready_o  (c_wready),
-    .c_wdata_i   (c_wdata),
-    .c_wstrb_i   (c_wstrb),
-    .c_wlast_i   (c_wlast),
-    .c_bvalid_o  (c_bvalid),
-    .c_bready_i  (c_bready),
-    .c_bresp_o   (c_bresp),
-    .m_awvalid_o,
-    .m_awready_i,
-    .m_awid_o,
-    .m_awaddr_o,
-    .m_awlen_o,
-    .m_awsize_o,
-    .m_awburst_o,
-    .m_wvalid_o,
-    .m_wready_i,
-    .m_wdata_o,
-    .m_wstrb_o,
-    .m_wlast_o,
-    .m_bvalid_i,
-    .m_bready_o,
-    .m_bid_i,
-    .m_bresp_i,
-    .m_arvalid_o,
-    .m_arready_i,
-    .m_arid_o,
-    .m_araddr_o,
-    .m_arlen_o,
-    .m_arsize_o,
-    .m_arburst_o,
-    .m_rvalid_i,
-    .m_rready_o,
-    .m_rid_i,
-    .m_rdata_i,
-    .m_rresp_i,
-    .m_rlast_i
+    .c_req_i (c_req),
+    .c_rsp_o (c_rsp),
+    .m_req_o (m_req),
+    .m_rsp_i (m_rsp)
   );
 
   // Runlist 0's copy-command outputs (the compute engine takes the TMD address on cmd_src) and
   // the PBDMAs' unused write responses
+  logic [NRL-1:0] unused_pbdma_wr;
+  for (genvar n = 0; n < NRL; n++) begin : g_unused_pbdma_wr
+    assign unused_pbdma_wr[n] = ^{c_rsp[n].aw_ready, c_rsp[n].w_ready, c_rsp[n].b_valid, c_rsp[n].b_resp};
+  end
   logic unused_top;
   assign unused_top = ^{cmd_dst[0], cmd_line_len[0],
                         cmd_line_count[0], cmd_pitch_in[0], cmd_pitch_out[0], cmd_copy[0],
                         cmd_remap[0], cmd_const_a[0], cmd_const_b[0], cmd_components[0],
                         cmd_sem[0], cmd_sem_four[0], cmd_sem_addr[0], cmd_sem_payload[0],
                         cmd_sem_reduce[0], cmd_sem_red[0], cmd_sem_signed[0],
-                        cmd_intr[0], c_awready[NRL-1:0], c_wready[NRL-1:0], c_bvalid[NRL-1:0]};
+                        cmd_intr[0], ^unused_pbdma_wr};
 
 endmodule

@@ -1,8 +1,8 @@
 // Block testbench for gc_atomic_unit and gc_sem_pkg (tests/rtl/atomic_tb_top.sv = the unit with
 // N = 3 requesters, plus a combinational window on sem_acquire_pass / sem_reduce).
 //
-// Build (from the repository root, after `python3 scripts/gen_spec.py`):
-//   verilator --cc --exe --build -j 2 -O2 -Wno-fatal -Ibuild/gen build/gen/gpucosim_pkg.sv rtl/lint.vlt rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv tests/rtl/atomic_tb_top.sv $PWD/tests/rtl/atomic_tb.cpp --top-module atomic_tb_top -Mdir build/rtl_atomic
+// Build: make build/rtl_atomic/Vatomic_tb_top (the rtl_bench rule of the Makefile).  Clock and
+// seed: the shared bench harness (cosim/harness.h), with this bench's models on its hooks.
 // Run:
 //   build/rtl_atomic/Vatomic_tb_top [+seed=N | N] [+ops=N] [+lat=N] [+stall=P] [+vectors=N]
 //     +ops      random requests per requester and memory configuration (default 1500)
@@ -10,7 +10,6 @@
 //     +stall    stall probability of the "stalls" configuration (default 0.3)
 //     +stall_pct the same in percent (what `make test STALL=P` passes)
 //     +vectors  random vectors per function and mode for the function window (default 20000)
-// ($PWD: Verilator 5.006 runs make inside -Mdir, so the C++ file needs an absolute path.)
 //
 // What it does
 //  * Function window: sem_acquire_pass and sem_reduce against known answers (hand-computed
@@ -75,6 +74,7 @@
 
 #include "Vatomic_tb_top.h"
 #include "../../build/gen/gpucosim_spec.h"
+#include "harness.h"
 
 namespace {
 
@@ -221,9 +221,6 @@ void set_bits(T& w, unsigned lsb, unsigned width, uint64_t v) {
   uint64_t mask = (width >= 64 ? ~0ull : ((1ull << width) - 1)) << lsb;
   w = (T)(((uint64_t)w & ~mask) | ((v << lsb) & mask));
 }
-
-std::unique_ptr<VerilatedContext> g_ctx;
-std::unique_ptr<Vatomic_tb_top> g_top;
 
 // ------------------------------------------------------------------ requests / service record
 struct Req {
@@ -404,6 +401,7 @@ struct Requester {
 
 // ------------------------------------------------------------------ the bench
 struct Bench {
+  gctb::Harness<Vatomic_tb_top>& h;   // the shared bench harness (cosim/harness.h)
   Vatomic_tb_top* t;
   Mem mem;
   std::unordered_map<uint64_t, uint64_t> refmem;
@@ -420,7 +418,17 @@ struct Bench {
   bool stuck = false;
   std::vector<int> grant_log;
 
-  explicit Bench(Vatomic_tb_top* top) : t(top) {}
+  // The harness's hooks: requests and the memory model drive with the clock low, the bench
+  // observes before the edge, the memory model acts after it.
+  explicit Bench(gctb::Harness<Vatomic_tb_top>& harness) : h(harness), t(harness.top.get()) {
+    h.drive = [this] {
+      t->timestamp_i = g_cycle;
+      mem.drive(t);
+      drive_requests();
+    };
+    h.pre_edge = [this] { observe(); };
+    h.post_edge = [this] { after_edge(); };
+  }
 
   uint64_t ref_get(uint64_t a) const {
     auto it = refmem.find(a);
@@ -627,20 +635,16 @@ struct Bench {
     last_progress = g_cycle;
   }
 
-  void tick() {
-    t->timestamp_i = g_cycle;
-    mem.drive(t);
-    drive_requests();
-    t->clk_i = 0;
-    t->eval();
-    // observe (before the edge): bus, snoop, responses, grants, in that order
+  void tick() { h.tick(); }
+  // before the edge: bus, snoop, responses, grants, in that order
+  void observe() {
     mem.sample(t);
     check_service_bus();
     if (t->snoop_valid_o) on_snoop();
     if (t->as_valid_o) on_response(t->as_valid_o);
     on_grant(t->aq_ready_o);
-    t->clk_i = 1;
-    t->eval();
+  }
+  void after_edge() {
     mem.update();
     g_cycle++;
     if (g_cycle - last_progress > 20000 && !stuck && !idle()) {
@@ -695,7 +699,15 @@ struct Bench {
     t->m_rvalid_i = 0;
     t->m_bvalid_i = 0;
     t->eval();
-    for (int k = 0; k < 4; k++) { t->clk_i = 1; t->eval(); t->clk_i = 0; t->eval(); g_cycle++; }
+    // four edges in reset without the bench's models (the requests and the memory start after)
+    auto drive = std::move(h.drive), pre = std::move(h.pre_edge), post = std::move(h.post_edge);
+    h.drive = nullptr;
+    h.pre_edge = h.post_edge = nullptr;
+    h.run(4);
+    g_cycle += 4;
+    h.drive = std::move(drive);
+    h.pre_edge = std::move(pre);
+    h.post_edge = std::move(post);
     t->rst_ni = 1;
     t->eval();
   }
@@ -1259,14 +1271,13 @@ int main(int argc, char** argv) {
   }
   printf("atomic_tb: seed %" PRIu64 " (rerun with +seed=%" PRIu64 "), N = %d, %u random ops per requester and config\n", seed, seed, N, ops);
   g_rng.seed(seed);
-  g_ctx = std::make_unique<VerilatedContext>();
-  g_ctx->commandArgs(argc, argv);
-  g_top = std::make_unique<Vatomic_tb_top>(g_ctx.get());
-  Vatomic_tb_top* t = g_top.get();
+  gctb::Harness<Vatomic_tb_top> h(seed);
+  h.ctx->commandArgs(argc, argv);
+  Vatomic_tb_top* t = h.top.get();
 
   test_functions(t, nvec);
 
-  Bench b(t);
+  Bench b(h);
   b.reset();
   MemCfg fast;  fast.name = "fast";  fast.rd_lat = 1; fast.b_lat = 1; fast.jitter = 0;
   fast.p_ar = fast.p_aw = fast.p_w = fast.p_r = fast.p_b = 0;
@@ -1293,6 +1304,5 @@ int main(int argc, char** argv) {
   for (auto& kv : g_cat) printf(" %s %" PRIu64 "/%" PRIu64, kv.first.c_str(), kv.second.first, kv.second.second);
   printf("\nrequests served %zu, cycles %" PRIu64 "\n", b.served.size(), g_cycle);
   printf("%" PRIu64 " passed, %" PRIu64 " failed\n", g_pass, g_fail);
-  t->final();
   return g_fail ? 1 : 0;
 }

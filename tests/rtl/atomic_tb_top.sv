@@ -3,8 +3,10 @@
 // (tests/rtl/atomic_tb.cpp drives the request ports and models the memory behind the client
 // memory port), plus a combinational window on the gc_sem_pkg functions: fn_* inputs in,
 // fn_pass_o = sem_acquire_pass(...) and fn_reduce_o = sem_reduce(...) out.
+`include "gc_axi_pins.svh"
 module atomic_tb_top
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
   import gc_sem_pkg::*;
 #(
   parameter int unsigned N    = 3,
@@ -35,27 +37,7 @@ module atomic_tb_top
   output logic [63:0]                           snoop_data_o,
   output logic [7:0]                            snoop_strb_o,
 
-  output logic                                  m_arvalid_o,
-  input  logic                                  m_arready_i,
-  output logic [GC_AXI_ADDR_W-1:0]              m_araddr_o,
-  output logic [7:0]                            m_arlen_o,
-  input  logic                                  m_rvalid_i,
-  output logic                                  m_rready_o,
-  input  logic [GC_AXI_DATA_W-1:0]              m_rdata_i,
-  input  logic [1:0]                            m_rresp_i,
-  input  logic                                  m_rlast_i,
-  output logic                                  m_awvalid_o,
-  input  logic                                  m_awready_i,
-  output logic [GC_AXI_ADDR_W-1:0]              m_awaddr_o,
-  output logic [7:0]                            m_awlen_o,
-  output logic                                  m_wvalid_o,
-  input  logic                                  m_wready_i,
-  output logic [GC_AXI_DATA_W-1:0]              m_wdata_o,
-  output logic [GC_AXI_DATA_W/8-1:0]            m_wstrb_o,
-  output logic                                  m_wlast_o,
-  input  logic                                  m_bvalid_i,
-  output logic                                  m_bready_o,
-  input  logic [1:0]                            m_bresp_i,
+  `GC_CLI_MASTER_PINS,
 
   // ---- gc_sem_pkg function window (combinational)
   input  logic [GC_HOST_SEM_EXECUTE_OPERATION_W-1:0] fn_op_i,
@@ -68,6 +50,10 @@ module atomic_tb_top
   output logic [63:0]                           fn_reduce_o
 );
 
+  cli_req_t m_req;
+  cli_rsp_t m_rsp;
+  tb_cli_pins u_pins (.m_req_i (m_req), .m_rsp_o (m_rsp), .*);
+
   gc_atomic_unit #(.N(N), .NRES(NRES)) u_atomic (
     .clk_i, .rst_ni,
     .aq_valid_i, .aq_ready_o, .aq_op_i, .aq_red_i, .aq_signed_i, .aq_size_i, .aq_addr_i,
@@ -78,11 +64,8 @@ module atomic_tb_top
     .timestamp_i,
     .st_valid_i, .st_addr_i, .st_wmask_i,
     .snoop_valid_o, .snoop_addr_o, .snoop_data_o, .snoop_strb_o,
-    .m_arvalid_o, .m_arready_i, .m_araddr_o, .m_arlen_o,
-    .m_rvalid_i, .m_rready_o, .m_rdata_i, .m_rresp_i, .m_rlast_i,
-    .m_awvalid_o, .m_awready_i, .m_awaddr_o, .m_awlen_o,
-    .m_wvalid_o, .m_wready_i, .m_wdata_o, .m_wstrb_o, .m_wlast_o,
-    .m_bvalid_i, .m_bready_o, .m_bresp_i
+    .m_req_o (m_req),
+    .m_rsp_i (m_rsp)
   );
 
   assign fn_pass_o   = sem_acquire_pass(fn_op_i, fn_is64_i, fn_mem_i, fn_arg_i);

@@ -1,10 +1,10 @@
 // Block testbench for gc_copy_engine (tests/rtl/ce_tb_top.sv = the engine alone).
 //
-// Build (from the repository root, after `python3 scripts/gen_spec.py`):
-//   verilator --cc --exe --build -j 2 -O2 -Wno-fatal -Ibuild/gen build/gen/gpucosim_pkg.sv rtl/lint.vlt rtl/gc_copy_engine.sv tests/rtl/ce_tb_top.sv $PWD/tests/rtl/ce_tb.cpp --top-module ce_tb_top -Mdir build/rtl_ce
+// Build: make build/rtl_ce/Vce_tb_top (the rtl_bench rule of the Makefile).
 // Run:
 //   build/rtl_ce/Vce_tb_top [+seed=N | N] [+copies=N] [+memsets=N]
-// ($PWD: Verilator 5.006 runs make inside -Mdir, so the C++ file needs an absolute path.)
+// Clock, reset and seed: the shared bench harness (cosim/harness.h), with this bench's memory
+// model on its hooks.
 //
 // What it does
 //   * A C++ AXI memory model on the engine's client memory port: a byte array (4 MiB at a
@@ -63,6 +63,7 @@
 
 #include "Vce_tb_top.h"
 #include "../../build/gen/gpucosim_spec.h"
+#include "harness.h"
 
 namespace {
 
@@ -112,9 +113,9 @@ uint32_t reduce32(unsigned red, bool sgn, uint32_t v, uint32_t p) {
   }
 }
 
-class AxiMem {
+class CliMem {
  public:
-  explicit AxiMem(Vce_tb_top* top) : top_(top), m(MEM_SIZE) {}
+  explicit CliMem(Vce_tb_top* top) : top_(top), m(MEM_SIZE) {}
 
   Vce_tb_top* top_;
   std::vector<uint8_t> m;
@@ -370,27 +371,26 @@ class AxiMem {
   }
 };
 
-std::unique_ptr<VerilatedContext> g_ctx;
-std::unique_ptr<Vce_tb_top> g_top;
-std::unique_ptr<AxiMem> g_mem;
+std::unique_ptr<gctb::Harness<Vce_tb_top>> g_h;   // the shared bench harness (cosim/harness.h)
+Vce_tb_top* g_top = nullptr;
+std::unique_ptr<CliMem> g_mem;
 
 struct Tick { bool cmd_hs, done, done_err, intr; unsigned state; };
+Tick g_tick;   // the last cycle's outputs
 
-Tick tick() {
-  Vce_tb_top* t = g_top.get();
-  t->clk_i = 0;
-  g_mem->drive();
-  t->eval();
+// The harness's hooks: the memory model drives with the clock low, samples before the edge (with
+// the engine's outputs of this cycle), and acts after it.
+void hook_pre_edge() {
+  Vce_tb_top* t = g_top;
   g_mem->sample();
-  Tick k{t->cmd_valid_i && t->cmd_ready_o, (bool)t->done_o, (bool)t->done_err_o, (bool)t->intr_o, t->state_o};
+  g_tick = Tick{t->cmd_valid_i && t->cmd_ready_o, (bool)t->done_o, (bool)t->done_err_o, (bool)t->intr_o, t->state_o};
   if (!t->done_o && (t->done_err_o || t->intr_o)) g_mem->violation("done_err_o/intr_o without done_o");
   if (t->cmd_ready_o != (t->state_o == GC_CE_STATE_IDLE)) g_mem->violation("cmd_ready_o %d in state %u", t->cmd_ready_o, t->state_o);
-  t->clk_i = 1;
-  t->eval();
-  g_mem->update();
-  g_cycle++;
-  g_ctx->timeInc(1);
-  return k;
+}
+
+Tick tick() {
+  g_h->tick();
+  return g_tick;
 }
 
 struct Cmd {
@@ -448,7 +448,7 @@ struct Result {
 };
 
 void junk_cmd_inputs() {
-  Vce_tb_top* t = g_top.get();
+  Vce_tb_top* t = g_top;
   t->cmd_ch_i = rnd(256);
   t->cmd_src_i = g_rng() & 0xFFFFFFFFFFull;
   t->cmd_dst_i = g_rng() & 0xFFFFFFFFFFull;
@@ -472,7 +472,7 @@ void junk_cmd_inputs() {
 }
 
 Result run_cmd(const Cmd& c, uint64_t timeout = 400000) {
-  Vce_tb_top* t = g_top.get();
+  Vce_tb_top* t = g_top;
   Result res;
   g_mem->viol.clear();
   g_mem->n_ar = g_mem->n_aw = g_mem->n_aq = g_mem->n_as = 0;
@@ -565,7 +565,7 @@ Result run_cmd(const Cmd& c, uint64_t timeout = 400000) {
 }
 
 void reset_dut() {
-  Vce_tb_top* t = g_top.get();
+  Vce_tb_top* t = g_top;
   t->rst_ni = 0;
   t->cmd_valid_i = 0;
   junk_cmd_inputs();
@@ -903,10 +903,16 @@ int main(int argc, char** argv) {
   printf("ce_tb: seed %" PRIu64 " (rerun with +seed=%" PRIu64 "), %d random copies, %d random memsets\n", seed, seed,
          copies, memsets);
   g_rng.seed(seed);
-  g_ctx = std::make_unique<VerilatedContext>();
-  g_ctx->commandArgs(argc, argv);
-  g_top = std::make_unique<Vce_tb_top>(g_ctx.get());
-  g_mem = std::make_unique<AxiMem>(g_top.get());
+  g_h = std::make_unique<gctb::Harness<Vce_tb_top>>(seed);
+  g_h->ctx->commandArgs(argc, argv);
+  g_top = g_h->top.get();
+  g_mem = std::make_unique<CliMem>(g_top);
+  g_h->drive = [] { g_mem->drive(); };
+  g_h->pre_edge = hook_pre_edge;
+  g_h->post_edge = [] {
+    g_mem->update();
+    g_cycle++;
+  };
   g_shadow.assign(MEM_SIZE, 0);
   fill_random(0, MEM_SIZE);
   reset_dut();
@@ -1252,6 +1258,6 @@ int main(int argc, char** argv) {
 
   printf("simulated %" PRIu64 " cycles\n", g_cycle);
   printf("%d passed, %d failed\n", g_pass, g_fail);
-  g_top->final();
+  g_h.reset();   // final() and the model's end
   return g_fail ? 1 : 0;
 }

@@ -1,7 +1,9 @@
 // ce_tb_top: block-test wrapper for gc_copy_engine (the engine alone; its client memory port
 // and its atomic-unit request port exposed for the C++ models of tests/rtl/ce_tb.cpp).
+`include "gc_axi_pins.svh"
 module ce_tb_top
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
 #(
   parameter int unsigned RING_BYTES = 2048,
   parameter int unsigned RD_OUT_MAX = 12
@@ -50,28 +52,12 @@ module ce_tb_top
   input  logic                                  as_valid_i,
   input  logic [GC_AXI_DATA_W-1:0]              as_rdata_i,
   input  logic                                  as_err_i,
-  output logic                                  m_arvalid_o,
-  input  logic                                  m_arready_i,
-  output logic [GC_AXI_ADDR_W-1:0]              m_araddr_o,
-  output logic [7:0]                            m_arlen_o,
-  input  logic                                  m_rvalid_i,
-  output logic                                  m_rready_o,
-  input  logic [GC_AXI_DATA_W-1:0]              m_rdata_i,
-  input  logic [1:0]                            m_rresp_i,
-  input  logic                                  m_rlast_i,
-  output logic                                  m_awvalid_o,
-  input  logic                                  m_awready_i,
-  output logic [GC_AXI_ADDR_W-1:0]              m_awaddr_o,
-  output logic [7:0]                            m_awlen_o,
-  output logic                                  m_wvalid_o,
-  input  logic                                  m_wready_i,
-  output logic [GC_AXI_DATA_W-1:0]              m_wdata_o,
-  output logic [GC_AXI_DATA_W/8-1:0]            m_wstrb_o,
-  output logic                                  m_wlast_o,
-  input  logic                                  m_bvalid_i,
-  output logic                                  m_bready_o,
-  input  logic [1:0]                            m_bresp_i
+  `GC_CLI_MASTER_PINS
 );
+
+  cli_req_t m_req;
+  cli_rsp_t m_rsp;
+  tb_cli_pins u_pins (.m_req_i (m_req), .m_rsp_o (m_rsp), .*);
 
   gc_copy_engine #(
     .RING_BYTES (RING_BYTES),
@@ -86,11 +72,8 @@ module ce_tb_top
     .done_o, .done_err_o, .intr_o, .state_o, .rd_out_o, .ch_o, .bytes_o, .busy_cycles_o,
     .aq_valid_o, .aq_ready_i, .aq_op_o, .aq_red_o, .aq_signed_o, .aq_size_o, .aq_addr_o,
     .aq_wdata_o, .as_valid_i, .as_rdata_i, .as_err_i,
-    .m_arvalid_o, .m_arready_i, .m_araddr_o, .m_arlen_o,
-    .m_rvalid_i, .m_rready_o, .m_rdata_i, .m_rresp_i, .m_rlast_i,
-    .m_awvalid_o, .m_awready_i, .m_awaddr_o, .m_awlen_o,
-    .m_wvalid_o, .m_wready_i, .m_wdata_o, .m_wstrb_o, .m_wlast_o,
-    .m_bvalid_i, .m_bready_o, .m_bresp_i
+    .m_req_o (m_req),
+    .m_rsp_i (m_rsp)
   );
 
 endmodule

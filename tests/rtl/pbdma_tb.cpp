@@ -2,16 +2,14 @@
 // block, atomic unit, copy engines, crossbar, i.e. gpu_top (tests/rtl/pbdma_tb_top.sv wraps it
 // and only adds read-only event probes).
 //
-// Build (from the repository root, after `python3 scripts/gen_spec.py`):
-//   verilator --cc --exe --build -j 2 -O2 -Ibuild/gen -CFLAGS -I$PWD/build/gen build/gen/gpucosim_pkg.sv rtl/lint.vlt rtl/gc_sem_pkg.sv rtl/gc_pbdma_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv rtl/gc_pbdma_{sched,ctx,fetch,dec,sem,eng}.sv rtl/gc_pbdma.sv rtl/gpu_top.sv tests/rtl/pbdma_tb_top.sv $PWD/tests/rtl/pbdma_tb.cpp --top-module pbdma_tb_top -Mdir build/rtl_pbdma
-// (Makefile: $(eval $(call rtl_bench,pbdma,$(RTL))) and pbdma in RTL_BENCHES builds the same.)
+// Build: make build/rtl_pbdma/Vpbdma_tb_top (the rtl_bench rule of the Makefile: gpu_top's RTL, this
+// top, this file on cosim/harness.h).
 // Run:
 //   build/rtl_pbdma/Vpbdma_tb_top [+seed=N]        (PBDMA_TB_DEBUG=1 prints the interleave trace)
-// ($PWD: Verilator 5.006 runs make inside -Mdir, so the C++ file needs an absolute path.)
 //
 // The bench has its own AXI4 memory model (32 MiB at address 0, DECERR above; per-ID in-order
 // read data with random latency, IDs interleaved at random, random AR/AW/W ready and R/B valid
-// stalls from the seeded RNG) and an AXI4-Lite MMIO driver; pushbuffers and GPFIFO entries are
+// stalls from the seeded RNG) and the harness's AXI4-Lite MMIO master; pushbuffers and GPFIFO entries are
 // built by hand with the encoders of build/gen/gpucosim_spec.h. Checks:
 //   (a) decode of every header form (INC, NON_INC, ONE_INC, IMMD, END_PB_SEGMENT, COUNT 0,
 //       method data spanning entries, invalid SEC_OPs, GPFIFO control entries), runlist-0 engine
@@ -51,6 +49,7 @@
 
 #include "Vpbdma_tb_top.h"
 #include "gpucosim_spec.h"
+#include "harness.h"
 
 namespace {
 
@@ -66,6 +65,7 @@ constexpr uint64_t BUF_BASE = 0x1000000;    // copy buffers
 constexpr uint32_t NRL = GC_NUM_RUNLISTS;
 constexpr uint32_t NCH = GC_NUM_CHANNELS;
 
+gctb::Harness<Vpbdma_tb_top> *g_h = nullptr;   // the shared bench harness (cosim/harness.h)
 Vpbdma_tb_top *top = nullptr;
 uint64_t g_cycle = 0;
 std::mt19937_64 g_rng;
@@ -142,25 +142,28 @@ std::vector<std::pair<uint64_t, uint64_t>> ev_snoop;
 uint64_t mthd_cnt[NCH];
 
 // ------------------------------------------------------------------------------------------
-// One clock cycle
+// One clock cycle: the harness's tick() with the two hooks below (main sets them)
 // ------------------------------------------------------------------------------------------
-void step() {
-  top->clk_i = 0;
-  top->eval();
+// This edge's AXI handshakes (pre-edge values), for the memory model after the edge
+struct EdgeHs {
+  bool ar_hs;
+  uint64_t ar_addr;
+  int ar_len, ar_id;
+  bool r_hs, aw_hs;
+  uint64_t aw_addr;
+  int aw_len, aw_id;
+  bool w_hs;
+  uint64_t wdata;
+  uint32_t wstrb;
+  bool wlast, b_hs;
+} g_hs;
 
+void pre_edge() {
   // ---- sample handshakes (pre-edge values) ----
-  const bool ar_hs = top->m_arvalid_o && top->m_arready_i;
-  const uint64_t ar_addr = top->m_araddr_o;
-  const int ar_len = top->m_arlen_o, ar_id = top->m_arid_o;
-  const bool r_hs = top->m_rvalid_i && top->m_rready_o;
-  const bool aw_hs = top->m_awvalid_o && top->m_awready_i;
-  const uint64_t aw_addr = top->m_awaddr_o;
-  const int aw_len = top->m_awlen_o, aw_id = top->m_awid_o;
-  const bool w_hs = top->m_wvalid_o && top->m_wready_i;
-  const uint64_t wdata = top->m_wdata_o;
-  const uint32_t wstrb = top->m_wstrb_o;
-  const bool wlast = top->m_wlast_o;
-  const bool b_hs = top->m_bvalid_i && top->m_bready_o;
+  g_hs = EdgeHs{top->m_arvalid_o && top->m_arready_i, top->m_araddr_o, top->m_arlen_o, top->m_arid_o,
+                top->m_rvalid_i && top->m_rready_o, top->m_awvalid_o && top->m_awready_i, top->m_awaddr_o,
+                top->m_awlen_o, top->m_awid_o, top->m_wvalid_o && top->m_wready_i, top->m_wdata_o,
+                top->m_wstrb_o, (bool)top->m_wlast_o, top->m_bvalid_i && top->m_bready_o};
 
   for (uint32_t r = 0; r < NRL; r++) {
     if ((top->p_mthd_inc_o >> r) & 1) {
@@ -172,10 +175,12 @@ void step() {
     if ((top->p_ce_done_o >> r) & 1) ev_done.push_back({g_cycle, r, 0});
   }
   if (top->p_snoop_valid_o) ev_snoop.push_back({g_cycle, top->p_snoop_addr_o});
+}
 
-  top->clk_i = 1;
-  top->eval();
+void post_edge() {
   g_cycle++;
+  const auto [ar_hs, ar_addr, ar_len, ar_id, r_hs, aw_hs, aw_addr, aw_len, aw_id, w_hs, wdata, wstrb, wlast, b_hs] =
+      g_hs;
 
   // ---- model updates ----
   if (ar_hs) {
@@ -250,6 +255,8 @@ void step() {
   }
 }
 
+void step() { g_h->tick(); }
+
 void run(uint64_t n) {
   for (uint64_t i = 0; i < n; i++) step();
 }
@@ -257,37 +264,18 @@ void run(uint64_t n) {
 // ------------------------------------------------------------------------------------------
 // AXI4-Lite MMIO driver
 // ------------------------------------------------------------------------------------------
+// On the harness's AXI4-Lite master: the response (0..3); a timeout is a failure
 uint32_t mmio_write(uint32_t a, uint32_t d) {
-  top->s_awvalid_i = 1; top->s_awaddr_i = a;
-  top->s_wvalid_i = 1; top->s_wdata_i = d; top->s_wstrb_i = 0xF;
-  top->s_bready_i = 1;
-  for (int guard = 0; guard < 1000; guard++) {
-    top->clk_i = 0; top->eval();
-    bool aw = top->s_awvalid_i && top->s_awready_o;
-    bool w = top->s_wvalid_i && top->s_wready_o;
-    bool b = top->s_bvalid_o && top->s_bready_i;
-    uint32_t resp = top->s_bresp_o;
-    step();
-    if (aw) top->s_awvalid_i = 0;
-    if (w) top->s_wvalid_i = 0;
-    if (b) { top->s_bready_i = 0; return resp; }
-  }
+  int resp = g_h->axil_write(a, d, 1000);
+  if (resp >= 0) return (uint32_t)resp;
   printf("MMIO write timeout\n");
   g_fail++;
   return 3;
 }
 
 uint32_t mmio_read(uint32_t a) {
-  top->s_arvalid_i = 1; top->s_araddr_i = a; top->s_rready_i = 1;
-  for (int guard = 0; guard < 1000; guard++) {
-    top->clk_i = 0; top->eval();
-    bool ar = top->s_arvalid_i && top->s_arready_o;
-    bool r = top->s_rvalid_o && top->s_rready_i;
-    uint32_t d = top->s_rdata_o;
-    step();
-    if (ar) top->s_arvalid_i = 0;
-    if (r) { top->s_rready_i = 0; return d; }
-  }
+  uint32_t d = 0;
+  if (g_h->axil_read(a, &d, 1000) >= 0) return d;
   printf("MMIO read timeout\n");
   g_fail++;
   return 0;
@@ -1254,16 +1242,15 @@ void test_compute() {
 }
 
 int main(int argc, char **argv) {
-  Verilated::commandArgs(argc, argv);
-  uint64_t seed = 1;
-  for (int i = 1; i < argc; i++) {
-    if (!strncmp(argv[i], "+seed=", 6)) seed = strtoull(argv[i] + 6, nullptr, 0);
-    else if (argv[i][0] != '+') seed = strtoull(argv[i], nullptr, 0);
-  }
+  uint64_t seed = gctb::parse_seed(argc, argv, 1);
   g_rng.seed(seed);
   printf("pbdma_tb: seed %" PRIu64 "\n", seed);
-  top = new Vpbdma_tb_top;
-  top->clk_i = 0;
+  gctb::Harness<Vpbdma_tb_top> h(seed);
+  h.ctx->commandArgs(argc, argv);
+  h.pre_edge = pre_edge;
+  h.post_edge = post_edge;
+  g_h = &h;
+  top = h.top.get();
   top->rst_ni = 0;
   top->s_awvalid_i = 0; top->s_wvalid_i = 0; top->s_bready_i = 0; top->s_arvalid_i = 0; top->s_rready_i = 0;
   top->m_arready_i = 0; top->m_awready_i = 0; top->m_wready_i = 0; top->m_rvalid_i = 0; top->m_bvalid_i = 0;
@@ -1287,7 +1274,5 @@ int main(int argc, char **argv) {
   printf("metric channel_switch_cycles_max %" PRIu64 "\n", g_switch_max);
   printf("metric acquire_wake_cycles %" PRIu64 "\n", g_wake_ack);
   printf("%d passed, %d failed\n", g_pass, g_fail);
-  top->final();
-  delete top;
   return g_fail ? 1 : 0;
 }

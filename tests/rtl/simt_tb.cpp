@@ -54,7 +54,7 @@
 #define GC_COMPUTE_NO_DEVICE
 #include "../../hostdrv/compute/compute.c"
 #include "../../hostdrv/compute/elf.c"
-#include "axi_mem.h"
+#include "harness.h"
 #include "gc_kernels.h"
 #include "tcase.h"
 
@@ -68,11 +68,9 @@ uint64_t env_u64(const char *name, uint64_t dflt) {
 }
 
 // ------------------------------------------------------------------------------------------ Sim
-struct Sim {
-    std::unique_ptr<VerilatedContext> ctx;
-    std::unique_ptr<Vsimt_tb_top> top;
-    std::unique_ptr<AxiMem> mem;
-    uint64_t cycle = 0;
+// The shared harness (cosim/harness.h: clock, reset, the AXI4 memory model on the m_* pins) with
+// the register block's part for the TMU and the records of done_o, nonstall_o and the faults.
+struct Sim : gctb::Harness<Vsimt_tb_top> {
     unsigned nl = 0, nw = 0, nsm = 0;
     uint64_t heap = GC_VIDMEM_BASE + 0x00100000;   // bump allocator, device addresses
     uint64_t sys_heap = GC_SYSMEM_BASE + 0x00100000;
@@ -88,12 +86,13 @@ struct Sim {
     std::vector<Done> dones;                       // every done_o pulse
     unsigned max_slots_busy = 0;                   // largest COMPUTE.DBG.SLOTS_BUSY seen
 
-    explicit Sim(uint32_t stall_pct = 0, uint64_t seed = 1) {
-        ctx = std::make_unique<VerilatedContext>();
-        ctx->randReset(0);
-        top = std::make_unique<Vsimt_tb_top>(ctx.get(), "TOP");
-        stall_pct = (uint32_t)env_u64("GPUCOSIM_STALL_PCT", stall_pct);
-        mem = std::make_unique<AxiMem>(env_u64("GPUCOSIM_SEED", seed), 100, 4, 40, 8, stall_pct, "");
+    explicit Sim(uint32_t stall_pct = 0, uint64_t seed = 1) : Harness(env_u64("GPUCOSIM_SEED", seed)) {
+        attach_mem(100, 4, 40, 8, (uint32_t)env_u64("GPUCOSIM_STALL_PCT", stall_pct));
+        pre_edge = [this] { edge_records(); };
+        post_edge = [this] {
+            top->task_fault_pend_i = fault_pend;
+            top->launch_fail_pend_i = lfail_pend;
+        };
         top->cmd_valid_i = 0;
         top->task_fault_pend_i = 0;
         top->launch_fail_pend_i = 0;
@@ -102,49 +101,15 @@ struct Sim {
         top->log_size_log2_i = 0;
         top->log_ctrl_we_i = 0;
         top->no_evict_i = 0;
-        top->rst_ni = 0;
-        for (int i = 0; i < 4; i++) tick();
-        top->rst_ni = 1;
-        tick();
+        reset(4);
         uint32_t cfg = reg(GC_REG_COMPUTE_CONFIG);
         nl = GC_COMPUTE_CONFIG_LANES_GET(cfg);
         nw = GC_COMPUTE_CONFIG_WARPS_GET(cfg);
         nsm = GC_COMPUTE_CONFIG_NUM_SM_GET(cfg);
     }
-    ~Sim() { top->final(); }
-
-    void tick() {
+    // this cycle's outputs, before the rising edge
+    void edge_records() {
         Vsimt_tb_top &t = *top;
-        AxiMemPins p{};
-        mem->drive(p, cycle);
-        t.m_arready_i = p.arready;
-        t.m_rvalid_i = p.rvalid;
-        t.m_rid_i = p.rid;
-        t.m_rdata_i = p.rdata;
-        t.m_rresp_i = p.rresp;
-        t.m_rlast_i = p.rlast;
-        t.m_awready_i = p.awready;
-        t.m_wready_i = p.wready;
-        t.m_bvalid_i = p.bvalid;
-        t.m_bid_i = p.bid;
-        t.m_bresp_i = p.bresp;
-        t.clk_i = 0;
-        t.eval();
-        p.arvalid = t.m_arvalid_o;
-        p.arid = t.m_arid_o;
-        p.araddr = t.m_araddr_o;
-        p.arlen = t.m_arlen_o;
-        p.rready = t.m_rready_o;
-        p.awvalid = t.m_awvalid_o;
-        p.awid = t.m_awid_o;
-        p.awaddr = t.m_awaddr_o;
-        p.awlen = t.m_awlen_o;
-        p.wvalid = t.m_wvalid_o;
-        p.wdata = t.m_wdata_o;
-        p.wstrb = t.m_wstrb_o;
-        p.wlast = t.m_wlast_o;
-        p.bready = t.m_bready_o;
-        mem->sample(p);
         if (t.nonstall_o) nonstall++;
         if (t.task_fault_o) {
             task_faults++;
@@ -157,12 +122,6 @@ struct Sim {
         if (t.done_o) dones.push_back({cycle, t.done_ch_o, (bool)t.done_err_o});
         unsigned busy = GC_COMPUTE_DBG_SLOTS_BUSY_GET(reg(GC_REG_COMPUTE_DBG));
         if (busy > max_slots_busy) max_slots_busy = busy;
-        t.clk_i = 1;
-        t.eval();
-        mem->commit(cycle);
-        cycle++;
-        t.task_fault_pend_i = fault_pend;
-        t.launch_fail_pend_i = lfail_pend;
     }
 
     // ---- the task log (COMPUTE.LOG_*): on, at a fresh ring of 2^size_log2 records

@@ -4,8 +4,10 @@
 // launches tasks on cmd_* as runlist 0's PBDMA would (done_ch_o says whose task completed), plays
 // the register block's part for the TMU (COMPUTE.LOG_*, TMU_CTRL, INTR_STATUS bits) and reads the
 // COMPUTE registers on regs_o.  WARPS / LANES / NSM (and NSLOT / NENT) are overridden with -G.
+`include "gc_axi_pins.svh"
 module simt_tb_top
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
 #(
   parameter int unsigned NSM   = GC_SIMT_NUM_SM,
   parameter int unsigned WARPS = GC_SIMT_WARPS,
@@ -14,7 +16,6 @@ module simt_tb_top
   parameter int unsigned NENT  = GC_TMU_ENTRIES,
   parameter int unsigned FPU   = 1,
   localparam int unsigned AW   = GC_AXI_ADDR_W,
-  localparam int unsigned IW   = GC_AXI_ID_W,
   localparam int unsigned NRES = NSM * WARPS * LANES,
   localparam int unsigned RTW  = (NRES > 1) ? $clog2(NRES) : 1,
   localparam int unsigned NC   = 1 + 2 * NSM,
@@ -44,35 +45,7 @@ module simt_tb_top
   output logic              idle_o,   // gc_simt idle_o (gpu_top gates the engine's clock on it)
   output logic [63:0]     cycle_o,
 
-  output logic            m_awvalid_o,
-  input  logic            m_awready_i,
-  output logic [IW-1:0]   m_awid_o,
-  output logic [AW-1:0]   m_awaddr_o,
-  output logic [7:0]      m_awlen_o,
-  output logic [2:0]      m_awsize_o,
-  output logic [1:0]      m_awburst_o,
-  output logic            m_wvalid_o,
-  input  logic            m_wready_i,
-  output logic [63:0]     m_wdata_o,
-  output logic [7:0]      m_wstrb_o,
-  output logic            m_wlast_o,
-  input  logic            m_bvalid_i,
-  output logic            m_bready_o,
-  input  logic [IW-1:0]   m_bid_i,
-  input  logic [1:0]      m_bresp_i,
-  output logic            m_arvalid_o,
-  input  logic            m_arready_i,
-  output logic [IW-1:0]   m_arid_o,
-  output logic [AW-1:0]   m_araddr_o,
-  output logic [7:0]      m_arlen_o,
-  output logic [2:0]      m_arsize_o,
-  output logic [1:0]      m_arburst_o,
-  input  logic            m_rvalid_i,
-  output logic            m_rready_o,
-  input  logic [IW-1:0]   m_rid_i,
-  input  logic [63:0]     m_rdata_i,
-  input  logic [1:0]      m_rresp_i,
-  input  logic            m_rlast_i
+  `GC_AXI_MASTER_PINS
 );
 
   logic [63:0] cycle_q;
@@ -83,14 +56,10 @@ module simt_tb_top
   assign cycle_o = cycle_q;
 
   // crossbar clients: gc_simt's, then the atomic unit
-  logic [NC:0]           c_arvalid, c_arready, c_rvalid, c_rready, c_awvalid, c_awready;
-  logic [NC:0]           c_wvalid, c_wready, c_wlast, c_bvalid, c_bready;
-  logic [NC:0][AW-1:0]   c_araddr, c_awaddr;
-  logic [NC:0][7:0]      c_arlen, c_awlen, c_wstrb;
-  logic [NC:0][63:0]     c_wdata;
-  logic [63:0]           c_rdata;
-  logic [1:0]            c_rresp, c_bresp;
-  logic                  c_rlast;
+  cli_req_t [NC:0]       c_req;
+  cli_rsp_t [NC:0]       c_rsp;
+  axi_req_t              m_req;
+  axi_rsp_t              m_rsp;
 
   logic [NA-1:0]         aq_valid, aq_ready, aq_signed, as_valid;
   logic [NA-1:0][1:0]    aq_op, aq_size, aq_xop;
@@ -103,6 +72,8 @@ module simt_tb_top
   logic [NSM-1:0]        st_valid;
   logic [NSM-1:0][AW-1:0] st_addr;
   logic [NSM-1:0][31:0]  st_wmask;
+
+  gc_axi_pins u_pins (.m_req_i (m_req), .m_rsp_o (m_rsp), .*);
 
   gc_simt #(
     .NSM (NSM),
@@ -135,27 +106,8 @@ module simt_tb_top
     .regs_o,
     .idle_o,
     .timestamp_i (cycle_q),
-    .c_arvalid_o (c_arvalid[NC-1:0]),
-    .c_arready_i (c_arready[NC-1:0]),
-    .c_araddr_o  (c_araddr[NC-1:0]),
-    .c_arlen_o   (c_arlen[NC-1:0]),
-    .c_rvalid_i  (c_rvalid[NC-1:0]),
-    .c_rready_o  (c_rready[NC-1:0]),
-    .c_rdata_i   (c_rdata),
-    .c_rresp_i   (c_rresp),
-    .c_rlast_i   (c_rlast),
-    .c_awvalid_o (c_awvalid[NC-1:0]),
-    .c_awready_i (c_awready[NC-1:0]),
-    .c_awaddr_o  (c_awaddr[NC-1:0]),
-    .c_awlen_o   (c_awlen[NC-1:0]),
-    .c_wvalid_o  (c_wvalid[NC-1:0]),
-    .c_wready_i  (c_wready[NC-1:0]),
-    .c_wdata_o   (c_wdata[NC-1:0]),
-    .c_wstrb_o   (c_wstrb[NC-1:0]),
-    .c_wlast_o   (c_wlast[NC-1:0]),
-    .c_bvalid_i  (c_bvalid[NC-1:0]),
-    .c_bready_o  (c_bready[NC-1:0]),
-    .c_bresp_i   (c_bresp),
+    .c_req_o     (c_req[NC-1:0]),
+    .c_rsp_i     (c_rsp[NC-1:0]),
     .aq_valid_o  (aq_valid),
     .aq_ready_i  (aq_ready),
     .aq_op_o     (aq_op),
@@ -200,27 +152,8 @@ module simt_tb_top
     .st_wmask_i    (st_wmask),
     .snoop_valid_o (),
     .snoop_addr_o  (),
-    .m_arvalid_o   (c_arvalid[NC]),
-    .m_arready_i   (c_arready[NC]),
-    .m_araddr_o    (c_araddr[NC]),
-    .m_arlen_o     (c_arlen[NC]),
-    .m_rvalid_i    (c_rvalid[NC]),
-    .m_rready_o    (c_rready[NC]),
-    .m_rdata_i     (c_rdata),
-    .m_rresp_i     (c_rresp),
-    .m_rlast_i     (c_rlast),
-    .m_awvalid_o   (c_awvalid[NC]),
-    .m_awready_i   (c_awready[NC]),
-    .m_awaddr_o    (c_awaddr[NC]),
-    .m_awlen_o     (c_awlen[NC]),
-    .m_wvalid_o    (c_wvalid[NC]),
-    .m_wready_i    (c_wready[NC]),
-    .m_wdata_o     (c_wdata[NC]),
-    .m_wstrb_o     (c_wstrb[NC]),
-    .m_wlast_o     (c_wlast[NC]),
-    .m_bvalid_i    (c_bvalid[NC]),
-    .m_bready_o    (c_bready[NC]),
-    .m_bresp_i     (c_bresp)
+    .m_req_o       (c_req[NC]),
+    .m_rsp_i       (c_rsp[NC])
   );
 
   gc_mem_xbar #(
@@ -228,56 +161,10 @@ module simt_tb_top
   ) u_xbar (
     .clk_i,
     .rst_ni,
-    .c_arvalid_i (c_arvalid),
-    .c_arready_o (c_arready),
-    .c_araddr_i  (c_araddr),
-    .c_arlen_i   (c_arlen),
-    .c_rvalid_o  (c_rvalid),
-    .c_rready_i  (c_rready),
-    .c_rdata_o   (c_rdata),
-    .c_rresp_o   (c_rresp),
-    .c_rlast_o   (c_rlast),
-    .c_awvalid_i (c_awvalid),
-    .c_awready_o (c_awready),
-    .c_awaddr_i  (c_awaddr),
-    .c_awlen_i   (c_awlen),
-    .c_wvalid_i  (c_wvalid),
-    .c_wready_o  (c_wready),
-    .c_wdata_i   (c_wdata),
-    .c_wstrb_i   (c_wstrb),
-    .c_wlast_i   (c_wlast),
-    .c_bvalid_o  (c_bvalid),
-    .c_bready_i  (c_bready),
-    .c_bresp_o   (c_bresp),
-    .m_awvalid_o,
-    .m_awready_i,
-    .m_awid_o,
-    .m_awaddr_o,
-    .m_awlen_o,
-    .m_awsize_o,
-    .m_awburst_o,
-    .m_wvalid_o,
-    .m_wready_i,
-    .m_wdata_o,
-    .m_wstrb_o,
-    .m_wlast_o,
-    .m_bvalid_i,
-    .m_bready_o,
-    .m_bid_i,
-    .m_bresp_i,
-    .m_arvalid_o,
-    .m_arready_i,
-    .m_arid_o,
-    .m_araddr_o,
-    .m_arlen_o,
-    .m_arsize_o,
-    .m_arburst_o,
-    .m_rvalid_i,
-    .m_rready_o,
-    .m_rid_i,
-    .m_rdata_i,
-    .m_rresp_i,
-    .m_rlast_i
+    .c_req_i (c_req),
+    .c_rsp_o (c_rsp),
+    .m_req_o (m_req),
+    .m_rsp_i (m_rsp)
   );
 
 endmodule

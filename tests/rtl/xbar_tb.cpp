@@ -1,11 +1,10 @@
 // Block testbench for gc_mem_xbar (tests/rtl/xbar_tb_top.sv = the crossbar with N = 3 clients).
 //
-// Build (from the repository root, after `python3 scripts/gen_spec.py`):
-//   verilator --cc --exe --build -j 2 -O2 -CFLAGS -fpermissive -Ibuild/gen build/gen/gpucosim_pkg.sv rtl/gc_mem_xbar.sv tests/rtl/xbar_tb_top.sv $PWD/tests/rtl/xbar_tb.cpp --top-module xbar_tb_top -Mdir build/rtl_xbar
+// Build: make build/rtl_xbar/Vxbar_tb_top (the rtl_bench rule of the Makefile).
 // Run:
 //   build/rtl_xbar/Vxbar_tb_top [+seed=N | N] [+rounds=N]
-// ($PWD: Verilator 5.006 runs make inside -Mdir, so the C++ file needs an absolute path;
-//  -fpermissive: build/gen/gpucosim_spec.h has one `return (void *)0;` that C++ rejects.)
+// Clock, reset and seed: the shared bench harness (cosim/harness.h), with this bench's clients
+// and memory model on its hooks.
 //
 // Three C++ clients issue random reads and writes concurrently on the client ports (keeping the
 // client rules: valid and payload held until ready, W only for bursts whose AW was accepted);
@@ -34,6 +33,7 @@
 
 #include "Vxbar_tb_top.h"
 #include "../../build/gen/gpucosim_spec.h"
+#include "harness.h"
 
 namespace {
 
@@ -359,8 +359,8 @@ struct Client {
   }
 };
 
-std::unique_ptr<VerilatedContext> g_ctx;
-std::unique_ptr<Vxbar_tb_top> g_top;
+std::unique_ptr<gctb::Harness<Vxbar_tb_top>> g_h;   // the shared bench harness (cosim/harness.h)
+Vxbar_tb_top* g_top = nullptr;
 std::unique_ptr<Mem> g_mem;
 Client g_cl[N];
 // round-robin rotation checking
@@ -368,9 +368,9 @@ bool g_check_rr = false;
 int g_last_ar = -1, g_last_aw = -1;
 uint64_t g_rr_checked = 0;
 
-void tick() {
-  Vxbar_tb_top* t = g_top.get();
-  t->clk_i = 0;
+// The harness's hooks.  With the clock low: the memory model and the clients drive
+void hook_drive() {
+  Vxbar_tb_top* t = g_top;
   g_mem->drive(t);
   uint8_t arv = 0, awv = 0, wv = 0, rr = 0, br = 0, wl = 0;
   uint32_t arlen = 0, awlen = 0, wstrb = 0;
@@ -401,8 +401,14 @@ void tick() {
   t->c_arvalid_i = arv; t->c_awvalid_i = awv; t->c_wvalid_i = wv;
   t->c_rready_i = rr; t->c_bready_i = br;
   t->c_arlen_i = arlen; t->c_awlen_i = awlen; t->c_wstrb_i = wstrb; t->c_wlast_i = wl;
-  t->eval();
+}
 
+// settled, before the edge: the handshakes of this cycle and the crossbar's rules
+uint64_t g_rdata;
+uint8_t g_rresp, g_bresp;
+bool g_rlast;
+void hook_pre_edge() {
+  Vxbar_tb_top* t = g_top;
   g_mem->sample(t);
   int n_ar = 0, n_aw = 0, n_w = 0, who_ar = -1, who_aw = -1, who_w = -1;
   for (int i = 0; i < N; i++) {
@@ -450,16 +456,20 @@ void tick() {
       g_rr_checked++;
     }
   }
-  uint64_t rdata = t->c_rdata_o;
-  uint8_t rresp = t->c_rresp_o, bresp = t->c_bresp_o;
-  bool rlast = t->c_rlast_o;
+  g_rdata = t->c_rdata_o;
+  g_rresp = t->c_rresp_o;
+  g_bresp = t->c_bresp_o;
+  g_rlast = t->c_rlast_o;
+}
 
-  t->clk_i = 1;
-  t->eval();
+// after the edge: the memory model and the clients act on the handshakes
+void hook_post_edge() {
   g_mem->update();
-  for (int i = 0; i < N; i++) g_cl[i].update(*g_mem, rdata, rresp, rlast, bresp);
+  for (int i = 0; i < N; i++) g_cl[i].update(*g_mem, g_rdata, g_rresp, g_rlast, g_bresp);
   g_cycle++;
 }
+
+void tick() { g_h->tick(); }
 
 int g_pass = 0, g_fail = 0;
 void check(bool ok, const std::string& name, const std::vector<std::string>& why) {
@@ -510,7 +520,7 @@ bool run_phase(const std::string& name, uint64_t limit = 400000) {
 }
 
 void reset_dut() {
-  Vxbar_tb_top* t = g_top.get();
+  Vxbar_tb_top* t = g_top;
   t->rst_ni = 0;
   for (int i = 0; i < 4; i++) tick();
   t->rst_ni = 1;
@@ -535,9 +545,12 @@ int main(int argc, char** argv) {
   }
   printf("xbar_tb: seed %" PRIu64 " (rerun with +seed=%" PRIu64 "), N = %d, %d random rounds\n", seed, seed, N, rounds);
   g_rng.seed(seed);
-  g_ctx = std::make_unique<VerilatedContext>();
-  g_ctx->commandArgs(argc, argv);
-  g_top = std::make_unique<Vxbar_tb_top>(g_ctx.get());
+  g_h = std::make_unique<gctb::Harness<Vxbar_tb_top>>(seed);
+  g_h->ctx->commandArgs(argc, argv);
+  g_top = g_h->top.get();
+  g_h->drive = hook_drive;
+  g_h->pre_edge = hook_pre_edge;
+  g_h->post_edge = hook_post_edge;
   g_mem = std::make_unique<Mem>();
   for (int i = 0; i < N; i++) {
     g_cl[i].i = i;
@@ -626,6 +639,6 @@ int main(int argc, char** argv) {
 
   printf("simulated %" PRIu64 " cycles\n", g_cycle);
   printf("%d passed, %d failed\n", g_pass, g_fail);
-  g_top->final();
+  g_h.reset();   // final() and the model's end
   return g_fail ? 1 : 0;
 }

@@ -1,7 +1,9 @@
 // xbar_tb_top: block-test wrapper for gc_mem_xbar with N = 3 clients (tests/rtl/xbar_tb.cpp
 // drives the three client ports and models the AXI4 memory on the master side).
+`include "gc_axi_pins.svh"
 module xbar_tb_top
   import gpucosim_pkg::*;
+  import gc_axi_pkg::*;
 #(
   parameter int unsigned N = 3
 ) (
@@ -28,49 +30,41 @@ module xbar_tb_top
   output logic [N-1:0]                          c_bvalid_o,
   input  logic [N-1:0]                          c_bready_i,
   output logic [1:0]                            c_bresp_o,
-  output logic                                  m_awvalid_o,
-  input  logic                                  m_awready_i,
-  output logic [GC_AXI_ID_W-1:0]                m_awid_o,
-  output logic [GC_AXI_ADDR_W-1:0]              m_awaddr_o,
-  output logic [7:0]                            m_awlen_o,
-  output logic [2:0]                            m_awsize_o,
-  output logic [1:0]                            m_awburst_o,
-  output logic                                  m_wvalid_o,
-  input  logic                                  m_wready_i,
-  output logic [GC_AXI_DATA_W-1:0]              m_wdata_o,
-  output logic [GC_AXI_DATA_W/8-1:0]            m_wstrb_o,
-  output logic                                  m_wlast_o,
-  input  logic                                  m_bvalid_i,
-  output logic                                  m_bready_o,
-  input  logic [GC_AXI_ID_W-1:0]                m_bid_i,
-  input  logic [1:0]                            m_bresp_i,
-  output logic                                  m_arvalid_o,
-  input  logic                                  m_arready_i,
-  output logic [GC_AXI_ID_W-1:0]                m_arid_o,
-  output logic [GC_AXI_ADDR_W-1:0]              m_araddr_o,
-  output logic [7:0]                            m_arlen_o,
-  output logic [2:0]                            m_arsize_o,
-  output logic [1:0]                            m_arburst_o,
-  input  logic                                  m_rvalid_i,
-  output logic                                  m_rready_o,
-  input  logic [GC_AXI_ID_W-1:0]                m_rid_i,
-  input  logic [GC_AXI_DATA_W-1:0]              m_rdata_i,
-  input  logic [1:0]                            m_rresp_i,
-  input  logic                                  m_rlast_i
+  `GC_AXI_MASTER_PINS
 );
+
+  // The bench's per-field client pins <-> the crossbar's client structs
+  cli_req_t [N-1:0] c_req;
+  cli_rsp_t [N-1:0] c_rsp;
+  for (genvar i = 0; i < N; i++) begin : g_cli
+    assign c_req[i] = '{ar_valid: c_arvalid_i[i], ar: '{addr: c_araddr_i[i], len: c_arlen_i[i]},
+                        r_ready: c_rready_i[i],
+                        aw_valid: c_awvalid_i[i], aw: '{addr: c_awaddr_i[i], len: c_awlen_i[i]},
+                        w_valid: c_wvalid_i[i],
+                        w: '{data: c_wdata_i[i], strb: c_wstrb_i[i], last: c_wlast_i[i]},
+                        b_ready: c_bready_i[i]};
+    assign c_arready_o[i] = c_rsp[i].ar_ready;
+    assign c_rvalid_o[i]  = c_rsp[i].r_valid;
+    assign c_awready_o[i] = c_rsp[i].aw_ready;
+    assign c_wready_o[i]  = c_rsp[i].w_ready;
+    assign c_bvalid_o[i]  = c_rsp[i].b_valid;
+  end
+  // the R and B payloads are the same in every client's response
+  assign c_rdata_o = c_rsp[0].r.data;
+  assign c_rresp_o = c_rsp[0].r.resp;
+  assign c_rlast_o = c_rsp[0].r.last;
+  assign c_bresp_o = c_rsp[0].b_resp;
+
+  axi_req_t m_req;
+  axi_rsp_t m_rsp;
+  gc_axi_pins u_pins (.m_req_i (m_req), .m_rsp_o (m_rsp), .*);
 
   gc_mem_xbar #(.N(N)) u_xbar (
     .clk_i, .rst_ni,
-    .c_arvalid_i, .c_arready_o, .c_araddr_i, .c_arlen_i,
-    .c_rvalid_o, .c_rready_i, .c_rdata_o, .c_rresp_o, .c_rlast_o,
-    .c_awvalid_i, .c_awready_o, .c_awaddr_i, .c_awlen_i,
-    .c_wvalid_i, .c_wready_o, .c_wdata_i, .c_wstrb_i, .c_wlast_i,
-    .c_bvalid_o, .c_bready_i, .c_bresp_o,
-    .m_awvalid_o, .m_awready_i, .m_awid_o, .m_awaddr_o, .m_awlen_o, .m_awsize_o, .m_awburst_o,
-    .m_wvalid_o, .m_wready_i, .m_wdata_o, .m_wstrb_o, .m_wlast_o,
-    .m_bvalid_i, .m_bready_o, .m_bid_i, .m_bresp_i,
-    .m_arvalid_o, .m_arready_i, .m_arid_o, .m_araddr_o, .m_arlen_o, .m_arsize_o, .m_arburst_o,
-    .m_rvalid_i, .m_rready_o, .m_rid_i, .m_rdata_i, .m_rresp_i, .m_rlast_i
+    .c_req_i (c_req),
+    .c_rsp_o (c_rsp),
+    .m_req_o (m_req),
+    .m_rsp_i (m_rsp)
   );
 
 endmodule
