@@ -32,12 +32,15 @@ DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostd
 DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
 DRV_CORE  += hostdrv/src/backend_sc.c
 DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
+DRV_CORE  += hostdrv/device/props.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors test_fp
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass \
+               test_props
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
-DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_frontend test_runtime test_launch test_tmu test_nvclass
+DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_frontend test_runtime test_launch test_tmu test_nvclass \
+                  test_props
 # run on the ref backend as well (its compute engine, hostdrv/src/ref_compute.c)
 REF_SUITE      := test_compute
 OTHER_BACKENDS := ref sc
@@ -67,10 +70,10 @@ help:
 	@echo "                seed N and P % random stalls (GPUCOSIM_SEED / GPUCOSIM_STALL_PCT, +seed=/+stall_pct="
 	@echo "                for the RTL benches); a failing case prints the command that reproduces it"
 	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
-	@echo "make soak       long runs: randomized / end-to-end tests over SOAK_SEEDS memory seeds (default 20)"
-	@echo "                with random stalls, the largest copy on rtl -> 'N passed, N failed'"
-	@echo "                and soak-fp: 10^6 SoftFloat vectors per RV32F operation (FP_SOAK_CHUNKS x 10^4)"
-	@echo "                through test_fp (make soak-fp runs that alone)"
+	@echo "make soak       long runs: randomized / end-to-end tests over SOAK_SEEDS seeds (default 20: memory"
+	@echo "                seed, random stalls, new random programs), the longest CLI runs, and 10^6 SoftFloat"
+	@echo "                vectors per RV32F operation (FP_SOAK_CHUNKS x 10^4) through ref_fp and the RTL FPU"
+	@echo "                -> one line 'soak: N passed, N failed (...)'; make soak-fp runs the vectors alone"
 	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
 	@echo "                (also builds $(BUILD)/bin/gpucosim-lanes32: gpu_top with LANES=32)"
 	@echo "make waves      open the last FST in GTKWave with cosim/gpucosim.gtkw"
@@ -316,8 +319,11 @@ $(eval $(call simt_bench,simt32,-GLANES=32))
 $(eval $(call simt_bench,simt2sm,-GNSM=2))
 # the SMs without the FPU (gc_sm FPU = 0): F instructions fault; its own short case list
 $(eval $(call simt_bench,simtnofpu,-GFPU=0 -CFLAGS -DSIMT_TB_FPU=0))
+# the mutation build: gc_sm's scoreboard rules can be dropped one at a time (+gc_mutate=N, read
+# only under +define+GC_MUTATIONS); its cases show the regular checks catch each broken rule
+$(eval $(call simt_bench,simtmut,+define+GC_MUTATIONS -CFLAGS -DSIMT_TB_MUTATIONS=1))
 SIMT_TBS   := $(BUILD)/rtl_simt8/test_simt8 $(BUILD)/rtl_simt32/test_simt32 $(BUILD)/rtl_simt2sm/test_simt2sm \
-              $(BUILD)/rtl_simtnofpu/test_simtnofpu
+              $(BUILD)/rtl_simtnofpu/test_simtnofpu $(BUILD)/rtl_simtmut/test_simtmut
 TEST_BINS  += $(SIMT_TBS)
 all: $(FW_ELFS) $(SIMT_TBS)
 $(SIMT_TBS): | $(FW_ELFS) $(FP_VECTORS)
@@ -334,8 +340,8 @@ all: $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf test_tmd)
 $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf): | $(FW_ELFS)
 # kernels through the runtime (tests/cosim/test_launch.c)
 $(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_diff.c.o \
-  $(BUILD)/san/obj/tests/cosim/test_tmu.c.o: CFLAGS += $(SIMT_FW_DEF)
-$(BUILD)/tests/test_launch $(BUILD)/tests/test_diff $(BUILD)/tests/test_tmu: | $(FW_ELFS)
+  $(BUILD)/san/obj/tests/cosim/test_tmu.c.o $(BUILD)/san/obj/tests/cosim/test_props.c.o: CFLAGS += $(SIMT_FW_DEF)
+$(BUILD)/tests/test_launch $(BUILD)/tests/test_diff $(BUILD)/tests/test_tmu $(BUILD)/tests/test_props: | $(FW_ELFS)
 # the CLI's kernels scenario finds kernels.elf there by default (--image overrides)
 $(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o: CFLAGS += -DGC_FIRMWARE_DIR='"$(abspath $(FW))"'
 $(BUILD)/bin/gpucosim: | $(FW_ELFS)
@@ -354,22 +360,18 @@ lint-simt: check-tools $(GEN_FILES)
 
 # ---------------------------------------------------------------- RV32F vectors (issue 15)
 # The same SoftFloat vectors ($(FP_VECTORS), above) through the ref model's FPU
-# (hostdrv/src/ref_fp.c): tests/unit/test_fp.c.  `make soak-fp`: FP_SOAK_CHUNKS files of 10^4
-# vectors per operation (seeds 1001, 1002, ...; default 100 chunks: 10^6 per operation), each
-# generated into $(BUILD)/fpvec/soak.txt and run through test_fp.
+# (hostdrv/src/ref_fp.c): tests/unit/test_fp.c.  `make soak` (and `make soak-fp` alone):
+# FP_SOAK_CHUNKS files of 10^4 vectors per operation (seeds 1001, 1002, ...; default 100 chunks:
+# 10^6 per operation), each through test_fp and the RTL FPU's bench (scripts/soak.py --fp-chunks).
 FP_SOAK_CHUNKS ?= 100
 $(BUILD)/san/obj/tests/unit/test_fp.c.o: CFLAGS += -DGC_FP_VECTORS_DEFAULT='"$(abspath $(FP_VECTORS))"'
 $(BUILD)/tests/test_fp: | $(FP_VECTORS)
+SOAK_FP_ARGS = --fp-chunks $(FP_SOAK_CHUNKS) --fp-test $(BUILD)/tests/test_fp --fpu-tb $(BUILD)/rtl_fpu/Vfpu_tb_top \
+               --fp-dir $(BUILD)/fpvec
 
 .PHONY: soak-fp
-soak: soak-fp
-soak-fp: $(BUILD)/tests/test_fp
-	@mkdir -p $(BUILD)/fpvec
-	@for s in $$(seq 1 $(FP_SOAK_CHUNKS)); do \
-	  $(PY) scripts/gen_fp_vectors.py --per-op 10000 --seed $$((1000 + s)) --out $(BUILD)/fpvec/soak.txt && \
-	  GC_FP_VECTORS=$(BUILD)/fpvec/soak.txt $(BUILD)/tests/test_fp fp_vectors >$(BUILD)/fpvec/soak.log 2>&1 || \
-	  { cat $(BUILD)/fpvec/soak.log; echo "soak-fp: FAILED at seed $$((1000 + s))" >&2; exit 1; }; \
-	done; echo "soak-fp: $(FP_SOAK_CHUNKS) x 10^4 SoftFloat vectors per RV32F operation: ref_fp matches"
+soak-fp: $(BUILD)/tests/test_fp $(BUILD)/rtl_fpu/Vfpu_tb_top
+	BUILD=$(BUILD) $(PY) scripts/soak.py --seeds 0 --no-cli --jobs $(JOBS) --bin $(BUILD)/bin/gpucosim $(SOAK_FP_ARGS)
 
 # ---------------------------------------------------------------- main targets
 WAVES ?= 0
@@ -386,13 +388,14 @@ test: all
 	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
 	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
 
-# Soak: every case of the randomized and end-to-end tests once per memory-model seed (with random
-# stalls), then the CLI's longest runs (scripts/soak.py); hours with the default 20 seeds.
+# Soak: every case of the randomized and end-to-end tests once per seed (memory-model seed, random
+# stalls, test_diff's fuzz seed), the CLI's longest runs and the FP vector chunks (scripts/soak.py);
+# hours with the default 20 seeds.  One summary line at the end.
 SOAK_SEEDS ?= 20
 SOAK_TESTS := test_diff test_frontend test_mutation test_copy test_seed000 test_tmu
 soak: all
 	BUILD=$(BUILD) $(PY) scripts/soak.py --seeds $(SOAK_SEEDS) --jobs $(JOBS) --bin $(BUILD)/bin/gpucosim \
-	  $(addprefix $(BUILD)/tests/,$(SOAK_TESTS))
+	  $(SOAK_FP_ARGS) $(addprefix $(BUILD)/tests/,$(SOAK_TESTS))
 
 # The full device with 32-lane SMs for the bench (sim_cycles_per_s_simt32): gpu_top Verilated again
 # with -GLANES=32 into build/vl_lanes32 (same prefix, so cosim.cpp is compiled again against it),

@@ -151,6 +151,7 @@ gc_status_t gc_device_open(const gc_device_config_t *cfg, gc_device_t **out) {
 
 void gc_device_close(gc_device_t *dev) {
     if (!dev) return;
+    if (dev->cfg.on_close) dev->cfg.on_close(dev->cfg.on_close_arg, dev);
     for (unsigned i = 0; i < GC_NUM_CHANNELS; i++)
         if (dev->channels[i]) gc_channel_close(dev->channels[i]);
     dev->ops->close(dev->state);
