@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "../src/internal.h"
+#include "internal.h"
 
 /* Read one register; on failure record which one and why. */
 static gc_status_t rd(gc_device_t *dev, uint32_t off, const char *name, uint32_t *v) {
