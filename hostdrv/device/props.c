@@ -122,6 +122,7 @@ static const ctr_t compute_ctrs[] = {
     CP(TASKS, tasks), CP(CTAS, ctas), CP(WARP_INSTRS, warp_instrs), CP(THREAD_INSTRS, thread_instrs),
     CP(ACTIVE_CYCLES, active_cycles), CP(ICACHE_MISSES, icache_misses), CP(LSU_BEATS, lsu_beats),
     CP(EVICTIONS, evictions), CP(DEV_LAUNCHES, dev_launches), CP(LAUNCH_FAILS, launch_fails),
+    CP(GATED_CYCLES, gated_cycles),
 };
 #undef CP
 #define CH(reg, fld) {"CHANNEL." #reg, GC_REG_CHANNEL_##reg(0), offsetof(gc_channel_counters_t, fld)}
@@ -148,12 +149,16 @@ gc_status_t gc_counters_read(gc_device_t *dev, gc_counters_t *out) {
     for (uint32_t r = 0; !st && r < c.runlists; r++) {
         snprintf(name, sizeof name, "RUNLIST%u.SWITCHES", r);
         st = rd(dev, GC_REG_RUNLIST_SWITCHES(r), name, &c.runlist_switches[r]);
+        snprintf(name, sizeof name, "RUNLIST%u.GATED_CYCLES", r);
+        if (!st) st = rd(dev, GC_REG_RUNLIST_GATED_CYCLES(r), name, &c.runlist_gated[r]);
     }
     for (uint32_t e = 0; !st && e < c.copy_engines; e++) {
         snprintf(name, sizeof name, "ENGINE%u.BYTES", e);
         st = rd(dev, GC_REG_ENGINE_BYTES(e), name, &c.ce_bytes[e]);
         snprintf(name, sizeof name, "ENGINE%u.BUSY_CYCLES", e);
         if (!st) st = rd(dev, GC_REG_ENGINE_BUSY_CYCLES(e), name, &c.ce_busy_cycles[e]);
+        snprintf(name, sizeof name, "ENGINE%u.GATED_CYCLES", e);
+        if (!st) st = rd(dev, GC_REG_ENGINE_GATED_CYCLES(e), name, &c.ce_gated[e]);
     }
     for (uint32_t ch = 0; !st && ch < c.channels; ch++)
         for (size_t i = 0; !st && i < NCTR(channel_ctrs); i++) {
@@ -172,10 +177,14 @@ gc_status_t gc_counters_read(gc_device_t *dev, gc_counters_t *out) {
 void gc_counters_diff(const gc_counters_t *a, const gc_counters_t *b, gc_counters_t *d) {
     gc_counters_t r = *b;
     r.cycle = b->cycle - a->cycle;
-    for (uint32_t i = 0; i < GC_NUM_RUNLISTS; i++) r.runlist_switches[i] = b->runlist_switches[i] - a->runlist_switches[i];
+    for (uint32_t i = 0; i < GC_NUM_RUNLISTS; i++) {
+        r.runlist_switches[i] = b->runlist_switches[i] - a->runlist_switches[i];
+        r.runlist_gated[i] = b->runlist_gated[i] - a->runlist_gated[i];
+    }
     for (uint32_t i = 0; i < GC_NUM_CE; i++) {
         r.ce_bytes[i] = b->ce_bytes[i] - a->ce_bytes[i];
         r.ce_busy_cycles[i] = b->ce_busy_cycles[i] - a->ce_busy_cycles[i];
+        r.ce_gated[i] = b->ce_gated[i] - a->ce_gated[i];
     }
     for (uint32_t ch = 0; ch < GC_NUM_CHANNELS; ch++)
         for (size_t i = 0; i < NCTR(channel_ctrs); i++)
@@ -192,18 +201,19 @@ void gc_counters_print(FILE *f, const gc_counters_t *c, const gc_device_props_t 
     fprintf(f, "counters: cycle %" PRIu64 "\n", c->cycle);
     if (c->compute) {
         fprintf(f, "  compute: tasks %u, ctas %u, warp_instrs %u, thread_instrs %u, active_cycles %u, icache_misses %u, "
-                   "lsu_beats %u, evictions %u, dev_launches %u, launch_fails %u\n",
+                   "lsu_beats %u, evictions %u, dev_launches %u, launch_fails %u, gated_cycles %u\n",
                 c->tasks, c->ctas, c->warp_instrs, c->thread_instrs, c->active_cycles, c->icache_misses, c->lsu_beats,
-                c->evictions, c->dev_launches, c->launch_fails);
+                c->evictions, c->dev_launches, c->launch_fails, c->gated_cycles);
         fprintf(f, "  compute: IPC %.3f warp instructions per active cycle", ratio(c->warp_instrs, c->active_cycles));
         if (p && p->lanes)
             fprintf(f, ", %.2f of %u lanes per warp instruction", ratio(c->thread_instrs, c->warp_instrs), p->lanes);
         fputc('\n', f);
     }
-    for (uint32_t r = 0; r < c->runlists; r++) fprintf(f, "  runlist %u: switches %u\n", r, c->runlist_switches[r]);
+    for (uint32_t r = 0; r < c->runlists; r++)
+        fprintf(f, "  runlist %u: switches %u, gated_cycles %u\n", r, c->runlist_switches[r], c->runlist_gated[r]);
     for (uint32_t e = 0; e < c->copy_engines; e++)
-        fprintf(f, "  ce %u: bytes %u, busy_cycles %u (%.2f bytes per busy cycle)\n", e, c->ce_bytes[e], c->ce_busy_cycles[e],
-                ratio(c->ce_bytes[e], c->ce_busy_cycles[e]));
+        fprintf(f, "  ce %u: bytes %u, busy_cycles %u (%.2f bytes per busy cycle), gated_cycles %u\n", e, c->ce_bytes[e],
+                c->ce_busy_cycles[e], ratio(c->ce_bytes[e], c->ce_busy_cycles[e]), c->ce_gated[e]);
     for (uint32_t ch = 0; ch < c->channels; ch++) {
         const gc_channel_counters_t *k = &c->channel[ch];
         if (!(k->methods | k->cycles_resident | k->switch_timeslice | k->switch_acquire | k->switch_engine |

@@ -39,25 +39,33 @@ static void t_props(void) {
     CHECK_EQ(gc_device_get_props(gcrt_device(rt), &q), GC_OK);
     CHECK(!memcmp(&p, &q, sizeof p));
     gc_props_print(stderr, &p);
-    CHECK_EQ(p.id, GC_ID);
-    CHECK_EQ(p.version, GC_VERSION);
-    CHECK_EQ(p.channels, GC_NUM_CHANNELS);
-    CHECK_EQ(p.runlists, GC_NUM_RUNLISTS);
-    CHECK_EQ(p.copy_engines, GC_NUM_CE);
-    CHECK_EQ(p.bus_bytes, GC_AXI_DATA_W / 8);
-    CHECK(p.compute);
-    CHECK_EQ(p.sms, GC_SIMT_NUM_SM);
-    CHECK_EQ(p.warps, GC_SIMT_WARPS);
-    CHECK_EQ(p.lanes, GC_SIMT_LANES);
-    CHECK_EQ(p.smem_bytes, GC_SIMT_SMEM_BYTES);
-    CHECK_EQ(p.lmem_bytes, GC_SIMT_LMEM_BYTES);
-    CHECK(p.fpu);
-    CHECK_EQ(p.tmu_slots, GC_TMU_SLOTS);
-    CHECK_EQ(p.tmu_entries, GC_TMU_ENTRIES);
-    CHECK_EQ(p.prio_levels, GC_TMU_PRIO_LEVELS);
-    CHECK_EQ(p.vidmem_base, GC_VIDMEM_BASE);
-    CHECK_EQ(p.vidmem_size, GC_VIDMEM_SIZE);
-    CHECK_EQ(p.sysmem_size, GC_SYSMEM_SIZE);
+    const struct {
+        const char *name;
+        uint64_t got, want;
+    } want[] = {
+        {"id", p.id, GC_ID},
+        {"version", p.version, GC_VERSION},
+        {"channels", p.channels, GC_NUM_CHANNELS},
+        {"runlists", p.runlists, GC_NUM_RUNLISTS},
+        {"copy_engines", p.copy_engines, GC_NUM_CE},
+        {"bus_bytes", p.bus_bytes, GC_AXI_DATA_W / 8},
+        {"compute", p.compute, 1},
+        {"sms", p.sms, GC_SIMT_NUM_SM},
+        {"warps", p.warps, GC_SIMT_WARPS},
+        {"lanes", p.lanes, GC_SIMT_LANES},
+        {"smem_bytes", p.smem_bytes, GC_SIMT_SMEM_BYTES},
+        {"lmem_bytes", p.lmem_bytes, GC_SIMT_LMEM_BYTES},
+        {"fpu", p.fpu, 1},
+        {"tmu_slots", p.tmu_slots, GC_TMU_SLOTS},
+        {"tmu_entries", p.tmu_entries, GC_TMU_ENTRIES},
+        {"prio_levels", p.prio_levels, GC_TMU_PRIO_LEVELS},
+        {"vidmem_base", p.vidmem_base, GC_VIDMEM_BASE},
+        {"vidmem_size", p.vidmem_size, GC_VIDMEM_SIZE},
+        {"sysmem_size", p.sysmem_size, GC_SYSMEM_SIZE},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (want[i].got != want[i].want)
+            TCASE_FAIL_("property %s: %" PRIu64 ", want %" PRIu64, want[i].name, want[i].got, want[i].want);
     CHECK(!strcmp(p.windows[0].name, "SYSMEM") && p.windows[0].guard == GC_SIMT_WIN_SYSMEM_GUARD);
     CHECK(!strcmp(p.windows[3].name, "LOCAL") && p.windows[3].base == GC_SIMT_WIN_LOCAL_BASE);
     /* the register itself */

@@ -69,12 +69,14 @@ typedef struct gc_counters {
     uint64_t cycle;                              /* GLOBAL.CYCLE_HI:LO when the snapshot began */
     uint32_t channels, runlists, copy_engines;   /* how many of each the device has (GLOBAL.CONFIG) */
     uint32_t runlist_switches[GC_NUM_RUNLISTS];  /* RUNLIST.SWITCHES */
+    uint32_t runlist_gated[GC_NUM_RUNLISTS];     /* RUNLIST.GATED_CYCLES: its PBDMA's clock stopped */
     uint32_t ce_bytes[GC_NUM_CE];                /* ENGINE.BYTES */
     uint32_t ce_busy_cycles[GC_NUM_CE];          /* ENGINE.BUSY_CYCLES */
+    uint32_t ce_gated[GC_NUM_CE];                /* ENGINE.GATED_CYCLES */
     gc_channel_counters_t channel[GC_NUM_CHANNELS];
     bool compute;                                /* the COMPUTE counters below were read */
     uint32_t tasks, ctas, warp_instrs, thread_instrs, active_cycles, icache_misses, lsu_beats, evictions,
-        dev_launches, launch_fails;              /* COMPUTE.* */
+        dev_launches, launch_fails, gated_cycles; /* COMPUTE.* */
 } gc_counters_t;
 
 /* Snapshot every MMIO performance counter.  Errors as gc_device_get_props. */
