@@ -34,11 +34,15 @@ DRV_MEM     := hostdrv/mem/mem.c
 DRV_CHAN    := hostdrv/chan/ring.c hostdrv/chan/pushbuf.c hostdrv/chan/channel.c hostdrv/chan/sem.c
 DRV_COMPUTE := hostdrv/compute/elf.c hostdrv/compute/compute.c
 DRV_RUNTIME := hostdrv/runtime/runtime.c hostdrv/runtime/timeline.c
-REF_MODEL   := cosim/ref/backend_ref.c cosim/ref/ref_pbdma.c cosim/ref/ref_engine.c cosim/ref/ref_compute.c \
+REF_MODEL   := cosim/ref/backend_ref.c cosim/ref/ref_pbdma.c cosim/ref/ref_bus.c cosim/ref/ref_ce.c cosim/ref/ref_compute.c \
                cosim/ref/ref_fp.c
 SCEN_SRC    := hostdrv/tools/scen_common.c hostdrv/tools/scen_copies.c hostdrv/tools/scen_priorities.c \
                hostdrv/tools/scen_kernels.c hostdrv/tools/scen_tmu.c
 DRV_CORE    := $(DRV_DEVICE) $(DRV_MEM) $(DRV_CHAN) $(DRV_COMPUTE) $(DRV_RUNTIME) $(REF_MODEL) $(SCEN_SRC)
+# the array layer (issue 17): lazy arrays fused into kernels compiled at run time (docs/array.md)
+ARRAY_SRC   := hostdrv/array/array.c hostdrv/array/fuse.c hostdrv/array/codegen.c hostdrv/array/progcache.c \
+               hostdrv/array/macro.c
+DRV_CORE    += $(ARRAY_SRC) hostdrv/tools/scen_fusion.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors test_fp
 COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass test_gating \
@@ -91,7 +95,7 @@ help:
 	@echo "                SEED=N STALL=P run every test with memory-model"
 	@echo "                seed N and P % random stalls (GPUCOSIM_SEED / GPUCOSIM_STALL_PCT, +seed=/+stall_pct="
 	@echo "                for the RTL benches); a failing case prints the command that reproduces it"
-	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
+	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings, the driver's layers"
 	@echo "make soak       long runs: randomized / end-to-end tests over SOAK_SEEDS seeds (default 20: memory"
 	@echo "                seed, random stalls, new random programs), the longest CLI runs, and 10^6 SoftFloat"
 	@echo "                vectors per RV32F operation (FP_SOAK_CHUNKS x 10^4) through ref_fp and the RTL FPU"
@@ -250,6 +254,12 @@ $(SC_PLUGIN): $(SC_OBJ) $(VL_SC)/.stamp cosim/sc/plugin.map
 	$(CXX) -shared -o $@ $(SC_OBJ) $(VL_SC)/Vgpu_top_sc__ALL.a $(VL_SC)/libverilated_sc.a $(SC_LIBS) -lz -pthread \
 	  -Wl,--version-script=cosim/sc/plugin.map -Wl,--no-undefined
 
+# where the array layer finds the kernel build inputs (firmware/, gca_ops.h, the generated spec
+# header) and picolibc by default ($GPUCOSIM_ROOT / $GPUCOSIM_PICOLIBC override them)
+$(BUILD)/rel/obj/hostdrv/array/array.c.o $(BUILD)/san/obj/hostdrv/array/array.c.o: \
+  CFLAGS += -DGCA_ROOT_DEFAULT='"$(CURDIR)"' -DGCA_GEN_DEFAULT='"$(abspath $(GEN))"' \
+  -DGCA_PICOLIBC_DEFAULT='"$(PICOLIBC)"'
+
 # where the stub looks last for the plugin (first: $$GPUCOSIM_SC_PLUGIN, then next to the executable)
 $(BUILD)/rel/obj/hostdrv/device/backend_sc.c.o $(BUILD)/san/obj/hostdrv/device/backend_sc.c.o: \
   CFLAGS += -DGC_SC_PLUGIN_DEFAULT='"$(abspath $(SC_PLUGIN))"'
@@ -380,6 +390,14 @@ COMPUTE_TESTS := test_compute
 TEST_BINS  += $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS))
 all: $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf test_tmd)
 $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf): | $(FW_ELFS)
+# the array layer's tests (tests/array/): on rtl, ref (REF_SUITE) and sc (SC_ONCE)
+$(BUILD)/tests/%: $(BUILD)/san/obj/tests/array/%.c.o $(BUILD)/san/libgpucosim.a $(VL)/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) $(SAN) -o $@ $< $(BUILD)/san/libgpucosim.a $(VL_LIB) $(LDLIBS)
+ARRAY_TESTS := test_array
+TEST_BINS  += $(addprefix $(BUILD)/tests/,$(ARRAY_TESTS))
+REF_SUITE  += $(ARRAY_TESTS)
+SC_ONCE    := $(ARRAY_TESTS)
 # kernels through the runtime (tests/cosim/test_launch.c)
 $(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_diff.c.o \
   $(BUILD)/san/obj/tests/cosim/test_tmu.c.o $(BUILD)/san/obj/tests/cosim/test_gating.c.o \
@@ -430,13 +448,15 @@ run: $(RUN_BIN)
 # Every test program: BACKEND@PROGRAM runs PROGRAM's cases on that backend (scripts/run_tests.py).
 TEST_PROGS = $(TEST_BINS) $(RTL_TBS) \
   tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
+  tests/tools/test_layers.py \
   $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
-  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
+  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t)) $(foreach t,$(SC_ONCE),sc@$(BUILD)/tests/$(t))
 # What a program needs built besides itself (a sc@ program: the sc plugin as well)
 NEEDS_test_sc           = $(SC_PLUGIN)
 NEEDS_test_cli.py       = $(BUILD)/bin/gpucosim $(SC_PLUGIN)
 NEEDS_test_gtkw.py      = $(BUILD)/bin/gpucosim-waves
 NEEDS_test_gen_spec.py  = $(GEN_FILES)
+NEEDS_test_layers.py    = $(BUILD)/rel/libgpucosim.a
 needs_of = $(if $(filter %.py,$(1)),,$(lastword $(subst @, ,$(1)))) $(NEEDS_$(notdir $(1))) \
            $(if $(filter sc@%,$(1)),$(SC_PLUGIN))
 
@@ -449,7 +469,8 @@ TEST_DEPS := check-tools $(GEN_FILES) $(sort $(foreach p,$(TEST_SEL),$(call need
 endif
 else
 TEST_SEL  = $(TEST_PROGS)
-TEST_DEPS := all
+# the waveform tests (tests/tools/test_gtkw.py) ask for waveforms: the traced model as well
+TEST_DEPS := all $(BUILD)/bin/gpucosim-waves
 endif
 test: $(TEST_DEPS)
 	@$(if $(strip $(TEST_SEL)),,echo "make test: no test program has a case matching TESTS='$(TESTS)'" >&2; exit 1)
@@ -535,8 +556,9 @@ lint: check-tools $(GEN_FILES)
 	$(VERILATOR) --lint-only -Wall -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt cosim/speed/counter_top.sv \
 	  --top-module counter_top
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) $(DRV_CORE) hostdrv/tools/gpucosim.c cosim/speed/cosim_speed.c \
-	  $(wildcard tests/unit/*.c tests/cosim/*.c)
+	  $(wildcard tests/unit/*.c tests/cosim/*.c tests/array/*.c)
 	$(PY) -m py_compile scripts/*.py tests/tools/*.py
+	$(PY) scripts/check_layers.py --gen $(GEN)
 
 clean:
 	rm -rf $(BUILD)

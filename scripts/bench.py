@@ -218,6 +218,24 @@ def main():
         add("soft_vs_hw_float_speedup", soft / hw, "x", "higher",
             f"float-kernels (rtl): rv32ima soft float {soft:.0f} cycles / rv32imaf {hw:.0f} cycles")
 
+    # Fused kernels (issue 17): ((a + b) * c - d) / e at 64 Ki elements through the array layer,
+    # fused / one kernel per op (cycles: the TMU log; bytes: COMPUTE.LSU_BEATS), the host time of a
+    # trace-cache hit and the time to get the fused kernel's program (cold compile, disk, memory).
+    out = run(args.bin, "--backend", "rtl", scenario="fusion")
+    if "summary: fusion PASSED" not in out:
+        sys.exit(f"bench: gpucosim run fusion did not pass:\n{out}")
+    fu = {k: float(v) for k, v in METRIC_RE.findall(out)}
+    add("fusion_chain_cycle_ratio", fu["fusion_chain_cycle_ratio"], "ratio", "lower",
+        "fusion (rtl): ((a+b)*c-d)/e, 64 Ki f32, fused cycles / unfused (4 kernels); goal <= 0.35")
+    add("fusion_chain_byte_ratio", fu["fusion_chain_byte_ratio"], "ratio", "lower",
+        "fusion (rtl): LSU bytes fused / unfused (6 arrays moved against 12); goal <= 0.34")
+    add("fusion_trace_hit_host_us", fu["fusion_trace_hit_host_us"], "us", "lower",
+        "fusion: host time of a trace-cache hit (window, key, lookup), best of 3")
+    for where, how in (("cold", "compiled by riscv64-unknown-elf-gcc"), ("disk", "from the disk cache"),
+                       ("memory", "from the memory cache")):
+        add(f"fusion_compile_ms_{where}", fu[f"fusion_compile_ms_{where}"], "ms", "lower",
+            f"fusion: the fused kernel's program {how}")
+
     # Backends on the same scenario: wall time of video-pipeline (8 frames), best of --repeat.
     backends = [l.split()[0] for l in run_cmd([args.bin, "list"]).split("backends:")[1].splitlines() if l.strip()]
 

@@ -10,7 +10,10 @@
 #include <time.h>
 
 #include "gpucosim/backend.h"
-#include "ref.h"
+#include "ref_bus.h"
+#include "ref_ce.h"
+#include "ref_compute.h"
+#include "ref_pbdma.h"
 
 #define MMIO_MASK ((1u << GC_MMIO_ADDR_W) - 1u)
 #define MMIO_READ_SAMPLE 1u  /* cycles before a read samples its register */
@@ -24,25 +27,6 @@
 #define GPFIFO_BASE_LO_MASK (~(uint32_t)(REF_GP_ENTRY_BYTES - 1u)) /* 8-byte entries: bits 2:0 read 0 */
 #define CH_OFF(reg) (reg(0) - GC_REG_CHANNEL_BASE)
 #define SETTLE_GUARD 1000000u
-
-/* ------------------------------------------------------------------ shared helpers */
-uint32_t ref_err_method(uint32_t subch, uint32_t maddr) {
-    return GC_CHANNEL_ERROR_METHOD_SUBCHANNEL(subch) | GC_CHANNEL_ERROR_METHOD_ADDRESS(maddr);
-}
-
-/* First error wins; recording one raises INTR_STATUS.CHANNEL_FAULT and stops the channel. */
-void ref_record_fault(ref_t *r, uint32_t ch, uint32_t cause, uint32_t gp_get, uint32_t method, uint32_t data) {
-    ref_chan_t *c = &r->ch[ch];
-    if (c->err_cause != GC_ERROR_CAUSE_NONE) return;
-    c->err_cause = cause;
-    c->err_gp_get = gp_get;
-    c->err_method = method;
-    c->err_data = data;
-    c->acq_blk = c->acq_arm = c->acq_woke = c->eng_wait = false;
-    r->intr_status |= GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT(1);
-}
-
-void ref_nonstall(ref_t *r) { r->intr_status |= GC_GLOBAL_INTR_STATUS_NON_STALL(1); }
 
 static double wall_seconds(void) {
     struct timespec ts;
@@ -353,6 +337,7 @@ static gc_status_t ref_open(const gc_device_config_t *cfg, void **state, char *e
     r->rng = cfg->seed * 0x9E3779B97F4A7C15ull + 1u;
     if (!r->rng) r->rng = 1;
     r->acq_retry = REF_ACQ_RETRY_RESET;
+    r->sink = ref_pbdma_event; /* the copy engines', compute engine's and atomic unit's events */
     for (uint32_t i = 0; i < GC_NUM_CHANNELS; i++) r->ch[i].timeslice = REF_TIMESLICE_RESET;
     for (uint32_t rl = 0; rl < GC_NUM_RUNLISTS; rl++) ref_pbdma_init(r, rl);
     ref_cmp_init(r);

@@ -1,11 +1,23 @@
-/* ref.h: the "ref" backend's internal model (a functional C model of gpu_top).
+/* ref.h: the "ref" backend's model state (a functional C model of gpu_top): the constants and the
+ * state of every unit, in one struct ref_t, as the RTL's package holds the types its blocks share.
+ * Types only: each unit's functions are declared in its own header.
  *
- * Files: backend_ref.c (backend ops, BAR0 registers, event loop, stuck-state dump),
- * ref_pbdma.c (per-runlist scheduler and PBDMA: GPFIFO, pushbuffer decode, host methods,
- * semaphores, switches, faults), ref_engine.c (memory windows, atomic unit, copy engines),
- * ref_compute.c (runlist 0's compute engine: the task management unit of docs/tmu.md (task table,
- * pending list, task slots, eviction, device launches, task log), CTA dispatch to the SMs' warp
- * slots, an RV32IMA SIMT interpreter run per CTA, fault records).
+ * Units, lowest first (each uses only the ones below it; scripts/check_layers.py checks it):
+ *   ref_bus.h / ref_bus.c      memory windows, timing, the atomic unit, interrupt lines and the
+ *                              event port (ref_emit): the one interface the units share
+ *   ref_fp.h / ref_fp.c        RV32F arithmetic (integer C)
+ *   ref_ce.h / ref_ce.c        the copy engines
+ *   ref_compute.h / .c         runlist 0's compute engine: the task management unit of docs/tmu.md
+ *                              (task table, pending list, task slots, eviction, device launches,
+ *                              task log), CTA dispatch to the SMs' warp slots, an RV32IMAF SIMT
+ *                              interpreter run per CTA, fault records
+ *   ref_pbdma.h / .c           per-runlist scheduler and PBDMA: GPFIFO, pushbuffer decode, host
+ *                              methods, semaphores, switches, channel faults; it drives the copy
+ *                              engines and the compute engine
+ *   backend_ref.c              the backend ops (gpucosim/backend.h), BAR0 registers, the event loop,
+ *                              the stuck-state dump; it wires the event sink to the PBDMAs
+ * A unit tells the one above it what happened (a copy or a task completed, a write landed on a
+ * semaphore word) through ref_emit, never by calling it.
  *
  * Time is an event model.  Every unit keeps the cycle at which it can act next; run() jumps
  * from one such cycle to the next (idle time costs nothing) and, at each, lets every unit act
@@ -242,6 +254,8 @@ typedef struct ref_cmp {
     void *run[REF_NWSLOTS];  /* per cta[i]: its interpretation (threads, shared and local memory) */
 } ref_cmp_t;
 
+struct ref_event;
+
 typedef struct ref {
     uint64_t seed, max_cycles;
     uint32_t stall_pct;
@@ -261,55 +275,8 @@ typedef struct ref {
     uint32_t clock_gating; /* GLOBAL.CLOCK_GATING, kept for read-back (no clocks are modelled) */
     uint64_t n_reads, n_wbeats; /* read bursts issued, write beats (fault injection, dump) */
     double t_open;
+    /* the event port (ref_bus.h): where ref_emit delivers, wired by backend_ref.c at open */
+    void (*sink)(struct ref *r, const struct ref_event *ev);
 } ref_t;
-
-/* ref_engine.c: memory */
-int ref_window(uint64_t addr, uint64_t n);                /* 0 sysmem, 1 vidmem, -1 neither */
-bool ref_mem_alloc(ref_t *r);
-void ref_mem_free(ref_t *r);
-/* [addr, addr + n) must lie inside one window (false otherwise, nothing done). */
-bool ref_mem_read(ref_t *r, uint64_t addr, void *dst, uint64_t n);
-bool ref_mem_write(ref_t *r, uint64_t addr, const void *src, uint64_t n);
-uint32_t ref_latency(uint64_t addr);
-uint32_t ref_bpc(uint64_t addr);
-uint64_t ref_stretch(ref_t *r, uint64_t cycles);          /* GPUCOSIM_STALL_PCT */
-/* Issue `bursts` read bursts; the index of the first that never returns (stall-reads), or -1. */
-int64_t ref_reads_issue(ref_t *r, uint64_t bursts);
-/* ref_engine.c: atomic unit and copy engines */
-void ref_au_request(ref_t *r, uint32_t who, ref_au_op_t op, uint32_t size, uint64_t addr, uint64_t wdata,
-                    uint32_t red, bool is_signed);
-bool ref_au_settle(ref_t *r);
-bool ref_sem_acquire_pass(uint32_t op, bool is64, uint64_t mem, uint64_t payload);
-uint64_t ref_sem_reduce(uint32_t red, bool is_signed, bool is64, uint64_t mem, uint64_t operand);
-bool ref_sem_red_form_ok(uint32_t red, bool is_signed, bool is64);
-void ref_ce_launch(ref_t *r, uint32_t e, const ref_chan_t *c, uint32_t ch, uint32_t launch);
-bool ref_ce_step(ref_t *r, uint32_t e);
-/* ref_compute.c: the compute engine (runlist 0) */
-void ref_cmp_init(ref_t *r);
-void ref_cmp_free(ref_t *r);
-bool ref_cmp_can_launch(const ref_t *r);                  /* a task table entry is free */
-void ref_cmp_launch(ref_t *r, uint32_t ch, uint64_t tmd_addr); /* a host launch (takes an entry) */
-bool ref_cmp_step(ref_t *r);
-void ref_cmp_timers(const ref_t *r, uint64_t *next);
-void ref_cmp_accumulate(ref_t *r, uint64_t dt);
-bool ref_cmp_reg_read(const ref_t *r, uint32_t addr, uint32_t *v);
-bool ref_cmp_reg_write(ref_t *r, uint32_t addr, uint32_t v);
-void ref_cmp_dump(const ref_t *r, FILE *out);
-/* One line naming the first CTA still running (task, CTA, SM, warp, PC), for the watchdog. */
-int ref_cmp_stuck(const ref_t *r, char *buf, size_t len);
-/* ref_pbdma.c */
-void ref_pbdma_init(ref_t *r, uint32_t rl);
-bool ref_pbdma_step(ref_t *r, uint32_t rl);
-bool ref_pbdma_timeouts(ref_t *r);
-void ref_pbdma_ce_done(ref_t *r, uint32_t rl, bool err, bool intr);
-void ref_pbdma_task_done(ref_t *r, uint32_t ch, bool err); /* runlist 0: the channel's task completed */
-void ref_pbdma_timers(const ref_t *r, uint32_t rl, uint64_t *next);
-void ref_acquire_timers(const ref_t *r, uint64_t *next);
-void ref_chan_reset(ref_t *r, uint32_t ch);
-bool ref_runnable(const ref_t *r, uint32_t rl, uint32_t c);
-/* backend_ref.c */
-void ref_record_fault(ref_t *r, uint32_t ch, uint32_t cause, uint32_t gp_get, uint32_t method, uint32_t data);
-void ref_nonstall(ref_t *r);
-uint32_t ref_err_method(uint32_t subch, uint32_t maddr);
 
 #endif

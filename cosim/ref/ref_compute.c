@@ -58,7 +58,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ref.h"
+#include "ref_bus.h"
+#include "ref_compute.h"
 #include "ref_fp.h"
 
 #define DIV_CYCLES 34u
@@ -844,7 +845,7 @@ static void task_fault(ref_t *r, uint32_t e, uint32_t cause, uint32_t pc, uint32
     if (t->fault) return;
     t->fault = true;
     t->evicting = false;
-    if (!(r->intr_status & GC_GLOBAL_INTR_STATUS_TASK_FAULT(1))) {
+    if (!ref_irq_raised(r, GC_GLOBAL_INTR_STATUS_TASK_FAULT(1))) {
         c->f_cause = cause;
         c->f_pc = pc;
         c->f_addr = addr;
@@ -852,7 +853,7 @@ static void task_fault(ref_t *r, uint32_t e, uint32_t cause, uint32_t pc, uint32
         c->f_task = t->id;
         c->f_channel = t->ch;
     }
-    r->intr_status |= GC_GLOBAL_INTR_STATUS_TASK_FAULT(1);
+    ref_irq_raise(r, GC_GLOBAL_INTR_STATUS_TASK_FAULT(1));
     tmu_log(r, e, GC_TMU_EVENT_FAULT);
     for (uint32_t i = 0; i < REF_NWSLOTS; i++)
         if (c->cta[i].valid && c->cta[i].ent == e && c->cta[i].t_done > r->now + 1u) c->cta[i].t_done = r->now + 1u;
@@ -972,12 +973,12 @@ static uint32_t tmu_device_launch(run_t *k, uint32_t thread_addr) {
         return st;
     }
     c->launch_fails++;
-    if (!(r->intr_status & GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL(1))) {
+    if (!ref_irq_raised(r, GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL(1))) {
         c->lf_word = GC_COMPUTE_LAUNCH_FAIL_STATUS(st) | GC_COMPUTE_LAUNCH_FAIL_DEPTH(p->depth) |
                      GC_COMPUTE_LAUNCH_FAIL_LEVEL(p->level);
         c->lf_task = p->id;
     }
-    r->intr_status |= GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL(1);
+    ref_irq_raise(r, GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL(1));
     tmu_log(r, k->ent, GC_TMU_EVENT_LAUNCH_FAIL);
     return st;
 }
@@ -998,7 +999,7 @@ static void finalize(ref_t *r, uint32_t e) {
         p->sub_fault |= bad;
         if (p->state == GC_TASK_STATE_CHILDREN && p->children == 0) begin_complete(p);
     } else {
-        ref_pbdma_task_done(r, t->ch, bad);
+        ref_emit(r, &(ref_event_t){.kind = REF_EV_TASK_DONE, .unit = t->ch, .err = bad});
     }
 }
 

@@ -30,13 +30,15 @@
  * several channels at once.  SEND_SIGNALING_PCAS_B SCHEDULE waits only for a free task table entry
  * (ENGINE_WAIT / an ENGINE switch while the table is full); each channel has at most one task in
  * flight and its next method (WFI and RELEASE_WFI included) waits for that task only; the task's
- * completion is reported per channel (ref_pbdma_task_done), a faulted task (or one with a faulted
+ * completion is reported per channel (REF_EV_TASK_DONE), a faulted task (or one with a faulted
  * descendant) faults its channel with TASK_FAULT.  Guests and the owner's hold work as for a copy
  * runlist, with "the engine is busy" read as "the owner's task is in flight or the table is full".
  */
 #include <string.h>
 
-#include "ref.h"
+#include "ref_ce.h"
+#include "ref_compute.h"
+#include "ref_pbdma.h"
 
 #define HOST_END_DW (GC_HOST_METHODS_END / 4u)
 #define SELECT_CYCLES 1u /* IDLE: the selection cycle */
@@ -47,6 +49,21 @@
 #define SEM_FOUR_WORD_BYTES 16u
 #define SEM_64BIT_BYTES 8u
 #define DW(method_byte_offset) ((method_byte_offset) / 4u)
+
+static uint32_t ref_err_method(uint32_t subch, uint32_t maddr) {
+    return GC_CHANNEL_ERROR_METHOD_SUBCHANNEL(subch) | GC_CHANNEL_ERROR_METHOD_ADDRESS(maddr);
+}
+
+void ref_record_fault(ref_t *r, uint32_t ch, uint32_t cause, uint32_t gp_get, uint32_t method, uint32_t data) {
+    ref_chan_t *c = &r->ch[ch];
+    if (c->err_cause != GC_ERROR_CAUSE_NONE) return;
+    c->err_cause = cause;
+    c->err_gp_get = gp_get;
+    c->err_method = method;
+    c->err_data = data;
+    c->acq_blk = c->acq_arm = c->acq_woke = c->eng_wait = false;
+    ref_irq_raise(r, GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT(1));
+}
 
 static uint32_t at_least_1(uint32_t v) { return v ? v : 1u; }
 static bool resident(const ref_pbdma_t *p) { return p->state != GC_PBDMA_STATE_IDLE; }
@@ -75,7 +92,7 @@ static bool own_busy(const ref_t *r, const ref_pbdma_t *p) {
     return p->own_vld && (o->ce_pend || (o->ew_launch && !ref_cmp_can_launch(r)));
 }
 
-bool ref_runnable(const ref_t *r, uint32_t rl, uint32_t i) {
+static bool ref_runnable(const ref_t *r, uint32_t rl, uint32_t i) {
     const ref_chan_t *c = &r->ch[i];
     return c->runlist == rl && c->enable && c->err_cause == GC_ERROR_CAUSE_NONE &&
            (c->gp_get != c->gp_put || c->in_ent) && (!c->acq_blk || acq_due(r, c) || c->acq_woke) &&
@@ -821,14 +838,14 @@ bool ref_pbdma_timeouts(ref_t *r) {
     return any;
 }
 
-void ref_pbdma_task_done(ref_t *r, uint32_t ch, bool err) {
+static void ref_pbdma_task_done(ref_t *r, uint32_t ch, bool err) {
     ref_chan_t *c = &r->ch[ch];
     c->ce_pend = false;
     if (err && !c->tk_cancel) ref_record_fault(r, ch, GC_ERROR_CAUSE_TASK_FAULT, c->tk_gp_get, c->tk_method, c->tk_data);
     c->tk_cancel = false;
 }
 
-void ref_pbdma_ce_done(ref_t *r, uint32_t rl, bool err, bool intr) {
+static void ref_pbdma_ce_done(ref_t *r, uint32_t rl, bool err, bool intr) {
     ref_pbdma_t *p = &r->pb[rl];
     if (!p->ce_busy) return;
     p->ce_busy = false;
@@ -836,6 +853,20 @@ void ref_pbdma_ce_done(ref_t *r, uint32_t rl, bool err, bool intr) {
     if (err && !p->ce_cancel)
         ref_record_fault(r, p->ce_ch, GC_ERROR_CAUSE_BUS_ERROR, p->ce_gp_get, p->ce_method, p->ce_data);
     if (intr) ref_nonstall(r);
+}
+
+/* An atomic-unit write landed: the acquires waiting on its 8-byte word try again. */
+static void sem_written(ref_t *r, uint64_t addr) {
+    for (uint32_t c = 0; c < GC_NUM_CHANNELS; c++)
+        if (r->ch[c].acq_arm && (r->ch[c].acq_addr >> 3) == (addr >> 3)) r->ch[c].acq_woke = true;
+}
+
+void ref_pbdma_event(ref_t *r, const ref_event_t *ev) {
+    switch (ev->kind) {
+    case REF_EV_CE_DONE: ref_pbdma_ce_done(r, ev->unit, ev->err, ev->intr); break;
+    case REF_EV_TASK_DONE: ref_pbdma_task_done(r, ev->unit, ev->err); break;
+    case REF_EV_SEM_WRITTEN: sem_written(r, ev->addr); break;
+    }
 }
 
 static void add_timer(const ref_t *r, uint64_t t, uint64_t *next) {

@@ -114,6 +114,7 @@ gc_status_t gc_channel_open(gc_device_t *dev, const gc_channel_config_t *cfg, gc
     if (st == GC_OK) st = gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &ch->fence);
     if (st == GC_OK) {
         dev->channels[id] = ch;
+        dev->close_channel = gc_channel_close;
         st = channel_start(ch);
     }
     if (st != GC_OK) {

@@ -59,3 +59,6 @@ const gc_backend_ops_t gc_backend_rtl = {
     .watchdog = rtl_watchdog,
     .debug_read = rtl_debug_read,
 };
+
+const char *gc_backend_rtl_version(void) { return cosim_verilator_version(); }
+const char *gc_backend_rtl_no_trace(void) { return cosim_has_trace() ? NULL : COSIM_NO_TRACE_HINT; }

@@ -149,11 +149,20 @@ gc_status_t gc_device_open(const gc_device_config_t *cfg, gc_device_t **out) {
     return st;
 }
 
+/* The heaps are the device's (set up at open); the mem layer allocates in them. */
+void gc_heap_destroy(gc_heap_t *h) {
+    while (h->used) {
+        gc_block_t *b = h->used;
+        h->used = b->next;
+        free(b);
+    }
+}
+
 void gc_device_close(gc_device_t *dev) {
     if (!dev) return;
     if (dev->cfg.on_close) dev->cfg.on_close(dev->cfg.on_close_arg, dev);
     for (unsigned i = 0; i < GC_NUM_CHANNELS; i++)
-        if (dev->channels[i]) gc_channel_close(dev->channels[i]);
+        if (dev->channels[i] && dev->close_channel) dev->close_channel(dev->channels[i]);
     dev->ops->close(dev->state);
     gc_heap_destroy(&dev->heap[0]);
     gc_heap_destroy(&dev->heap[1]);

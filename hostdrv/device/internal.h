@@ -26,6 +26,9 @@ struct gc_device {
     void *state;
     gc_heap_t heap[2]; /* by gc_mem_kind_t */
     gc_channel_t *channels[GC_NUM_CHANNELS];
+    /* set by the channel layer when it opens a channel: gc_device_close closes those still open
+     * through it (the device layer never calls the layers above it; hostdrv/README.md) */
+    void (*close_channel)(gc_channel_t *ch);
     char last_error[512];
     char stuck[320]; /* the one-line stuck state, read once when the watchdog fired ("" before) */
 };
@@ -39,6 +42,7 @@ gc_status_t gc_fail(gc_device_t *dev, gc_status_t st, const char *fmt, ...)
 gc_status_t gc_fail_backend(gc_device_t *dev, gc_status_t st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The heap allocator (mem/mem.c; gc_heap_destroy: device/device.c, which sets the heaps up). */
 gc_status_t gc_heap_alloc(gc_heap_t *h, uint64_t size, uint64_t align, uint64_t *addr);
 gc_status_t gc_heap_free(gc_heap_t *h, uint64_t addr);
 /* Mark [addr, addr + size) used (GC_ERR_BUSY if part of it is, GC_ERR_INVALID_ARG if outside). */

@@ -57,14 +57,6 @@ gc_status_t gc_heap_free(gc_heap_t *h, uint64_t addr) {
     return GC_ERR_NOT_FOUND;
 }
 
-void gc_heap_destroy(gc_heap_t *h) {
-    while (h->used) {
-        gc_block_t *b = h->used;
-        h->used = b->next;
-        free(b);
-    }
-}
-
 /* The argument checks of gc_mem_alloc / gc_mem_reserve: GC_OK or INVALID_ARG with the message. */
 static gc_status_t check_kind_out(gc_device_t *dev, const char *fn, gc_mem_kind_t kind, const void *out) {
     if (!out) return gc_fail(dev, GC_ERR_INVALID_ARG, "%s: the output pointer is NULL", fn);

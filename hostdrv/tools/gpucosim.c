@@ -23,11 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cosim.h"
 #include "gpucosim/backend.h"
 #include "gpucosim/hostdrv.h"
 #include "gpucosim/props.h"
 #include "gpucosim/sc.h"
+#include "scen_fusion.h"
 #include "scenarios.h"
 #include "gpucosim_spec.h"
 
@@ -441,6 +441,17 @@ static int scenario_info(const opts_t *o) {
     return st == GC_OK ? 0 : 1;
 }
 
+/* fusion (issue 17): the array layer fusing ((a + b) * c - d) / e, fused and unfused (scen_fusion.c) */
+static int scenario_fusion(const opts_t *o) {
+    gcrt_config_t c;
+    rt_config(o, &c);
+    gcsc_fusion_result_t r;
+    char err[700] = "";
+    gcrt_error_t e = gcsc_fusion(&c, 65536, NULL, stdout, o->timeline, &r, err, sizeof err);
+    if (rt_done(e, err, o)) return 1;
+    return r.passed ? 0 : 1;
+}
+
 /* ------------------------------------------------------------------ options */
 enum {
     OPT_BYTES = 1u << 0,
@@ -522,6 +533,8 @@ static const scenario_t scenarios[] = {
     {"childless-parent", "ChildlessA / ParentA / ChildA of the nested-priority mapping: the parent runs at its stream's "
                          "priority, the child one above (--prior-art: parent at the lowest)",
      scenario_childless_parent, OPT_KERNEL | OPT_PRIOR_ART},
+    {"fusion", "((a + b) * c - d) / e at 64 Ki elements through the array layer: the kernels formed, cycles and "
+               "bytes fused and unfused, program and trace cache figures", scenario_fusion, OPT_RUNTIME},
 };
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 /* `gpucosim info`: parsed like a scenario (the options of every scenario), listed as a command */
@@ -629,7 +642,7 @@ static void progress_line(void *arg, uint64_t cycle) {
 static void print_version(void) {
     printf("gpucosim spec version %u.%u.%u (GLOBAL.VERSION 0x%08x, spec/gpucosim.yaml)\n", (GC_VERSION >> 16) & 0xFFFFu,
            (GC_VERSION >> 8) & 0xFFu, GC_VERSION & 0xFFu, GC_VERSION);
-    printf("built with %s\n", cosim_verilator_version());
+    printf("built with %s\n", gc_backend_rtl_version());
 }
 
 int main(int argc, char **argv) {
@@ -749,9 +762,9 @@ int main(int argc, char **argv) {
                         "or sc)\n", o.dev.waves);
         return 2;
     }
-    if (o.dev.waves && !strcmp(o.dev.backend, "rtl") && !cosim_has_trace()) {
-        fprintf(stderr, "gpucosim: this model is built without tracing (waves '%s'): " COSIM_NO_TRACE_HINT "\n",
-                o.dev.waves);
+    if (o.dev.waves && !strcmp(o.dev.backend, "rtl") && gc_backend_rtl_no_trace()) {
+        fprintf(stderr, "gpucosim: this model is built without tracing (waves '%s'): %s\n", o.dev.waves,
+                gc_backend_rtl_no_trace());
         return 2;
     }
     /* outputs last: every other refusal leaves nothing behind */

@@ -1,6 +1,8 @@
 /* scenarios.h: the runtime scenarios behind `gpucosim run` (and the tests that assert them),
  * one file per family in hostdrv/tools/ (scen_copies.c, scen_priorities.c, scen_kernels.c,
- * scen_tmu.c), built on the runtime's public API only.
+ * scen_tmu.c), built on the runtime's public API; below it they only step the device's clock and
+ * read the hardware's records (registers, the compute fault record) through gcrt_device
+ * (scripts/check_layers.py holds them to that).
  *
  * Each scenario opens its own runtime from `cfg`, runs, prints what happened to `out` (may be
  * NULL; its first line, `device: backend X`, once the device opened: nothing before an open

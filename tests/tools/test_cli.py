@@ -302,7 +302,7 @@ def t_device_open_failure_has_a_reason():
 def t_runtime_open_failure_has_a_reason():
     """Every runtime scenario: the one-line error and nothing on stdout (no "device:" line before it)."""
     for scenario in ("copy-priority", "video-pipeline", "prio-latency", "kernels", "nested-priority", "eviction",
-                     "childless-parent"):
+                     "childless-parent", "fusion"):
         p = run("run", scenario, env={"GPUCOSIM_INJECT": "bogus"})
         assert p.returncode == 1, (scenario, p)
         assert p.stdout == "", (scenario, p.stdout)

@@ -89,6 +89,39 @@ def case_range_ends():
             assert "passed" not in p.stdout, p.stdout
 
 
+def case_filter_anchors():
+    """--filter: a substring of the case name; ^ anchors it at the start, $ at the end."""
+    with tempfile.TemporaryDirectory() as d:
+        t = write(d, "test_fake", FAKE_TEST)
+        for flt, want in (("good", {"PASS good", "PASS ref/good"}), ("^good", {"PASS good"}),
+                          ("^ref/", {"PASS ref/good", "FAIL ref/bad"}), ("ood$", {"PASS good", "PASS ref/good"}),
+                          ("^good$", {"PASS good"})):
+            out = run("--filter", flt, t, "ref@" + t).stdout
+            got = {" ".join(l.split()[:2]) for l in out.splitlines() if l.startswith(("PASS ", "FAIL "))}
+            assert got == want, (flt, got, out)
+
+
+def case_needs():
+    """--needs prints the programs that may hold a matching case (make test TESTS=x builds only
+    those): by case list, by program name, unbuilt ones always; it runs no case."""
+    with tempfile.TemporaryDirectory() as d:
+        t = write(d, "test_fake", FAKE_TEST)
+        o = write(d, "test_other", FAKE_TEST.replace("echo good; echo bad", "echo other_one"))
+        b = write(d, "Vfake_tb_top", FAKE_BENCH)
+        missing = os.path.join(d, "test_missing")
+        progs = [t, "ref@" + t, o, b, missing]
+
+        def needs(flt):
+            p = run("--needs", "--filter", flt, *progs)
+            assert p.returncode == 0 and "env seed" not in p.stdout and "bench args" not in p.stdout, p.stdout
+            return set(p.stdout.split())
+        assert needs("good") == {t, "ref@" + t, missing}
+        assert needs("^good") == {t, missing}
+        assert needs("other") == {o, missing}
+        assert needs("Vfake") == {b, missing}
+        assert needs("nothing") == {missing}
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":

@@ -40,6 +40,11 @@ typedef struct gc_backend_ops {
 const gc_backend_ops_t *gc_backend_find(const char *name);
 /* The i-th known backend, or NULL past the end. */
 const gc_backend_ops_t *gc_backend_at(size_t i);
+/* The tool that built the rtl backend's model ("Verilator 5.006 ..."). */
+const char *gc_backend_rtl_version(void);
+/* NULL when the rtl backend's model is the traced one (it can write a waveform), else the one line
+ * that says where a traced model comes from. */
+const char *gc_backend_rtl_no_trace(void);
 
 #ifdef __cplusplus
 }
