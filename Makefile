@@ -31,7 +31,7 @@ RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_ica
 # The driver's layers (hostdrv/README.md), lowest first; the ref model (cosim/ref/) is a backend of
 # the device layer; the scenarios (hostdrv/tools/) sit on the runtime.
 DRV_DEVICE  := hostdrv/device/status.c hostdrv/device/device.c hostdrv/device/backends.c \
-               hostdrv/device/backend_rtl.c hostdrv/device/backend_sc.c
+               hostdrv/device/backend_rtl.c hostdrv/device/backend_sc.c hostdrv/device/props.c
 DRV_MEM     := hostdrv/mem/mem.c
 DRV_CHAN    := hostdrv/chan/ring.c hostdrv/chan/pushbuf.c hostdrv/chan/channel.c hostdrv/chan/sem.c
 DRV_COMPUTE := hostdrv/compute/elf.c hostdrv/compute/compute.c
@@ -47,10 +47,12 @@ ARRAY_SRC   := hostdrv/array/array.c hostdrv/array/fuse.c hostdrv/array/codegen.
 DRV_CORE    += $(ARRAY_SRC) hostdrv/tools/scen_fusion.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors test_fp
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass test_gating test_workq
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass test_gating \
+               test_workq test_props
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
-DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_frontend test_runtime test_launch test_tmu test_nvclass test_workq
+DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_frontend test_runtime test_launch test_tmu test_nvclass \
+                  test_workq test_props
 # run on the ref backend as well (its compute engine, cosim/ref/ref_compute.c)
 REF_SUITE      := test_compute
 OTHER_BACKENDS := ref sc
@@ -96,10 +98,10 @@ help:
 	@echo "                seed N and P % random stalls (GPUCOSIM_SEED / GPUCOSIM_STALL_PCT, +seed=/+stall_pct="
 	@echo "                for the RTL benches); a failing case prints the command that reproduces it"
 	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings, the driver's layers"
-	@echo "make soak       long runs: randomized / end-to-end tests over SOAK_SEEDS memory seeds (default 20)"
-	@echo "                with random stalls, the largest copy on rtl -> 'N passed, N failed'"
-	@echo "                and soak-fp: 10^6 SoftFloat vectors per RV32F operation (FP_SOAK_CHUNKS x 10^4)"
-	@echo "                through test_fp (make soak-fp runs that alone)"
+	@echo "make soak       long runs: randomized / end-to-end tests over SOAK_SEEDS seeds (default 20: memory"
+	@echo "                seed, random stalls, new random programs), the longest CLI runs, and 10^6 SoftFloat"
+	@echo "                vectors per RV32F operation (FP_SOAK_CHUNKS x 10^4) through ref_fp and the RTL FPU"
+	@echo "                -> one line 'soak: N passed, N failed (...)'; make soak-fp runs the vectors alone"
 	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
 	@echo "                (also builds $(BUILD)/bin/gpucosim-lanes32: gpu_top with LANES=32)"
 	@echo "make waves      open the last FST in GTKWave with cosim/gpucosim.gtkw"
@@ -373,8 +375,11 @@ $(eval $(call simt_bench,simt32,-GLANES=32))
 $(eval $(call simt_bench,simt2sm,-GNSM=2))
 # the SMs without the FPU (gc_sm FPU = 0): F instructions fault; its own short case list
 $(eval $(call simt_bench,simtnofpu,-GFPU=0 -CFLAGS -DSIMT_TB_FPU=0))
+# the mutation build: gc_sm's scoreboard rules can be dropped one at a time (+gc_mutate=N, read
+# only under +define+GC_MUTATIONS); its cases show the regular checks catch each broken rule
+$(eval $(call simt_bench,simtmut,+define+GC_MUTATIONS -CFLAGS -DSIMT_TB_MUTATIONS=1))
 SIMT_TBS   := $(BUILD)/rtl_simt8/test_simt8 $(BUILD)/rtl_simt32/test_simt32 $(BUILD)/rtl_simt2sm/test_simt2sm \
-              $(BUILD)/rtl_simtnofpu/test_simtnofpu
+              $(BUILD)/rtl_simtnofpu/test_simtnofpu $(BUILD)/rtl_simtmut/test_simtmut
 TEST_BINS  += $(SIMT_TBS)
 all: $(FW_ELFS) $(SIMT_TBS)
 $(SIMT_TBS): | $(FW_ELFS) $(FP_VECTORS)
@@ -402,9 +407,9 @@ $(addprefix $(BUILD)/tests/,$(ARRAY_TESTS)): | $(FW_ELFS)
 # kernels through the runtime (tests/cosim/test_launch.c)
 $(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_diff.c.o \
   $(BUILD)/san/obj/tests/cosim/test_tmu.c.o $(BUILD)/san/obj/tests/cosim/test_gating.c.o \
-  $(BUILD)/san/obj/tests/cosim/test_workq.c.o: CFLAGS += $(SIMT_FW_DEF)
+  $(BUILD)/san/obj/tests/cosim/test_workq.c.o $(BUILD)/san/obj/tests/cosim/test_props.c.o: CFLAGS += $(SIMT_FW_DEF)
 $(BUILD)/tests/test_launch $(BUILD)/tests/test_diff $(BUILD)/tests/test_tmu $(BUILD)/tests/test_gating \
-  $(BUILD)/tests/test_workq: | $(FW_ELFS)
+  $(BUILD)/tests/test_workq $(BUILD)/tests/test_props: | $(FW_ELFS)
 # the CLI's kernels scenario finds kernels.elf there by default (--image overrides)
 $(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o: CFLAGS += -DGC_FIRMWARE_DIR='"$(abspath $(FW))"'
 $(BUILD)/bin/gpucosim: | $(FW_ELFS)
@@ -423,22 +428,18 @@ lint-simt: check-tools $(GEN_FILES)
 
 # ---------------------------------------------------------------- RV32F vectors (issue 15)
 # The same SoftFloat vectors ($(FP_VECTORS), above) through the ref model's FPU
-# (cosim/ref/ref_fp.c): tests/unit/test_fp.c.  `make soak-fp`: FP_SOAK_CHUNKS files of 10^4
-# vectors per operation (seeds 1001, 1002, ...; default 100 chunks: 10^6 per operation), each
-# generated into $(BUILD)/fpvec/soak.txt and run through test_fp.
+# (cosim/ref/ref_fp.c): tests/unit/test_fp.c.  `make soak` (and `make soak-fp` alone):
+# FP_SOAK_CHUNKS files of 10^4 vectors per operation (seeds 1001, 1002, ...; default 100 chunks:
+# 10^6 per operation), each through test_fp and the RTL FPU's bench (scripts/soak.py --fp-chunks).
 FP_SOAK_CHUNKS ?= 100
 $(BUILD)/san/obj/tests/unit/test_fp.c.o: CFLAGS += -DGC_FP_VECTORS_DEFAULT='"$(abspath $(FP_VECTORS))"'
 $(BUILD)/tests/test_fp: | $(FP_VECTORS)
+SOAK_FP_ARGS = --fp-chunks $(FP_SOAK_CHUNKS) --fp-test $(BUILD)/tests/test_fp --fpu-tb $(BUILD)/rtl_fpu/Vfpu_tb_top \
+               --fp-dir $(BUILD)/fpvec
 
 .PHONY: soak-fp
-soak: soak-fp
-soak-fp: $(BUILD)/tests/test_fp
-	@mkdir -p $(BUILD)/fpvec
-	@for s in $$(seq 1 $(FP_SOAK_CHUNKS)); do \
-	  $(PY) scripts/gen_fp_vectors.py --per-op 10000 --seed $$((1000 + s)) --out $(BUILD)/fpvec/soak.txt && \
-	  GC_FP_VECTORS=$(BUILD)/fpvec/soak.txt $(BUILD)/tests/test_fp fp_vectors >$(BUILD)/fpvec/soak.log 2>&1 || \
-	  { cat $(BUILD)/fpvec/soak.log; echo "soak-fp: FAILED at seed $$((1000 + s))" >&2; exit 1; }; \
-	done; echo "soak-fp: $(FP_SOAK_CHUNKS) x 10^4 SoftFloat vectors per RV32F operation: ref_fp matches"
+soak-fp: $(BUILD)/tests/test_fp $(BUILD)/rtl_fpu/Vfpu_tb_top
+	BUILD=$(BUILD) $(PY) scripts/soak.py --seeds 0 --no-cli --jobs $(JOBS) --bin $(BUILD)/bin/gpucosim $(SOAK_FP_ARGS)
 
 # ---------------------------------------------------------------- main targets
 WAVES ?= 0
@@ -483,13 +484,14 @@ test: $(TEST_DEPS)
 	BUILD=$(BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
 	  $(if $(TESTS),--filter '$(TESTS)') $(if $(SEED),--seed $(SEED)) $(if $(STALL),--stall $(STALL)) $(TEST_SEL)
 
-# Soak: every case of the randomized and end-to-end tests once per memory-model seed (with random
-# stalls), then the CLI's longest runs (scripts/soak.py); hours with the default 20 seeds.
+# Soak: every case of the randomized and end-to-end tests once per seed (memory-model seed, random
+# stalls, test_diff's fuzz seed), the CLI's longest runs and the FP vector chunks (scripts/soak.py);
+# hours with the default 20 seeds.  One summary line at the end.
 SOAK_SEEDS ?= 20
 SOAK_TESTS := test_diff test_frontend test_mutation test_copy test_seed000 test_tmu
 soak: all
 	BUILD=$(BUILD) $(PY) scripts/soak.py --seeds $(SOAK_SEEDS) --jobs $(JOBS) --bin $(BUILD)/bin/gpucosim \
-	  $(addprefix $(BUILD)/tests/,$(SOAK_TESTS))
+	  $(SOAK_FP_ARGS) $(addprefix $(BUILD)/tests/,$(SOAK_TESTS))
 
 # $(call model_bin,BINARY,MODEL DIR,TAG[,cosim.cpp defines]): the CLI linked with the rel driver
 # objects and cosim.cpp compiled again (into $(BUILD)/TAG/obj) against another Verilation of gpu_top

@@ -9,6 +9,10 @@
 // across IDs).  Each window serves at most bytes_per_cycle in each direction; latency is counted
 // from the AR (or the last W beat) to the first R beat (or the B).  Addresses outside both
 // windows answer DECERR.  Random stalls hold the model's readys and valids low.
+// inject "late-reads" (the SIMT block bench's mutation cases) takes each read beat's data when the
+// beat leaves instead of when its AR is accepted: still legal AXI (nothing orders a read against a
+// later write, even to the same address), so a write accepted meanwhile is seen by the read; a
+// master that needs the old value must wait for the R data before it writes.
 #pragma once
 
 #include <algorithm>
@@ -86,6 +90,10 @@ class AxiMem {
             p.rvalid = 1;
             p.rid = b.id;
             p.rdata = b.data;
+            if (inject_ == "late-reads" && b.resp == 0) {
+                const Window *w = window(b.addr, 8);
+                std::memcpy(&p.rdata, w->bytes.data() + (b.addr - w->base), 8);
+            }
             p.rresp = b.resp;
             p.rlast = b.last;
         }
@@ -127,6 +135,7 @@ class AxiMem {
         uint8_t resp;
         uint8_t last;
         uint64_t when;
+        uint64_t addr;
     };
     struct Burst {
         uint8_t id;
@@ -171,7 +180,7 @@ class AxiMem {
             // burst's last beat: the queue is in order, so `when` must not decrease.
             uint64_t when = (uint64_t)t;
             if (!rq_.empty() && rq_.back().when > when) when = rq_.back().when;
-            rq_.push_back(Beat{s_.arid, d, (uint8_t)(w ? 0 : DECERR), (uint8_t)(i + 1 == beats), when});
+            rq_.push_back(Beat{s_.arid, d, (uint8_t)(w ? 0 : DECERR), (uint8_t)(i + 1 == beats), when, a});
             t += step;
         }
         if (w) w->rd_next = t;

@@ -89,6 +89,7 @@ module gc_compute
   parameter int unsigned NL     = GC_SIMT_LANES,
   parameter int unsigned NSLOT  = GC_TMU_SLOTS,
   parameter int unsigned NENT   = GC_TMU_ENTRIES,
+  parameter int unsigned FPU    = 1,              // the SMs' FPU parameter (COMPUTE.CAPS.FPU)
   localparam int unsigned AW    = GC_AXI_ADDR_W,
   localparam int unsigned NREG  = 32
 ) (
@@ -1191,6 +1192,9 @@ module gc_compute
         GC_COMPUTE_TMU_CONFIG_ENTRIES_W'(NENT);
     regs_o[RI(GC_REG_COMPUTE_TMU_CONFIG)][GC_COMPUTE_TMU_CONFIG_PRIO_LEVELS_LSB +: GC_COMPUTE_TMU_CONFIG_PRIO_LEVELS_W] =
         GC_COMPUTE_TMU_CONFIG_PRIO_LEVELS_W'(GC_TMU_PRIO_LEVELS);
+    regs_o[RI(GC_REG_COMPUTE_CAPS)][GC_COMPUTE_CAPS_FPU_LSB] = (FPU != 0);
+    regs_o[RI(GC_REG_COMPUTE_CAPS)][GC_COMPUTE_CAPS_LMEM_BYTES_LSB +: GC_COMPUTE_CAPS_LMEM_BYTES_W] =
+        GC_COMPUTE_CAPS_LMEM_BYTES_W'(GC_SIMT_LMEM_BYTES);
     regs_o[RI(GC_REG_COMPUTE_FAULT_CAUSE)][GC_COMPUTE_FAULT_CAUSE_CAUSE_LSB +: GC_COMPUTE_FAULT_CAUSE_CAUSE_W] =
         f_cause_q;
     regs_o[RI(GC_REG_COMPUTE_FAULT_PC)]      = f_pc_q;

@@ -93,7 +93,8 @@ module gc_simt
     .NW  (NW),
     .NL    (NL),
     .NSLOT (NSLOT),
-    .NENT  (NENT)
+    .NENT  (NENT),
+    .FPU   (FPU)
   ) u_compute (
     .clk_i,
     .rst_ni,

@@ -335,11 +335,29 @@ module gc_sm
     n.x[0] = 1'b0;
     return n;
   endfunction
+`ifdef GC_MUTATIONS
+  // Mutation hooks, compiled only into the SIMT block bench's mutation build (Makefile: simtmut,
+  // +define+GC_MUTATIONS; never into gpu_top): the plusarg +gc_mutate=N drops one scoreboard rule
+  // (1: stores / AMOs wait for the warp's loads, 2: fflags / fcsr accesses wait for its FP
+  // instructions, 3: at most LD_MAX loads in flight), so that tests/rtl/simt_tb.cpp shows that
+  // its checks catch the broken rule.  0 (no plusarg): the real design.
+  int unsigned mut_q;
+  initial begin
+    if (!$value$plusargs("gc_mutate=%d", mut_q)) mut_q = 0;
+  end
+`endif
   function automatic logic sb_blocked(input sb_need_t n, input logic [31:0] px,
                                       input logic [31:0] pf, input logic [3:0] fc,
                                       input logic [LDW-1:0] lc);
-    return ((n.x & px) != '0) || ((n.f & pf) != '0) || (n.fl && fc != '0) ||
-           (n.ld && lc != '0) || (n.ldmax && 32'(lc) == LD_MAX);
+    sb_need_t m;
+    m = n;
+`ifdef GC_MUTATIONS
+    if (mut_q == 1) m.ld = 1'b0;
+    if (mut_q == 2) m.fl = 1'b0;
+    if (mut_q == 3) m.ldmax = 1'b0;
+`endif
+    return ((m.x & px) != '0) || ((m.f & pf) != '0) || (m.fl && fc != '0) ||
+           (m.ld && lc != '0) || (m.ldmax && 32'(lc) == LD_MAX);
   endfunction
 
   logic [NW-1:0] ready, blocked;

@@ -33,6 +33,7 @@ PUBLIC = {
     "hostdrv.h": "device",  # the driver API; mem / chan / sem declare there too (the lower layers' calls)
     "backend.h": "device",
     "sc.h": "device",
+    "props.h": "device",  # device queries: properties and counter snapshots (hostdrv/device/props.c)
     "elf.h": "compute",
     "compute.h": "compute",
     "runtime.h": "runtime",

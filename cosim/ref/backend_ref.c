@@ -306,8 +306,9 @@ static gc_status_t ref_open(const gc_device_config_t *cfg, void **state, char *e
         if (!strcmp(cfg->inject, "flip-write")) inj = INJ_FLIP_WRITE;
         else if (!strcmp(cfg->inject, "drop-sem")) inj = INJ_DROP_SEM;
         else if (!strcmp(cfg->inject, "stall-reads")) inj = INJ_STALL_READS;
+        else if (!strcmp(cfg->inject, "no-fpu")) inj = INJ_NO_FPU;
         else {
-            snprintf(err, errlen, "ref: unknown inject mode '%s' (flip-write, drop-sem, stall-reads)", cfg->inject);
+            snprintf(err, errlen, "ref: unknown inject mode '%s' (flip-write, drop-sem, stall-reads, no-fpu)", cfg->inject);
             return GC_ERR_BACKEND;
         }
     }

@@ -79,7 +79,9 @@ enum {
 typedef enum { SW_TIMESLICE, SW_ACQUIRE, SW_ENGINE, SW_EMPTY } ref_sw_t;
 
 /* Fault injection of the memory model (cosim.h): flip-write, drop-sem, stall-reads. */
-typedef enum { INJ_NONE, INJ_FLIP_WRITE, INJ_DROP_SEM, INJ_STALL_READS } ref_inject_t;
+/* INJ_NO_FPU ("no-fpu"): the model as gpu_top built with FPU = 0 (COMPUTE.CAPS.FPU reads 0; every F
+ * instruction and fflags / frm / fcsr access faults ILLEGAL_INSTRUCTION), for the host's no-FPU paths */
+typedef enum { INJ_NONE, INJ_FLIP_WRITE, INJ_DROP_SEM, INJ_STALL_READS, INJ_NO_FPU } ref_inject_t;
 
 typedef enum { AU_READ, AU_WRITE, AU_RMW } ref_au_op_t;
 /* Atomic-unit request sizes (gc_sem_pkg SEM_ASIZE_*): 4 or 8 (a 4- or 8-byte value), 16 (an

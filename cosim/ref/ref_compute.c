@@ -520,6 +520,7 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
         uint32_t csr = w >> 20;
         bool ok = false;
         if ((csr == GC_FP_CSR_FFLAGS || csr == GC_FP_CSR_FRM || csr == GC_FP_CSR_FCSR) && (f3 & 3u)) {
+            if (k->r->inject == INJ_NO_FPU) FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
             v = fp_csr(t, csr, f3, (f3 & 4u) ? rs1 : a, rs1 == 0); /* CSRRW/S/C, CSRRWI/SI/CI */
             break;
         }
@@ -608,6 +609,7 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
     }
     case GC_FP_OPC_LOAD_FP: case GC_FP_OPC_STORE_FP: case GC_FP_OPC_OP_FP:
     case GC_FP_OPC_FMADD: case GC_FP_OPC_FMSUB: case GC_FP_OPC_FNMSUB: case GC_FP_OPC_FNMADD: {
+        if (k->r->inject == INJ_NO_FPU) FAULT(GC_SIMT_FAULT_ILLEGAL_INSTRUCTION, w);
         uint32_t c = fp_exec(k, tidx, w, res, &v, &wr);
         if (c != GC_SIMT_FAULT_NONE) FAULT(c, res->addr);
         break;
@@ -1403,6 +1405,9 @@ bool ref_cmp_reg_read(const ref_t *r, uint32_t a, uint32_t *v) {
     case GC_REG_COMPUTE_TMU_CONFIG:
         *v = GC_COMPUTE_TMU_CONFIG_SLOTS(GC_TMU_SLOTS) | GC_COMPUTE_TMU_CONFIG_ENTRIES(GC_TMU_ENTRIES) |
              GC_COMPUTE_TMU_CONFIG_PRIO_LEVELS(GC_TMU_PRIO_LEVELS);
+        break;
+    case GC_REG_COMPUTE_CAPS:
+        *v = GC_COMPUTE_CAPS_FPU(r->inject != INJ_NO_FPU) | GC_COMPUTE_CAPS_LMEM_BYTES(GC_SIMT_LMEM_BYTES);
         break;
     case GC_REG_COMPUTE_FAULT_CAUSE: *v = GC_COMPUTE_FAULT_CAUSE_CAUSE(c->f_cause); break;
     case GC_REG_COMPUTE_FAULT_PC: *v = c->f_pc; break;

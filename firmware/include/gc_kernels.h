@@ -104,12 +104,6 @@ typedef struct gc_fp_prog_params {
     uint32_t code, in, out;
 } gc_fp_prog_params_t;
 
-/* fpu_probe: *out = bits of (float)three * 2.5f (three = 3: 0x40F00000) */
-typedef struct gc_fpu_probe_params {
-    uint32_t out, three;
-} gc_fpu_probe_params_t;
-#define GC_FPU_PROBE_RESULT 0x40F00000u
-
 /* ------------------------------------------------------------------ task management unit (issue 6)
  * Kernels that launch children (firmware/kernels/tmu.c).  A "launch record" is GC_LREC_BYTES of
  * global memory, 256-aligned: the child's TMD at +0 and its parameter block at +GC_LREC_PARAM. */

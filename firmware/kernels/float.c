@@ -59,15 +59,6 @@ GC_KERNEL(fmath) {
     }
 }
 
-/* One F instruction (fcvt.s.w, fmul.s, fmv.x.w): *out = bits of 3.0f * 2.5f = 0x40F00000.  The
- * host runs it first: a model without the FPU faults ILLEGAL_INSTRUCTION at the first one. */
-GC_KERNEL(fpu_probe) {
-    const gc_fpu_probe_params_t *p = gc_param;
-    volatile float three = (float)(int32_t)p->three;
-    union { float f; uint32_t u; } v = {.f = three * 2.5f};
-    *(volatile uint32_t *)(uintptr_t)p->out = v.u;
-}
-
 /* Runs generated code (tests/cosim/test_diff.c's random F programs): thread g of the grid calls
  * code(in + GC_FPPROG_IN * g, out + GC_FPPROG_OUT * g) */
 GC_KERNEL(fp_prog) {

@@ -160,6 +160,7 @@ void gc_heap_destroy(gc_heap_t *h) {
 
 void gc_device_close(gc_device_t *dev) {
     if (!dev) return;
+    if (dev->cfg.on_close) dev->cfg.on_close(dev->cfg.on_close_arg, dev);
     for (unsigned i = 0; i < GC_NUM_CHANNELS; i++)
         if (dev->channels[i] && dev->close_channel) dev->close_channel(dev->channels[i]);
     dev->ops->close(dev->state);

@@ -1229,6 +1229,16 @@ gcrt_error_t gcrt_tmu_config(gcrt_t *rt, gcrt_tmu_config_t *cfg) {
     return ok(rt);
 }
 
+gcrt_error_t gcrt_get_device_properties(gcrt_t *rt, gc_device_props_t *prop) {
+    if (!rt || !prop) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_get_device_properties: NULL argument");
+    return from_gc(rt, gc_device_get_props(rt->dev, prop), "gcrt_get_device_properties");
+}
+
+gcrt_error_t gcrt_read_counters(gcrt_t *rt, gc_counters_t *counters) {
+    if (!rt || !counters) return fail(rt, GCRT_ERROR_INVALID_VALUE, "gcrt_read_counters: NULL argument");
+    return from_gc(rt, gc_counters_read(rt->dev, counters), "gcrt_read_counters");
+}
+
 /* Point the TMU at a zeroed ring of 2^size_log2 records (LOG_PUT restarts at 0). */
 static gc_status_t log_program(gcrt_t *rt, uint32_t size_log2) {
     gc_status_t st = GC_OK;

@@ -2,6 +2,9 @@
  *
  *   gpucosim list | --version | --help
  *   gpucosim run [SCENARIO] [options]      (gpucosim run SCENARIO --help lists its options)
+ *   gpucosim info [options]                the device's properties (gpucosim/props.h)
+ * --counters (any scenario, and info) prints a snapshot of the MMIO performance counters as each
+ * device of the run closes.
  *
  * Scenarios print what happened with cycle numbers and end with a one-line summary; the exit
  * status is 0 only if every check of the scenario passed.  Bad input (an unknown option, one the
@@ -22,6 +25,7 @@
 
 #include "gpucosim/backend.h"
 #include "gpucosim/hostdrv.h"
+#include "gpucosim/props.h"
 #include "gpucosim/sc.h"
 #include "scen_fusion.h"
 #include "scenarios.h"
@@ -53,6 +57,7 @@ typedef struct opts {
     uint64_t host_latency;  /* work-queue-bench: the host's reaction in a round trip, device cycles */
     bool host_latency_set;
     bool quiet;             /* no progress lines, no backend open / close lines */
+    bool counters;          /* --counters: a counter snapshot as each device closes */
     struct timespec t0;     /* wall clock at the start (progress lines) */
 } opts_t;
 
@@ -459,6 +464,33 @@ static int scenario_work_queue_bench(const opts_t *o) {
     return q && h && items ? 0 : 1;
 }
 
+/* ------------------------------------------------------------------ device queries */
+/* --counters: the device's counter snapshot as it closes (gc_device_config.on_close) */
+static void print_counters(void *arg, gc_device_t *dev) {
+    (void)arg;
+    gc_device_props_t p;
+    gc_counters_t c;
+    if (gc_device_get_props(dev, &p) != GC_OK || gc_counters_read(dev, &c) != GC_OK) {
+        printf("counters: unavailable: %s\n", gc_device_last_error(dev));
+        return;
+    }
+    gc_counters_print(stdout, &c, &p);
+}
+
+/* gpucosim info: the properties, read from the device's configuration registers */
+static int scenario_info(const opts_t *o) {
+    gc_device_config_t cfg = o->dev;
+    cfg.quiet = true;
+    gc_device_t *dev = NULL;
+    if (!open_device(&cfg, &dev, "info")) return 1;
+    gc_device_props_t p;
+    gc_status_t st = gc_device_get_props(dev, &p);
+    if (st == GC_OK) gc_props_print(stdout, &p);
+    else fprintf(stderr, "gpucosim: info: %s\n", gc_device_last_error(dev));
+    gc_device_close(dev);
+    return st == GC_OK ? 0 : 1;
+}
+
 /* fusion (issue 17): the array layer fusing ((a + b) * c - d) / e, fused and unfused (scen_fusion.c) */
 static int scenario_fusion(const opts_t *o) {
     gcrt_config_t c;
@@ -509,6 +541,8 @@ static const option_t options[] = {
     {"--progress", K_NUM, "N", 1, UINT64_MAX, 0, "a progress line on stderr every N device cycles (default: every "
                                                  "1000000 when stderr is a terminal, else none)"},
     {"--quiet", K_FLAG, NULL, 0, 0, 0, "no progress lines and no backend open / close lines"},
+    {"--counters", K_FLAG, NULL, 0, 0, 0, "print a snapshot of the MMIO performance counters as each device of the "
+                                          "run closes"},
     {"--bytes", K_NUM, "N", 1, 0, OPT_BYTES, "bytes per copy (default 4096)"},
     {"--timeline", K_TEXT, "FILE", 0, 0, OPT_TIMELINE, "write a Chrome/Perfetto trace (JSON): a track per channel and "
                                                        "per engine (and per task slot for the task scenarios)"},
@@ -564,6 +598,10 @@ static const scenario_t scenarios[] = {
                "bytes fused and unfused, program and trace cache figures", scenario_fusion, OPT_RUNTIME},
 };
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
+/* `gpucosim info`: parsed like a scenario (the options of every scenario), listed as a command */
+static const scenario_t info_cmd = {"info", "the device's properties (SMs, warps, lanes, memories, windows, channels, "
+                                            "runlists, copy engines, TMU, priorities, FPU), read from its configuration "
+                                            "registers", scenario_info, 0};
 
 /* --backend sc: the scenario, i.e. the driver, runs in an SC_THREAD spawned by gc_sc_run. */
 typedef struct sc_job {
@@ -613,6 +651,7 @@ static void usage(FILE *f) {
                "       gpucosim --version            the spec version and the Verilator version\n"
                "       gpucosim run [SCENARIO] [options]   (default scenario: copy)\n"
                "       gpucosim run SCENARIO --help  the options SCENARIO takes\n"
+               "       gpucosim info [options]       the device's properties (--counters: and its counters)\n"
                "options of every scenario:\n");
     for (size_t i = 0; i < NOPT; i++)
         if (!options[i].bit) print_option(f, &options[i]);
@@ -628,7 +667,7 @@ static void usage(FILE *f) {
 }
 
 static void scenario_usage(const scenario_t *sc) {
-    printf("usage: gpucosim run %s [options]\n%s\noptions:\n", sc->name, sc->doc);
+    printf("usage: gpucosim %s%s [options]\n%s\noptions:\n", sc == &info_cmd ? "" : "run ", sc->name, sc->doc);
     for (size_t i = 0; i < NOPT; i++)
         if (!options[i].bit || (sc->opts & options[i].bit)) print_option(stdout, &options[i]);
 }
@@ -688,13 +727,14 @@ int main(int argc, char **argv) {
         for (size_t i = 0; gc_backend_at(i); i++) printf("  %-15s %s\n", gc_backend_at(i)->name, gc_backend_at(i)->doc);
         return 0;
     }
-    if (strcmp(argv[1], "run")) {
+    bool info = !strcmp(argv[1], "info");
+    if (strcmp(argv[1], "run") && !info) {
         fprintf(stderr, "gpucosim: unknown command '%s' (gpucosim --help lists the commands)\n", argv[1]);
         return 2;
     }
     int first = 2;
-    const scenario_t *sc = &scenarios[0];
-    if (argc > 2 && argv[2][0] != '-') {
+    const scenario_t *sc = info ? &info_cmd : &scenarios[0];
+    if (!info && argc > 2 && argv[2][0] != '-') {
         sc = NULL;
         for (size_t i = 0; i < NSCEN; i++)
             if (!strcmp(scenarios[i].name, argv[2])) sc = &scenarios[i];
@@ -706,7 +746,7 @@ int main(int argc, char **argv) {
     }
     for (int i = first; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            if (first == 2) usage(stdout);
+            if (first == 2 && !info) usage(stdout);
             else scenario_usage(sc);
             return 0;
         }
@@ -726,15 +766,18 @@ int main(int argc, char **argv) {
             if (!strcmp(options[k].name, a)) op = &options[k];
         if (!op) {
             if (a[0] == '-')
-                fprintf(stderr, "gpucosim: unknown option '%s' (gpucosim run %s --help lists the options)\n", a, sc->name);
+                fprintf(stderr, "gpucosim: unknown option '%s' (gpucosim %s%s --help lists the options)\n", a,
+                        info ? "" : "run ", sc->name);
+            else if (info)
+                fprintf(stderr, "gpucosim: unexpected argument '%s' (gpucosim info [options])\n", a);
             else
                 fprintf(stderr, "gpucosim: unexpected argument '%s' (the scenario comes first: gpucosim run SCENARIO "
                                 "[options])\n", a);
             return 2;
         }
         if (op->bit && !(sc->opts & op->bit)) {
-            fprintf(stderr, "gpucosim: scenario '%s' does not take %s (gpucosim run %s --help lists its options)\n",
-                    sc->name, a, sc->name);
+            fprintf(stderr, "gpucosim: %s '%s' does not take %s (gpucosim %s%s --help lists its options)\n",
+                    info ? "command" : "scenario", sc->name, a, info ? "" : "run ", sc->name);
             return 2;
         }
         uint64_t x = 0;
@@ -770,6 +813,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--max-cycles")) o.dev.max_cycles = x;
         else if (!strcmp(a, "--progress")) progress = x;
         else if (!strcmp(a, "--quiet")) o.quiet = true;
+        else if (!strcmp(a, "--counters")) o.counters = true;
     }
     if (!gc_backend_find(o.dev.backend)) {
         fprintf(stderr, "gpucosim: no backend '%s' (gpucosim list shows them)\n", o.dev.backend);
@@ -789,6 +833,7 @@ int main(int argc, char **argv) {
     if ((o.dev.waves && !output_ok(o.dev.waves, "waveform")) || (o.timeline && !output_ok(o.timeline, "timeline")))
         return 2;
     if (o.quiet) o.dev.quiet = true;
+    if (o.counters) o.dev.on_close = print_counters;
     if (!progress && !o.quiet && isatty(STDERR_FILENO)) progress = PROGRESS_DEFAULT;
     if (progress && !o.quiet) {
         o.dev.progress_cycles = progress;

@@ -62,37 +62,17 @@ static double ulp_err(float got, double want) {
     return fabs((double)got - want) / ulp;
 }
 
-/* True when every F instruction works; fpu_probe faulting ILLEGAL_INSTRUCTION on an F instruction
- * is the model without the FPU (gc_sm FPU = 0).  Its own runtime: a kernel fault is sticky. */
-gcrt_error_t gcsc_fpu_probe(const gcrt_config_t *cfg, const char *image, bool *present, uint32_t *value, char *err,
-                            size_t errlen) {
+/* COMPUTE.CAPS.FPU of the runtime's device (gcrt_get_device_properties): whether the SIMT core
+ * implements RV32F, so the float kernels can run. */
+static bool fpu_present(ctx_t *c, gcrt_t *rt) {
+    gc_device_props_t p;
+    return scn_chk(c, gcrt_get_device_properties(rt, &p), "device properties") && p.fpu;
+}
+
+gcrt_error_t gcsc_fpu_present(const gcrt_config_t *cfg, bool *present, char *err, size_t errlen) {
     ctx_t c = {.err = err, .errlen = errlen};
     gcrt_t *rt = NULL;
-    gc_elf_t *img = NULL;
-    *present = false;
-    *value = 0;
-    if (scn_open_rt(&c, cfg, &rt) && scn_chk(&c, gcrt_load_image(rt, image, &img), image)) {
-        uint64_t list[2];
-        size_t nlist = 0;
-        kbuf_t o;
-        if (kalloc(&c, &o, list, &nlist, 4)) {
-            gc_fpu_probe_params_t p = {gcrt_kernel_ptr(o.dev), 3};
-            uint32_t one[3] = {1, 1, 1};
-            gcrt_error_t e = gcrt_launch(rt, NULL, img, "fpu_probe", one, one, &p, sizeof p, 0);
-            if (!e) e = gcrt_memcpy_async(rt, o.host, o.dev, 4, GCRT_MEMCPY_DEVICE_TO_HOST, NULL, "d2h probe");
-            if (!e) e = gcrt_device_synchronize(rt);
-            gc_compute_fault_t f;
-            uint32_t opc = 0;
-            if (e == GCRT_ERROR_CHANNEL_FAULT && gc_compute_fault_read(gcrt_device(rt), &f) == GC_OK &&
-                f.cause == GC_SIMT_FAULT_ILLEGAL_INSTRUCTION && ((opc = f.addr & 0x7Fu) == GC_FP_OPC_OP_FP ||
-                                                                 opc == GC_FP_OPC_LOAD_FP || opc == GC_FP_OPC_STORE_FP)) {
-                gcrt_get_last_error(rt); /* expected: no FPU */
-            } else if (scn_chk(&c, e, "fpu_probe") && scn_chk(&c, gcrt_read(rt, o.host, value, 4), "read")) {
-                *present = true;
-            }
-        }
-    }
-    if (img) gcrt_unload_image(rt, img);
+    *present = scn_open_rt(&c, cfg, &rt) && fpu_present(&c, rt);
     gcrt_close(rt);
     return c.e;
 }
@@ -201,23 +181,17 @@ gcrt_error_t gcsc_float_kernels(const gcrt_config_t *cfg, const char *image, FIL
         if (err) snprintf(err, errlen, "float-kernels: no kernel image");
         return GCRT_ERROR_INVALID_VALUE;
     }
-    uint32_t probe = 0;
-    gcrt_error_t pe = gcsc_fpu_probe(cfg, image, &res->fpu, &probe, err, errlen);
-    if (pe) return pe;
-    if (!res->fpu) {
-        res->float_skipped = true;
-        if (out) fprintf(out, "float-kernels: SKIPPED: the SIMT core has no FPU (fpu_probe faulted ILLEGAL_INSTRUCTION)\n");
-        return GCRT_SUCCESS;
-    }
     gcrt_t *rt = NULL;
     gc_elf_t *img = NULL;
     gcrt_stream_t *st[2] = {0};
     uint32_t ccfg = 0;
-    if (scn_open_rt(&c, cfg, &rt) && scn_chk(&c, gcrt_load_image(rt, image, &img), image)) {
+    if (scn_open_rt(&c, cfg, &rt) && !(res->fpu = fpu_present(&c, rt)) && c.e == GCRT_SUCCESS) {
+        res->float_skipped = true;
+        if (out) fprintf(out, "float-kernels: SKIPPED: the SIMT core has no FPU (COMPUTE.CAPS.FPU = 0)\n");
+    } else if (c.e == GCRT_SUCCESS && scn_chk(&c, gcrt_load_image(rt, image, &img), image)) {
         if (gc_mmio_read(gcrt_device(rt), GC_REG_COMPUTE_CONFIG, &ccfg) != GC_OK)
             scn_chk(&c, GCRT_ERROR_BACKEND, "read COMPUTE_CONFIG");
         const uint32_t shape[2] = {2, GC_COMPUTE_CONFIG_LANES_GET(ccfg) * GC_COMPUTE_CONFIG_WARPS_GET(ccfg)};
-        kcheck(res, out, probe == GC_FPU_PROBE_RESULT, "fpu_probe", 0);
         (void)(scn_chk(&c, gcrt_stream_create(rt, &st[0]), "stream") && scn_chk(&c, gcrt_stream_create(rt, &st[1]), "stream"));
         if (c.e == GCRT_SUCCESS) float_round(&c, rt, img, st[0], st[1], 0, shape, out, res);
         if (c.e == GCRT_SUCCESS && scn_harvest(&c, res)) {
@@ -247,16 +221,15 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
     gcrt_t *rt = NULL;
     gc_elf_t *img = NULL;
     gcrt_stream_t *st[2] = {0};
-    uint32_t hw = 0, ccfg = 0, probe = 0;
-    /* the float kernels run when the SIMT core has the FPU, and are reported skipped otherwise */
-    gcrt_error_t pe = gcsc_fpu_probe(cfg, image, &res->fpu, &probe, err, errlen);
-    if (pe) return pe;
-    res->float_skipped = !res->fpu;
+    uint32_t hw = 0, ccfg = 0;
     static uint32_t a[NMAX], b[NMAX], got[NMAX];
     /* grid x CTA threads; shape NSHAPES - 1 is the full CTA (WARPS x LANES), filled in below */
     uint32_t shapes[NSHAPES][2] = {{1, 8}, {3, 13}, {2, 32}, {4, 7}, {2, 0}};
     if (scn_open_rt(&c, cfg, &rt) && scn_chk(&c, gcrt_compute_channel(rt, &hw), "compute channel") &&
         scn_chk(&c, gcrt_load_image(rt, image, &img), image) && scn_chk(&c, gcrt_tmu_log_enable(rt, 0), "task log")) {
+        /* the float kernels run when the SIMT core has the FPU, and are reported skipped otherwise */
+        res->fpu = fpu_present(&c, rt);
+        res->float_skipped = !res->fpu;
         if (gc_mmio_read(gcrt_device(rt), GC_REG_COMPUTE_CONFIG, &ccfg) != GC_OK)
             scn_chk(&c, GCRT_ERROR_BACKEND, "read COMPUTE_CONFIG");
         uint32_t lanes = GC_COMPUTE_CONFIG_LANES_GET(ccfg), warps = GC_COMPUTE_CONFIG_WARPS_GET(ccfg);
@@ -272,15 +245,13 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
                          "on %d; compute channel %u, %u warps x %u lanes\n",
                     image, rounds, rounds == 1 ? "" : "s", least, greatest, hw, warps, lanes);
         if (res->fpu) {
-            kcheck(res, out, probe == GC_FPU_PROBE_RESULT, "fpu_probe", 0);
             if (out && c.e == GCRT_SUCCESS)
                 fprintf(out, "kernels: float kernels fsaxpy + fmath on stream priority %d and fdot on %d each round; "
                              "fsaxpy, fdot, sqrtf bit-exact, expf / logf / sinf / powf within 1 / 1 / 2 / 4 ulp of "
                              "the host's double precision\n",
                         least, greatest);
         } else if (out) {
-            fprintf(out, "kernels: float kernels SKIPPED: the SIMT core has no FPU (fpu_probe faulted "
-                         "ILLEGAL_INSTRUCTION at its first F instruction)\n");
+            fprintf(out, "kernels: float kernels SKIPPED: the SIMT core has no FPU (COMPUTE.CAPS.FPU = 0)\n");
         }
         for (uint32_t r = 0; r < rounds && c.e == GCRT_SUCCESS; r++) {
             uint64_t list[MAXBUF];

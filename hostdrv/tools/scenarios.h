@@ -47,7 +47,7 @@ typedef struct gcsc_result {
     uint32_t kernels;            /* kernels launched (and completed) */
     uint32_t checks, bad_checks; /* results compared with the host's computation, and how many differ */
     size_t total_ops;            /* every op of the run (ops[] keeps the first GCSC_MAX_OPS) */
-    bool fpu;                    /* kernels: the SIMT core ran fpu_probe (it has the F extension) */
+    bool fpu;                    /* kernels: the SIMT core has the F extension (COMPUTE.CAPS.FPU) */
     bool float_skipped;          /* kernels: the float kernels did not run (no FPU) */
     double fmath_worst_ulp[5];   /* kernels: the largest error seen, in ulp: expf, logf, sqrtf, sinf, powf */
     uint64_t float_cycles;       /* float-kernels: cycles of fsaxpy + fdot + fmath (each launch to its end) */
@@ -101,7 +101,7 @@ gcrt_error_t gcsc_prio_latency(const gcrt_config_t *cfg, FILE *out, const char *
  * saxpy, reduce and histogram (modes 0 and 1 alternating) with grid / CTA shapes that rotate
  * through 1 x 8 .. 4 x 13 and a CTA of WARPS x LANES threads (read from COMPUTE_CONFIG), D2H
  * copies; every output is compared with the host's computation (res->checks, res->bad_checks).
- * When the SIMT core has the F extension (gcsc_fpu_probe; res->fpu), each round also runs the
+ * When the SIMT core has the F extension (COMPUTE.CAPS.FPU; res->fpu), each round also runs the
  * float kernels fsaxpy, fdot and fmath (firmware/kernels/float.c); without it they are reported
  * skipped (res->float_skipped), never passed.  GCRT_ERROR_NOT_SUPPORTED when the backend has no
  * compute engine. */
@@ -118,16 +118,15 @@ gcrt_error_t gcsc_kernels(const gcrt_config_t *cfg, const char *image, uint32_t 
 /* The float kernels once (fsaxpy, fdot, fmath as in a kernels round, grid 2 x a full CTA) from `image`,
  * checked like the kernels scenario; res->float_cycles: their cycles, summed.  The same source is
  * built for RV32IMAF (kernels.elf) and RV32IMA with soft float (kernels_soft.elf): `make bench`
- * compares the two (soft_vs_hw_float_speedup).  Without the FPU (gcsc_fpu_probe on the image: the
- * soft image always runs it) res->float_skipped and nothing runs. */
+ * compares the two (soft_vs_hw_float_speedup).  Without the FPU (COMPUTE.CAPS.FPU = 0; the device
+ * decides, also for the soft image) res->float_skipped and nothing runs. */
 gcrt_error_t gcsc_float_kernels(const gcrt_config_t *cfg, const char *image, FILE *out, gcsc_result_t *res, char *err,
                                 size_t errlen);
 
-/* Whether the SIMT core has the F extension: runs the image's fpu_probe kernel in a runtime of its
- * own; *present false (and GCRT_SUCCESS) when the kernel faults ILLEGAL_INSTRUCTION on an F
- * instruction (an SM built with FPU = 0), *value its result (GC_FPU_PROBE_RESULT) otherwise. */
-gcrt_error_t gcsc_fpu_probe(const gcrt_config_t *cfg, const char *image, bool *present, uint32_t *value, char *err,
-                            size_t errlen);
+/* Whether the SIMT core has the F extension: opens a runtime on cfg and reads COMPUTE.CAPS.FPU
+ * (gcrt_get_device_properties); *present false on an SM built with FPU = 0 (or the ref model with
+ * inject "no-fpu"). */
+gcrt_error_t gcsc_fpu_present(const gcrt_config_t *cfg, bool *present, char *err, size_t errlen);
 
 /* The nested-priority mapping on the device (issue 6): max nesting depth N = 4, a stream at stream level 1 (device
  * priority 4) launches nest_chain, which launches itself level after level: the levels run at

@@ -23,9 +23,11 @@
  * line, and with forward branches on FP compares) and the F faults (reserved rounding modes, fmt D,
  * FLD, unassigned encodings, misaligned / windowless FLW / FSW) against a host model on ref alone
  * (fp_progs_ref, fp_faults_ref) and on rtl and the other backend (diff_fp_progs, diff_fp_faults:
- * skipped while the rtl SIMT core has no FPU).  Skipped when the other backend has no compute
- * engine.
+ * skipped when the rtl SIMT core has no FPU: COMPUTE.CAPS.FPU = 0).  Skipped when the other
+ * backend has no compute engine.  The random families take other seeds under $GPUCOSIM_FUZZ_SEED
+ * (make soak).
  */
+#include <errno.h>
 #include <time.h>
 
 #include "cosim_util.h"
@@ -860,11 +862,27 @@ static void t_lrsc_pairs(void) {
     for (int i = 0; i < LRSC_WORDS; i++) CHECK_EQ(a[i], b[i]);
 }
 
-static void t_kdiff_a(void) { diff_kernels(1, 3); }
-static void t_kdiff_b(void) { diff_kernels(50, 3); }
+/* $GPUCOSIM_FUZZ_SEED = k (make soak sets it per run): every random-program family starts k x 1000
+ * seeds further, so the soak runs programs `make test` never ran; unset or 0: the fixed seeds of
+ * make test.  A malformed value stops the program (exit 2) with one line naming it. */
+static uint64_t fuzz(uint64_t first) {
+    const char *v = getenv("GPUCOSIM_FUZZ_SEED");
+    if (!v || !*v) return first;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long k = strtoull(v, &end, 10);
+    if (errno || *end || *v == '-' || k > 1000000ull) {
+        fprintf(stderr, "test_diff: GPUCOSIM_FUZZ_SEED '%s' is not an integer 0..1000000\n", v);
+        exit(2);
+    }
+    return first + k * 1000u;
+}
 
-static void t_diff_a(void) { diff_seeds(1, 6); }
-static void t_diff_b(void) { diff_seeds(101, 6); }
+static void t_kdiff_a(void) { diff_kernels(fuzz(1), 3); }
+static void t_kdiff_b(void) { diff_kernels(fuzz(50), 3); }
+
+static void t_diff_a(void) { diff_seeds(fuzz(1), 6); }
+static void t_diff_b(void) { diff_seeds(fuzz(101), 6); }
 
 /* ------------------------------------------------------------------ random F programs (issue 15)
  * Straight-line RV32F code with forward branches on FP compares, generated as machine words (every
@@ -1294,7 +1312,7 @@ static int fp_faults(const char *backend) {
 
 /* The ref backend's RV32F against the host model (independent of the RTL) */
 static void t_fp_progs_ref(void) {
-    int r = fp_progs("ref", 1, 12);
+    int r = fp_progs("ref", fuzz(1), 12);
     if (r < 0) TCASE_SKIP("ref has no compute engine");
     CHECK_EQ(r, 0);
 }
@@ -1310,27 +1328,26 @@ static bool rtl_has_fpu(void) {
     gcrt_config_t cfg;
     diff_config(&cfg, "rtl");
     bool fpu = false;
-    uint32_t v = 0;
     char err[300] = "";
-    gcrt_error_t e = gcsc_fpu_probe(&cfg, GC_FIRMWARE_DIR "/kernels.elf", &fpu, &v, err, sizeof err);
-    if (e) fprintf(stderr, "gcsc_fpu_probe: %s: %s\n", gcrt_error_name(e), err);
+    gcrt_error_t e = gcsc_fpu_present(&cfg, &fpu, err, sizeof err);
+    if (e) fprintf(stderr, "gcsc_fpu_present: %s: %s\n", gcrt_error_name(e), err);
     return !e && fpu;
 }
 
 static void t_diff_fp_progs(void) {
     const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
     if (!other || !*other) other = "ref";
-    if (!rtl_has_fpu()) TCASE_SKIP("the rtl SIMT core has no FPU (fpu_probe faults ILLEGAL_INSTRUCTION)");
-    int rb = fp_progs(other, 101, 12);
+    if (!rtl_has_fpu()) TCASE_SKIP("the rtl SIMT core has no FPU (COMPUTE.CAPS.FPU = 0)");
+    int rb = fp_progs(other, fuzz(101), 12);
     if (rb < 0) TCASE_SKIP("backend %s has no compute engine", other);
     CHECK_EQ(rb, 0);
-    CHECK_EQ(fp_progs("rtl", 101, 12), 0); /* both equal the model: rtl equals the other backend */
+    CHECK_EQ(fp_progs("rtl", fuzz(101), 12), 0); /* both equal the model: rtl equals the other backend */
 }
 
 static void t_diff_fp_faults(void) {
     const char *other = getenv("GPUCOSIM_DIFF_BACKEND");
     if (!other || !*other) other = "ref";
-    if (!rtl_has_fpu()) TCASE_SKIP("the rtl SIMT core has no FPU (fpu_probe faults ILLEGAL_INSTRUCTION)");
+    if (!rtl_has_fpu()) TCASE_SKIP("the rtl SIMT core has no FPU (COMPUTE.CAPS.FPU = 0)");
     int rb = fp_faults(other);
     if (rb < 0) TCASE_SKIP("backend %s has no compute engine", other);
     CHECK_EQ(rb, 0);

@@ -392,7 +392,7 @@ static void t_kernels_scenario(void) {
     CHECK_EQ(r.float_skipped, !r.fpu);
     CHECK_EQ(r.kernels, 8u + nfloat);
     CHECK_EQ(r.bad_checks, 0u);
-    CHECK(r.checks >= 9u + (r.fpu ? 7u : 0u));
+    CHECK(r.checks >= 9u + (r.fpu ? 6u : 0u));
     CHECK_EQ(r.total_ops, 32u + (r.fpu ? 22u : 0u));
     size_t nk = 0;
     for (size_t i = 0; i < r.nops; i++)
@@ -567,8 +567,8 @@ out:
 }
 
 /* The float kernels (issue 15) through the kernels scenario, five rounds (every CTA shape): fsaxpy,
- * fdot and sqrtf bit for bit, expf / logf / sinf / powf within their bounds; skipped (not passed)
- * when the SIMT core has no FPU (rtl / sc until the RTL has one; never ref: that fails). */
+ * fdot and sqrtf bit for bit, expf / logf / sinf / powf within their bounds.  Every backend of
+ * this build has the FPU (gpu_top FPU = 1, ref): COMPUTE.CAPS.FPU = 0 fails. */
 static void t_float_kernels(void) {
     gcrt_config_t cfg;
     gcrt_config_init(&cfg);
@@ -576,19 +576,15 @@ static void t_float_kernels(void) {
     cfg.sync_cycles = 20000000;
     char err[700] = "";
     bool fpu = false;
-    uint32_t v = 0;
-    gcrt_error_t e = gcsc_fpu_probe(&cfg, GC_FIRMWARE_DIR "/kernels.elf", &fpu, &v, err, sizeof err);
-    if (e == GCRT_ERROR_NOT_SUPPORTED) TCASE_SKIP("the backend has no compute engine");
+    gcrt_error_t e = gcsc_fpu_present(&cfg, &fpu, err, sizeof err);
     if (e != GCRT_SUCCESS) {
-        TCASE_FAIL_("gcsc_fpu_probe: %s: %s", gcrt_error_name(e), err);
+        TCASE_FAIL_("gcsc_fpu_present: %s: %s", gcrt_error_name(e), err);
         return;
     }
-    if (!fpu && !strcmp(cfg.device.backend, "ref")) {
-        TCASE_FAIL_("the ref backend has no FPU: fpu_probe faulted ILLEGAL_INSTRUCTION (ref implements RV32F)");
+    if (!fpu) {
+        TCASE_FAIL_("backend %s: COMPUTE.CAPS.FPU = 0, but every backend of this build has the FPU", cfg.device.backend);
         return;
     }
-    if (!fpu) TCASE_SKIP("the SIMT core has no FPU: fpu_probe faulted ILLEGAL_INSTRUCTION on an F instruction");
-    CHECK_EQ(v, GC_FPU_PROBE_RESULT);
     static gcsc_result_t r;
     e = gcsc_kernels(&cfg, GC_FIRMWARE_DIR "/kernels.elf", 5, stderr, NULL, &r, err, sizeof err);
     if (e != GCRT_SUCCESS) {
@@ -598,7 +594,7 @@ static void t_float_kernels(void) {
     CHECK(r.fpu && !r.float_skipped);
     CHECK_EQ(r.kernels, 5u * 7u);
     CHECK_EQ(r.bad_checks, 0u);
-    CHECK_EQ(r.checks, 5u * 7u + 2u); /* 4 integer + 3 float per round, the kernel count, fpu_probe */
+    CHECK_EQ(r.checks, 5u * 7u + 1u); /* 4 integer + 3 float per round, the kernel count */
     static const double bound[GC_FMATH_FUNCS] = GCSC_FMATH_ULP;
     for (int k = 0; k < GC_FMATH_FUNCS; k++) CHECK(r.fmath_worst_ulp[k] <= bound[k]);
     CHECK(r.fmath_worst_ulp[2] == 0.0 || r.fmath_worst_ulp[2] <= 0.5); /* sqrtf: correctly rounded */

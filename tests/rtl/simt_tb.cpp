@@ -42,6 +42,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <random>
@@ -61,6 +62,8 @@
 namespace {
 
 std::string g_fw;   // directory of the firmware images
+unsigned g_mutate;  // the mutation build (SIMT_TB_MUTATIONS): +gc_mutate=N of every new Sim (0: none)
+std::string g_mem_inject;  // the memory model's inject mode of every new Sim (cosim/axi_mem.h)
 
 uint64_t env_u64(const char *name, uint64_t dflt) {
     const char *v = std::getenv(name);
@@ -87,7 +90,12 @@ struct Sim : gctb::Harness<Vsimt_tb_top> {
     unsigned max_slots_busy = 0;                   // largest COMPUTE.DBG.SLOTS_BUSY seen
 
     explicit Sim(uint32_t stall_pct = 0, uint64_t seed = 1) : Harness(env_u64("GPUCOSIM_SEED", seed)) {
-        attach_mem(100, 4, 40, 8, (uint32_t)env_u64("GPUCOSIM_STALL_PCT", stall_pct));
+        {   // +gc_mutate=N: read by gc_sm's initial block (GC_MUTATIONS builds) at the first eval
+            std::string a = "+gc_mutate=" + std::to_string(g_mutate);
+            const char *av[] = {"simt_tb", a.c_str()};
+            ctx->commandArgs(2, av);
+        }
+        attach_mem(100, 4, 40, 8, (uint32_t)env_u64("GPUCOSIM_STALL_PCT", stall_pct), g_mem_inject);
         pre_edge = [this] { edge_records(); };
         post_edge = [this] {
             top->task_fault_pend_i = fault_pend;
@@ -1602,9 +1610,13 @@ double stream_run(Kern &k, const char *kernel) {
         TCASE_FAIL_("%s: did not finish cleanly", kernel);
         return 0;
     }
-    double bytes = 12.0 * n, bpc = bytes / (double)r.cycles;
-    std::printf("perf: %s %u elements (%.0f bytes moved) in %" PRIu64 " cycles: %.2f bytes/cycle = %.3f of the 8-byte bus peak; %u LSU beats\n",
-                kernel, n, bytes, r.cycles, bpc, bpc / 8, s.reg(GC_REG_COMPUTE_LSU_BEATS) - beats0);
+    // AXI carries reads (R) and writes (W) on their own 8-byte channels and the memory model serves
+    // 8 bytes per cycle in each direction: each element needs 8 bytes read and 4 written, so the
+    // read channel bounds the kernel at one element (12 bytes) per cycle; its use is the efficiency
+    double bytes = 12.0 * n, bpc = bytes / (double)r.cycles, rd_use = 8.0 * n / (double)r.cycles / 8.0;
+    std::printf("perf: %s %u elements (%.0f bytes moved: 8 read and 4 written per element) in %" PRIu64
+                " cycles: %.2f bytes/cycle; the read channel carried %.3f of its 8 bytes/cycle peak; %u LSU beats\n",
+                kernel, n, bytes, r.cycles, bpc, rd_use, s.reg(GC_REG_COMPUTE_LSU_BEATS) - beats0);
     std::vector<uint32_t> c = s.get(dc, n);
     for (uint32_t i = 0; i < n; i++)
         if (c[i] != a[i] + b[i]) {
@@ -2117,8 +2129,66 @@ void t_tmu_child_fault() {
 #ifndef SIMT_TB_FPU
 #define SIMT_TB_FPU 1
 #endif
-#if SIMT_TB_FPU
+
+// COMPUTE.CAPS reports the build: FPU = the gc_sm parameter, LMEM_BYTES = SIMT_LMEM_BYTES (the
+// host reads it instead of running a probe kernel)
+void t_caps() {
+    Sim s;
+    uint32_t c = s.reg(GC_REG_COMPUTE_CAPS);
+    CHECK_EQ(GC_COMPUTE_CAPS_FPU_GET(c), SIMT_TB_FPU);
+    CHECK_EQ(GC_COMPUTE_CAPS_LMEM_BYTES_GET(c), GC_SIMT_LMEM_BYTES);
+}
+
+#if SIMT_TB_MUTATIONS
+// The mutation build (gc_sm with +define+GC_MUTATIONS, Makefile simtmut): each case breaks one
+// scoreboard rule with +gc_mutate=N and runs checks of the regular suite, which must now fail.
+void expect_caught(unsigned m, const char *rule, std::initializer_list<void (*)()> checks,
+                   const char *mem_inject = "") {
+    int before = tcase_failed;
+    g_mutate = m;
+    g_mem_inject = mem_inject;
+    for (void (*fn)() : checks) fn();
+    g_mutate = 0;
+    g_mem_inject.clear();
+    int caught = tcase_failed - before;
+    tcase_failed = before;
+    if (caught == 0) TCASE_FAIL_("mutation %u (%s): the checks did not catch it", m, rule);
+    else std::printf("mutation %u (%s): caught by %d failed checks (the FAILED lines above are expected)\n", m, rule,
+                     caught);
+}
+// The memory model keeps a read's data from its AR on, so a store issued after the AR cannot
+// change what the load gets; with late-reads (legal AXI: a read may see a write accepted after
+// it) only the scoreboard keeps the store behind the load (SP ld_st_order of the ISA tests).
+void t_mut_store_waits_for_loads() {
+    expect_caught(1, "a store / AMO issues while its warp's loads are in flight", {t_isa_one_lane, t_isa_all_lanes},
+                  "late-reads");
+}
+void t_isa_late_reads() {
+    g_mem_inject = "late-reads";
+    t_isa_one_lane();
+    t_isa_all_lanes();
+    g_mem_inject.clear();
+}
+void t_mut_fcsr_waits_for_fp() {
+    expect_caught(2, "an fflags / fcsr read issues while its warp's FP instructions are in flight",
+                  {t_isa_one_lane, t_fp_flags_meet});
+}
+void t_mut_load_limit() { expect_caught(3, "a fifth load issues with 4 in flight", {t_ld_inflight}); }
+// the same build without a mutation passes them (the hooks alone change nothing)
 const tcase_t cases[] = {
+    {"caps", t_caps},
+    {"isa_one_lane", t_isa_one_lane},
+    {"isa_all_lanes", t_isa_all_lanes},
+    {"isa_late_reads", t_isa_late_reads},
+    {"fp_flags_meet", t_fp_flags_meet},
+    {"ld_inflight", t_ld_inflight},
+    {"mut_store_waits_for_loads", t_mut_store_waits_for_loads},
+    {"mut_fcsr_waits_for_fp", t_mut_fcsr_waits_for_fp},
+    {"mut_load_limit", t_mut_load_limit},
+};
+#elif SIMT_TB_FPU
+const tcase_t cases[] = {
+    {"caps", t_caps},
     {"isa_one_lane", t_isa_one_lane},
     {"isa_one_lane_b", t_isa_one_lane_b},
     {"isa_lrsc_store", t_isa_lrsc_store},
@@ -2195,6 +2265,7 @@ const tcase_t cases[] = {
 // the model built without the FPU (gc_sm parameter FPU = 0): F instructions and fcsr accesses
 // fault ILLEGAL_INSTRUCTION; the integer core works as ever
 const tcase_t cases[] = {
+    {"caps", t_caps},
     {"fault_fp_absent", t_fault_fp_absent},
     {"fault_fp_absent_csr", t_fault_fp_absent_csr},
     {"kern_vecadd", t_kern_vecadd},

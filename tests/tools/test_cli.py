@@ -366,6 +366,63 @@ def t_work_queue():
         assert float(m["gpu_queue_items_per_kcycle"]) > 0, p.stdout
 
 
+def t_info():
+    """`gpucosim info` prints the properties read from the configuration registers, on every
+    backend; what it does not take is refused with one line."""
+    for backend in ("rtl", "ref", "sc"):
+        p = run("info", "--backend", backend)
+        assert p.returncode == 0 and p.stderr == "", f"{backend}: exit {p.returncode} {p.stderr!r}"
+        for want in (rf"device: backend {backend}, id 0x47505543, spec version {re.escape(spec_version())}",
+                     r"  channels +16", r"  runlists +3 ", r"  copy engines +2", r"  SMs +1", r"  warps per SM +4",
+                     r"  lanes per warp +8", r"  shared memory +8192 bytes per SM", r"  local memory +1024 bytes per thread",
+                     r"  FPU +yes", r"  TMU task slots +4", r"  TMU entries +16", r"  device priorities +0\.\.63 ",
+                     r"  window SYSMEM +0x00000000 \+ 0x80000000 \(device 0x0000000000, NULL guard 64 KiB\)",
+                     r"  window LOCAL +0xf8000000 \+ 0x01000000"):
+            assert re.search(want, p.stdout, re.M), f"{backend}: {want!r} not in {p.stdout!r}"
+    p = run("info", "--backend", "ref", env={"GPUCOSIM_INJECT": "no-fpu"})
+    assert p.returncode == 0 and re.search(r"  FPU +no ", p.stdout), p.stdout
+    p = run("info", "--help")
+    assert p.returncode == 0 and "usage: gpucosim info [options]" in p.stdout and "--counters" in p.stdout, p.stdout
+    refused(run("info", "--bytes", "64"), r"gpucosim: command 'info' does not take --bytes \(gpucosim info --help lists "
+                                         r"its options\)")
+    refused(run("info", "copy"), r"gpucosim: unexpected argument 'copy' \(gpucosim info \[options\]\)")
+    refused(run("info", "--backend", "nope"), r"gpucosim: no backend 'nope' \(gpucosim list shows them\)")
+
+
+def counters_of(out):
+    """The last counter snapshot a run printed: {"cycle": N, "ce0_bytes": N, "tasks": N, ...}."""
+    i = out.rindex("counters: cycle ")
+    text = out[i:]
+    c = {"cycle": int(re.match(r"counters: cycle (\d+)", text).group(1))}
+    m = re.search(r"compute: tasks (\d+), ctas (\d+), warp_instrs (\d+), thread_instrs (\d+)", text)
+    if m:
+        c.update(tasks=int(m.group(1)), ctas=int(m.group(2)), warp_instrs=int(m.group(3)), thread_instrs=int(m.group(4)))
+    for e, b, busy in re.findall(r"^  ce (\d+): bytes (\d+), busy_cycles (\d+)", text, re.M):
+        c[f"ce{e}_bytes"], c[f"ce{e}_busy"] = int(b), int(busy)
+    c["channels"] = {int(ch): int(n) for ch, n in re.findall(r"^  channel (\d+): methods (\d+)", text, re.M)}
+    return c
+
+
+def t_counters():
+    """`run ... --counters`: the snapshot printed as the device closes holds what the hardware
+    counted for the run (copy: CE0 wrote the two 4 KiB copies; kernels: one task per kernel)."""
+    for backend in ("rtl", "ref", "sc"):
+        p = run("run", "copy", "--backend", backend, "--counters")
+        passed(p)
+        c = counters_of(p.stdout)
+        assert c["ce0_bytes"] == 2 * 4096 and c["ce1_bytes"] == 0, (backend, c)
+        assert 0 < c["ce0_busy"] < c["cycle"], (backend, c)
+        assert c["channels"] and all(n > 0 for n in c["channels"].values()), (backend, c)
+    p = run("run", "kernels", "--backend", "ref", "--counters")
+    passed(p, "kernels")
+    c = counters_of(p.stdout)
+    kernels = int(re.search(r"summary: kernels PASSED: .*?(\d+) kernels", p.stdout).group(1))
+    assert c["tasks"] == kernels and c["ctas"] >= kernels, (c, kernels)
+    assert c["warp_instrs"] <= c["thread_instrs"] <= 8 * c["warp_instrs"], c
+    p = run("run", "copy")
+    assert "counters:" not in p.stdout, p.stdout
+
+
 if __name__ == "__main__":
     main("cli_", {
         "version": t_version,
@@ -388,4 +445,6 @@ if __name__ == "__main__":
         "unknown_command": t_unknown_command,
         "copy_priority_verdict": t_copy_priority_verdict,
         "work_queue": t_work_queue,
+        "info": t_info,
+        "counters": t_counters,
     })

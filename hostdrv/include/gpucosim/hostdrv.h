@@ -60,13 +60,18 @@ typedef struct gc_device_config {
     uint64_t wait_cycles;    /* default budget of each gc_*_wait call, in device cycles from its start
                               * (its polls' register reads count too; default 2,000,000) */
     uint32_t poll_cycles;    /* cycles run between two polls in waits (default 16) */
-    const char *inject;      /* backend fault injection for mutation tests ($GPUCOSIM_INJECT) */
+    const char *inject;      /* backend fault injection for mutation tests ($GPUCOSIM_INJECT); ref also
+                              * takes "no-fpu": the model as built without the FPU (COMPUTE.CAPS) */
     bool quiet;              /* backend prints nothing at open/close */
     /* progress report: when progress_cycles > 0, gc_device_run calls progress(progress_arg, cycle)
      * each time the device clock passes a multiple of progress_cycles (default off) */
     uint64_t progress_cycles;
     void (*progress)(void *arg, uint64_t cycle);
     void *progress_arg;
+    /* when set, gc_device_close calls it first, while the device still answers (the CLI's
+     * --counters prints a counter snapshot there: gpucosim/props.h) */
+    void (*on_close)(void *arg, gc_device_t *dev);
+    void *on_close_arg;
     /* set by gc_device_config_init when a GPUCOSIM_* variable does not parse or is out of range
      * (one line naming it); gc_device_open refuses such a configuration */
     char env_error[160];

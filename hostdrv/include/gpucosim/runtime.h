@@ -85,6 +85,7 @@
 
 #include "gpucosim/elf.h"
 #include "gpucosim/hostdrv.h"
+#include "gpucosim/props.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -289,6 +290,16 @@ typedef struct gcrt_tmu_config {
     uint32_t slots, entries, prio_levels;
 } gcrt_tmu_config_t;
 gcrt_error_t gcrt_tmu_config(gcrt_t *rt, gcrt_tmu_config_t *cfg);
+
+/* ------------------------------------------------------------------ device queries (props.h) */
+/* Like cudaGetDeviceProperties: the device's properties, read from its configuration registers
+ * (GLOBAL.CONFIG, COMPUTE.CONFIG / TMU_CONFIG / CAPS); prop->fpu says whether kernels may use F
+ * instructions.  GCRT_ERROR_INVALID_VALUE for NULL, GCRT_ERROR_BACKEND when a register does not
+ * answer (the message names it). */
+gcrt_error_t gcrt_get_device_properties(gcrt_t *rt, gc_device_props_t *prop);
+/* Like vx_dump_perf: a snapshot of every MMIO performance counter (gc_counters_diff subtracts two;
+ * gc_counters_print prints one).  Errors as gcrt_get_device_properties. */
+gcrt_error_t gcrt_read_counters(gcrt_t *rt, gc_counters_t *counters);
 
 /* One decoded task log record (structs.TMU_LOG). */
 typedef struct gcrt_tmu_record {
