@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../device/internal.h"
+#include "gpucosim/chan.h"
 
 struct gc_channel {
     gc_device_t *dev;

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "gpucosim/hostdrv.h"
+#include "gpucosim/chan.h"
 #include "gpucosim_spec.h"
 
 #define PB_MAX_COUNT ((1u << GC_METHOD_HEADER_COUNT_WIDTH) - 1u)

@@ -4,7 +4,7 @@
  * step outside [0, n) is brought back by adding or subtracting n; for a power of two it is a
  * mask.  Full is GET == (PUT + 1) mod n (one slot stays empty), empty is GET == PUT.
  */
-#include "gpucosim/hostdrv.h"
+#include "gpucosim/chan.h"
 
 uint32_t gc_wrap(int64_t x, uint32_t n) {
     if (x < 0) return (uint32_t)(x + n);

@@ -1,9 +1,10 @@
-/* internal.h: hostdrv's private structures. */
+/* internal.h: hostdrv's private structures (the device layer's; mem, chan and compute use them,
+ * with their own public header: it includes only the device layer's, gpucosim/device.h). */
 #ifndef GPUCOSIM_HOSTDRV_INTERNAL_H
 #define GPUCOSIM_HOSTDRV_INTERNAL_H
 
 #include "gpucosim/backend.h"
-#include "gpucosim/hostdrv.h"
+#include "gpucosim/device.h"
 #include "gpucosim_spec.h"
 
 /* First-fit allocator over one memory window; blocks are kept sorted by address. */
@@ -24,11 +25,11 @@ struct gc_device {
     char inject[32];
     const gc_backend_ops_t *ops;
     void *state;
-    gc_heap_t heap[2]; /* by gc_mem_kind_t */
-    gc_channel_t *channels[GC_NUM_CHANNELS];
+    gc_heap_t heap[2]; /* by gc_mem_kind_t (gpucosim/mem.h) */
+    struct gc_channel *channels[GC_NUM_CHANNELS]; /* gc_channel_t of the chan layer (gpucosim/chan.h) */
     /* set by the channel layer when it opens a channel: gc_device_close closes those still open
      * through it (the device layer never calls the layers above it; hostdrv/README.md) */
-    void (*close_channel)(gc_channel_t *ch);
+    void (*close_channel)(struct gc_channel *ch);
     char last_error[512];
     char stuck[320]; /* the one-line stuck state, read once when the watchdog fired ("" before) */
 };

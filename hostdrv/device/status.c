@@ -1,5 +1,5 @@
 /* status.c: status codes to text. */
-#include "gpucosim/hostdrv.h"
+#include "gpucosim/device.h"
 
 const char *gc_status_str(gc_status_t s) {
     switch (s) {

@@ -2,7 +2,9 @@
  * one file per family in hostdrv/tools/ (scen_copies.c, scen_priorities.c, scen_kernels.c,
  * scen_tmu.c), built on the runtime's public API; below it they only step the device's clock and
  * read the hardware's records (registers, the compute fault record) through gcrt_device
- * (scripts/check_layers.py holds them to that).
+ * (scripts/check_layers.py holds them to that).  The exception: the driver-level scenarios of
+ * scen_copies.c (copy, ce-bandwidth, frontend-load, at the end of this file) exercise the driver
+ * layer below the runtime on purpose.
  *
  * Each scenario opens its own runtime from `cfg`, runs, prints what happened to `out` (may be
  * NULL; its first line, `device: backend X`, once the device opened: nothing before an open
@@ -151,6 +153,26 @@ gcrt_error_t gcsc_eviction(const gcrt_config_t *cfg, const char *image, bool no_
  * approach the document argues against. */
 gcrt_error_t gcsc_childless_parent(const gcrt_config_t *cfg, const char *image, bool prior_art, FILE *out,
                                    const char *timeline, gcsc_result_t *res, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ driver-level scenarios
+ * The CLI's copy, ce-bandwidth and frontend-load (scen_copies.c): below the runtime on purpose,
+ * they drive the driver's channel, mem and device layers themselves (channels, pushbuffers,
+ * semaphores, copy-engine records): the front end without the runtime in between.  Each opens its
+ * own device from cfg, prints what happened to stdout (its last line the summary; a failed driver
+ * call: one line "gpucosim: SCENARIO: what: message" on stderr) and returns the exit status: 0
+ * when every check passed, 1 otherwise. */
+
+/* Open the device of scenario `scen`; false, with one line "gpucosim: SCEN: opening the device:
+ * REASON" on stderr, on failure. */
+bool gcsc_open_device(const gc_device_config_t *cfg, gc_device_t **dev, const char *scen);
+/* copy: `bytes` (1 .. what the 64 MiB sysmem window holds twice: the CLI's --bytes) host buffer ->
+ * vidmem -> host buffer through copy engine 0 with four-word releases and a host release. */
+int gcsc_drv_copy(const gc_device_config_t *cfg, uint32_t bytes);
+/* ce-bandwidth: vidmem -> vidmem copies of 64 KiB and 1 MiB, the engine's efficiency from its
+ * completion records. */
+int gcsc_drv_ce_bandwidth(const gc_device_config_t *cfg);
+/* frontend-load: 8 channels on two copy engines, each looping copies, reductions and acquires. */
+int gcsc_drv_frontend_load(const gc_device_config_t *cfg);
 
 /* Index of the first record at or after `from` of kind `kind` (GCSC_ANY: any) for task `task`
  * (GCSC_ANY: any task); -1 if none. */

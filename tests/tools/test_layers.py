@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """scripts/check_layers.py: the tree as it is passes (includes, and the symbols of the build's
 objects: each layer links without the ones above it, the ref model's units use each other without
-a circle); and each rule catches a violation planted in a copy of the tree (an upward include, the
-runtime including the driver's private header, the ref model including the driver, hostdrv
+a circle); and each rule catches a violation planted in a copy of the tree (an upward include, a lower
+layer including an upper layer's public header or the umbrella hostdrv.h, the runtime including the driver's private header, the ref model including the driver, hostdrv
 including the ref model, an include cycle in the ref model, a public header with no layer) or in objects compiled for the purpose (a lower layer calling an
-upper one, a scenario calling under the runtime, two ref units calling each other, the ref model
+upper one, a scenario calling under the runtime, scen_copies.c's driver-level scenarios calling the compute
+layer (the chan layer they may), two ref units calling each other, the ref model
 or another device model calling the driver).
 Same interface as the C tests: --list, or case names."""
 import os
@@ -67,6 +68,12 @@ def tree():
 # name: (file, the line planted at its top, what the report says, new files)
 PLANTED = {
     "upward_include": ("hostdrv/mem/mem.c", '#include "gpucosim/runtime.h"', "upper layer runtime", None),
+    # each lower layer has its own public header: the device layer may not include mem's, nor the
+    # umbrella hostdrv.h (which includes chan.h); mem may not include chan's
+    "device_includes_mem_header": ("hostdrv/device/status.c", '#include "gpucosim/mem.h"', "upper layer mem", None),
+    "device_includes_umbrella": ("hostdrv/device/internal.h", '#include "gpucosim/hostdrv.h"', "upper layer chan",
+                                 None),
+    "mem_includes_chan_header": ("hostdrv/mem/mem.c", '#include "gpucosim/chan.h"', "upper layer chan", None),
     "upward_include_folder": ("hostdrv/chan/sem.c", '#include "../compute/compute.c"', "upper layer compute", None),
     "runtime_includes_private": ("hostdrv/runtime/runtime.c", '#include "../device/internal.h"', "public headers",
                                  None),
@@ -120,9 +127,19 @@ SYMBOLS = {
     "symbols_scenario_on_runtime": ({**SCEN_FILES, "hostdrv/tools/scen_copies.c":
                                      "int gc_mmio_read(void);\nint gcrt_ops(void);\n"
                                      "int scen(void) { return gc_mmio_read() + gcrt_ops(); }\n"}, 0, ["objects"]),
-    "symbols_scenario_below_runtime": ({**SCEN_FILES, "hostdrv/tools/scen_copies.c":
+    "symbols_scenario_below_runtime": ({**SCEN_FILES, "hostdrv/tools/scen_priorities.c":
                                         "int gc_channel_submit(void);\nint scen(void) { return gc_channel_submit(); }\n"},
-                                       1, ["scen_copies.c: uses gc_channel_submit", "runtime's API"]),
+                                       1, ["scen_priorities.c: uses gc_channel_submit", "runtime's API"]),
+    # scen_copies.c's driver-level scenarios (copy, ce-bandwidth, frontend-load) use the chan, mem
+    # and device layers; not the compute layer
+    "symbols_driver_scenario_on_chan": ({**SCEN_FILES, "hostdrv/tools/scen_copies.c":
+                                         "int gc_channel_submit(void);\nint scen(void) { return gc_channel_submit(); }\n"},
+                                        0, ["objects"]),
+    "symbols_driver_scenario_below_chan": ({**SCEN_FILES, "hostdrv/compute/compute.c":
+                                            "int gc_compute_bind(void) { return 0; }\n",
+                                            "hostdrv/tools/scen_copies.c":
+                                            "int gc_compute_bind(void);\nint scen(void) { return gc_compute_bind(); }\n"},
+                                           1, ["scen_copies.c: uses gc_compute_bind", "runtime's API"]),
     "symbols_ref_cycle": ({
         "cosim/ref/ref_pbdma.c": "void ref_ce_step(void);\nvoid ref_pbdma_ce_done(void) {}\n"
                                  "void ref_pbdma_step(void) { ref_ce_step(); }\n",

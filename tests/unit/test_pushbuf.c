@@ -1,5 +1,5 @@
 /* The pushbuffer builder: exact words, sticky errors, argument checks. */
-#include "gpucosim/hostdrv.h"
+#include "gpucosim/chan.h"
 #include "gpucosim_spec.h"
 #include "tcase.h"
 

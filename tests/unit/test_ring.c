@@ -1,5 +1,5 @@
 /* GPFIFO index arithmetic: the work-queue document's wrap() ([0071]) for power-of-two and other sizes, full / empty. */
-#include "gpucosim/hostdrv.h"
+#include "gpucosim/chan.h"
 #include "tcase.h"
 
 static void t_wrap_any_size(void) {

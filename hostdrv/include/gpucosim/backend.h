@@ -8,7 +8,7 @@
 #ifndef GPUCOSIM_BACKEND_H
 #define GPUCOSIM_BACKEND_H
 
-#include "gpucosim/hostdrv.h"
+#include "gpucosim/device.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "gpucosim/hostdrv.h"
+#include "gpucosim/device.h"
 #include "gpucosim_spec.h"
 
 /* A thread-address window of the SIMT core (simt.windows) */

@@ -18,7 +18,7 @@
 #ifndef GPUCOSIM_SC_H
 #define GPUCOSIM_SC_H
 
-#include "gpucosim/hostdrv.h"
+#include "gpucosim/device.h"
 
 #ifdef __cplusplus
 extern "C" {
