@@ -16,7 +16,7 @@ VERILATOR_WANT    := 5.006
 VERILATOR_ROOT_INC := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)/include
 
 APT_PACKAGES := make g++ python3 python3-venv zlib1g-dev verilator libsystemc-dev gtkwave \
-                gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+                gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf lcov
 
 # ---------------------------------------------------------------- sources
 SPEC      := spec/gpucosim.yaml
@@ -25,6 +25,10 @@ RTL       := rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_a
              rtl/gc_pbdma.sv rtl/gpu_top.sv
 RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
              rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
+# AXI protocol checkers (simulation only) and their macro files (RTL_INC, found through -Irtl)
+AXI_CHECK := rtl/gc_axi_check.sv rtl/gc_axil_check.sv
+RTL_INC   := rtl/gc_assert.svh rtl/gc_axi_check.svh
+RTL       += $(AXI_CHECK)
 DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
              hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
              hostdrv/src/backend_rtl.c hostdrv/src/backend_ref.c hostdrv/src/ref_pbdma.c hostdrv/src/ref_engine.c \
@@ -51,9 +55,12 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 LDLIBS   := -lz -lm -pthread
 
 VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
-            --top-module gpu_top -Mdir $(VL) -I$(GEN) -Wno-fatal \
+            --top-module gpu_top -Mdir $(VL) -I$(GEN) -Irtl -Wno-fatal \
             -CFLAGS "-O2 -std=c++17" --build -j $(JOBS)
 VL_LIB   := $(VL)/Vgpu_top__ALL.a $(VL)/libverilated.a
+# COVERAGE=1 (make coverage, mk/tools.mk): every Verilated model with line and toggle coverage
+VL_COV   := $(if $(filter 1,$(COVERAGE)),--coverage-line --coverage-toggle)
+VL_FLAGS += $(VL_COV)
 
 .PHONY: all help setup check-tools gen lint test test-unit run bench waves clean soak
 
@@ -74,6 +81,11 @@ help:
 	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
 	@echo "                (also builds $(BUILD)/bin/gpucosim-lanes32: gpu_top with LANES=32)"
 	@echo "make waves      open the last FST in GTKWave with cosim/gpucosim.gtkw"
+	@echo "make coverage   line + toggle RTL coverage and driver gcov over the benches and the end-to-end suite:"
+	@echo "                $(COV_BUILD)/html/index.html and three figures in $(BUILD)/bench/results.json"
+	@echo "make plots      PNG + SVG of the bench figures, copy latency vs time slice, eviction -> $(BUILD)/plots"
+	@echo "make sweep      SWEEP_ARGS='--scenario S --param timeslice=500,3000 --seeds 1-4': a grid on Dask"
+	@echo "                -> $(BUILD)/sweep/sweep.csv + .png (scripts/sweep.py --help: --scheduler, --slurm)"
 	@echo "make clean      remove $(BUILD)/"
 
 # ---------------------------------------------------------------- setup
@@ -106,7 +118,7 @@ $(GEN_FILES) &: $(SPEC) scripts/gen_spec.py
 	@touch $(GEN_FILES)
 
 # ---------------------------------------------------------------- Verilated model
-$(VL)/.stamp: $(RTL) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
+$(VL)/.stamp: $(RTL) $(RTL_INC) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
 	@mkdir -p $(VL)
 	$(VERILATOR) $(VL_FLAGS) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) >$(VL)/build.log 2>&1 || \
 	  { cat $(VL)/build.log; exit 1; }
@@ -147,16 +159,16 @@ $(BUILD)/tests/%: $(BUILD)/san/obj/tests/cosim/%.c.o $(BUILD)/san/libgpucosim.a 
 # -> build/rtl_NAME/VNAME_tb_top
 define rtl_bench
 $(BUILD)/rtl_$(1)/V$(1)_tb_top: $(2) tests/rtl/$(1)_tb_top.sv tests/rtl/$(1)_tb.cpp $(GEN)/gpucosim_pkg.sv \
-    $(GEN)/gpucosim_spec.h rtl/lint.vlt | check-tools
+    $(GEN)/gpucosim_spec.h rtl/lint.vlt $(RTL_INC) | check-tools
 	@mkdir -p $(BUILD)
-	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) -CFLAGS -I$(CURDIR)/$(GEN) $(3) \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) -Irtl -CFLAGS -I$(CURDIR)/$(GEN) $(3) $(VL_COV) \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(2) tests/rtl/$(1)_tb_top.sv $(CURDIR)/tests/rtl/$(1)_tb.cpp \
 	  --top-module $(1)_tb_top -Mdir $(BUILD)/rtl_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || { cat $(BUILD)/rtl_$(1).log; exit 1; }
 endef
 RTL_BENCHES := ce xbar atomic pbdma fpu
-$(eval $(call rtl_bench,ce,rtl/gc_copy_engine.sv))
-$(eval $(call rtl_bench,xbar,rtl/gc_mem_xbar.sv))
-$(eval $(call rtl_bench,atomic,rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv))
+$(eval $(call rtl_bench,ce,rtl/gc_copy_engine.sv rtl/gc_axi_check.sv))
+$(eval $(call rtl_bench,xbar,rtl/gc_mem_xbar.sv rtl/gc_axi_check.sv))
+$(eval $(call rtl_bench,atomic,rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv rtl/gc_axi_check.sv))
 $(eval $(call rtl_bench,pbdma,$(RTL)))
 # The FP units against SoftFloat vectors (scripts/gen_fp_vectors.py: >= 10^4 per operation)
 FP_RTL     := rtl/gc_fp_pkg.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv
@@ -191,10 +203,10 @@ SC_CXXFLAGS := -std=c++17 $(WARN) -O2 -g -fPIC -fno-semantic-interposition -Ihos
                -isystem $(VERILATOR_ROOT_INC) -isystem $(VERILATOR_ROOT_INC)/vltstd -faligned-new \
                -DVM_COVERAGE=0 -DVM_SC=1 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 VL_SC_FLAGS := --sc --prefix Vgpu_top_sc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
-               --top-module gpu_top -Mdir $(VL_SC) -I$(GEN) -Wno-fatal \
+               --top-module gpu_top -Mdir $(VL_SC) -I$(GEN) -Irtl -Wno-fatal \
                -CFLAGS "-O2 -std=c++17 -fPIC -fno-semantic-interposition $(SC_INC)" --build -j $(JOBS)
 
-$(VL_SC)/.stamp: $(RTL) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
+$(VL_SC)/.stamp: $(RTL) $(RTL_INC) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
 	@mkdir -p $(VL_SC)
 	$(VERILATOR) $(VL_SC_FLAGS) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) >$(VL_SC)/build.log 2>&1 || \
 	  { cat $(VL_SC)/build.log; exit 1; }
@@ -237,7 +249,7 @@ lint-sc: $(VL_SC)/.stamp $(GEN_FILES)
 # build/rtl_simt2sm/test_simt2sm (2 SMs) and build/rtl_simtnofpu/test_simtnofpu (FPU = 0).
 SIMT_RTL   := rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
               rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv \
-              rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
+              rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv rtl/gc_axi_check.sv
 FW         := $(BUILD)/firmware
 RV_CC      ?= riscv64-unknown-elf-gcc
 # Kernels are RV32IMAF (ilp32f) and may use picolibc's libm (Debian picolibc-riscv64-unknown-elf):
@@ -302,9 +314,9 @@ define simt_bench
 $(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) tests/rtl/simt_tb_top.sv tests/rtl/simt_tb.cpp tests/rtl/simt_isa_list.h \
     hostdrv/src/elf.c hostdrv/src/compute.c hostdrv/include/gpucosim/elf.h hostdrv/include/gpucosim/compute.h \
     firmware/include/gc_kernels.h cosim/axi_mem.h tests/common/tcase.h $(GEN)/gpucosim_pkg.sv \
-    $(GEN)/gpucosim_spec.h rtl/lint.vlt | check-tools
+    $(GEN)/gpucosim_spec.h rtl/lint.vlt $(RTL_INC) | check-tools
 	@mkdir -p $(BUILD)
-	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal $(2) -I$(GEN) \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal $(2) $(VL_COV) -I$(GEN) -Irtl \
 	  -CFLAGS "-O2 -I$(CURDIR)/$(GEN) -I$(CURDIR)/hostdrv/include -I$(CURDIR)/cosim -I$(CURDIR)/tests/common \
 	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include -DFPU_VECTORS='\"$(abspath $(FP_VECTORS))\"'" \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(SIMT_RTL) tests/rtl/simt_tb_top.sv $(CURDIR)/tests/rtl/simt_tb.cpp \
@@ -383,6 +395,7 @@ test: all
 	BUILD=$(BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
 	  $(if $(TESTS),--filter $(TESTS)) $(if $(SEED),--seed $(SEED)) $(if $(STALL),--stall $(STALL)) $(TEST_BINS) $(RTL_TBS) \
 	  tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
+	  tests/tools/test_sweep.py tests/tools/test_cocotb.py \
 	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
 	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
 
@@ -426,12 +439,14 @@ waves:
 
 lint: check-tools $(GEN_FILES)
 	$(PY) scripts/gen_spec.py --spec $(SPEC) --check
-	$(VERILATOR) --lint-only -Wall -I$(GEN) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) --top-module gpu_top
+	$(VERILATOR) --lint-only -Wall -I$(GEN) -Irtl $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) --top-module gpu_top
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) $(DRV_CORE) hostdrv/tools/gpucosim.c \
 	  $(wildcard tests/unit/*.c tests/cosim/*.c)
 	$(PY) -m py_compile scripts/*.py tests/tools/*.py
 
 clean:
 	rm -rf $(BUILD)
+
+include mk/tools.mk
 
 -include $(shell find $(BUILD)/rel $(BUILD)/san -name '*.d' 2>/dev/null)

@@ -16,6 +16,7 @@
 
 #include "Vgpu_top.h"
 #include "axi_mem.h"
+#include "gc_cov.h"
 #include "gpucosim_spec.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -206,6 +207,7 @@ extern "C" void cosim_close(cosim_t *s) {
     }
     if (s->fst) s->fst->close();
     s->top->final();
+    gc_cov_write(s->ctx.get(), "cosim");
     delete s;
 }
 

@@ -74,6 +74,7 @@
 #include <vector>
 
 #include "Vatomic_tb_top.h"
+#include "../../cosim/gc_cov.h"
 #include "../../build/gen/gpucosim_spec.h"
 
 namespace {
@@ -1294,5 +1295,6 @@ int main(int argc, char** argv) {
   printf("\nrequests served %zu, cycles %" PRIu64 "\n", b.served.size(), g_cycle);
   printf("%" PRIu64 " passed, %" PRIu64 " failed\n", g_pass, g_fail);
   t->final();
+  gc_cov_write(g_ctx.get(), "atomic");
   return g_fail ? 1 : 0;
 }

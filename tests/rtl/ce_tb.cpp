@@ -62,6 +62,7 @@
 #include <vector>
 
 #include "Vce_tb_top.h"
+#include "../../cosim/gc_cov.h"
 #include "../../build/gen/gpucosim_spec.h"
 
 namespace {
@@ -1253,5 +1254,6 @@ int main(int argc, char** argv) {
   printf("simulated %" PRIu64 " cycles\n", g_cycle);
   printf("%d passed, %d failed\n", g_pass, g_fail);
   g_top->final();
+  gc_cov_write(g_ctx.get(), "ce");
   return g_fail ? 1 : 0;
 }

@@ -1,5 +1,7 @@
 // ce_tb_top: block-test wrapper for gc_copy_engine (the engine alone; its client memory port
 // and its atomic-unit request port exposed for the C++ models of tests/rtl/ce_tb.cpp).
+`include "gc_axi_check.svh"
+
 module ce_tb_top
   import gpucosim_pkg::*;
 #(
@@ -92,5 +94,8 @@ module ce_tb_top
     .m_wvalid_o, .m_wready_i, .m_wdata_o, .m_wstrb_o, .m_wlast_o,
     .m_bvalid_i, .m_bready_o, .m_bresp_i
   );
+
+  // AXI protocol checker on the engine's memory port (no IDs) (rtl/gc_axi_check.sv)
+  `GC_AXI_CHECK_CLIENT(u_axi_check)
 
 endmodule

@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "Vpbdma_tb_top.h"
+#include "../../cosim/gc_cov.h"
 #include "gpucosim_spec.h"
 
 namespace {
@@ -1280,6 +1281,7 @@ int main(int argc, char **argv) {
   printf("metric acquire_wake_cycles %" PRIu64 "\n", g_wake_ack);
   printf("%d passed, %d failed\n", g_pass, g_fail);
   top->final();
+  gc_cov_write(Verilated::threadContextp(), "pbdma");
   delete top;
   return g_fail ? 1 : 0;
 }

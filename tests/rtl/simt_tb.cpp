@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "Vsimt_tb_top.h"
+#include "../../cosim/gc_cov.h"
 
 #define GC_ELF_NO_DEVICE
 #define GC_COMPUTE_NO_DEVICE
@@ -111,7 +112,10 @@ struct Sim {
         nw = GC_COMPUTE_CONFIG_WARPS_GET(cfg);
         nsm = GC_COMPUTE_CONFIG_NUM_SM_GET(cfg);
     }
-    ~Sim() { top->final(); }
+    ~Sim() {
+        top->final();
+        gc_cov_write(ctx.get(), "simt");
+    }
 
     void tick() {
         Vsimt_tb_top &t = *top;

@@ -4,6 +4,8 @@
 // launches tasks on cmd_* as runlist 0's PBDMA would (done_ch_o says whose task completed), plays
 // the register block's part for the TMU (COMPUTE.LOG_*, TMU_CTRL, INTR_STATUS bits) and reads the
 // COMPUTE registers on regs_o.  WARPS / LANES / NSM (and NSLOT / NENT) are overridden with -G.
+`include "gc_axi_check.svh"
+
 module simt_tb_top
   import gpucosim_pkg::*;
 #(
@@ -277,5 +279,8 @@ module simt_tb_top
     .m_rresp_i,
     .m_rlast_i
   );
+
+  // AXI protocol checker on the AXI4 memory port (rtl/gc_axi_check.sv)
+  `GC_AXI_CHECK_M(u_axi_check)
 
 endmodule

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "Vxbar_tb_top.h"
+#include "../../cosim/gc_cov.h"
 #include "../../build/gen/gpucosim_spec.h"
 
 namespace {
@@ -627,5 +628,6 @@ int main(int argc, char** argv) {
   printf("simulated %" PRIu64 " cycles\n", g_cycle);
   printf("%d passed, %d failed\n", g_pass, g_fail);
   g_top->final();
+  gc_cov_write(g_ctx.get(), "xbar");
   return g_fail ? 1 : 0;
 }

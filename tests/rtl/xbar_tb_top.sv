@@ -1,5 +1,7 @@
 // xbar_tb_top: block-test wrapper for gc_mem_xbar with N = 3 clients (tests/rtl/xbar_tb.cpp
 // drives the three client ports and models the AXI4 memory on the master side).
+`include "gc_axi_check.svh"
+
 module xbar_tb_top
   import gpucosim_pkg::*;
 #(
@@ -72,5 +74,8 @@ module xbar_tb_top
     .m_arvalid_o, .m_arready_i, .m_arid_o, .m_araddr_o, .m_arlen_o, .m_arsize_o, .m_arburst_o,
     .m_rvalid_i, .m_rready_o, .m_rid_i, .m_rdata_i, .m_rresp_i, .m_rlast_i
   );
+
+  // AXI protocol checker on the AXI4 memory port (rtl/gc_axi_check.sv)
+  `GC_AXI_CHECK_M(u_axi_check)
 
 endmodule
