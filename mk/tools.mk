@@ -51,14 +51,14 @@ COCOTB_DIR  := $(BUILD)/cocotb
 COCOTB_SIM  := $(COCOTB_DIR)/gpu_top_cocotb
 COCOTB_LIBS  = $(shell $(PY) -c 'import cocotb.config as c; print(c.libs_dir)' 2>/dev/null)
 COCOTB_SHARE = $(shell $(PY) -c 'import cocotb, os; print(os.path.dirname(cocotb.__file__))' 2>/dev/null)/share
-$(COCOTB_SIM): $(RTL) $(RTL_INC) tests/cocotb/gpu_top_cocotb.sv $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
+$(COCOTB_SIM): $(RTL) $(RTL_INC) tests/cocotb/gpu_top_cocotb.sv tests/cocotb/cocotb.vlt $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
 	@$(PY) -c 'import cocotb, cocotbext.axi' 2>/dev/null || \
 	  { echo "error: cocotb / cocotbext-axi missing: run 'make setup'" >&2; exit 1; }
 	@mkdir -p $(COCOTB_DIR)
 	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal --x-assign fast --x-initial fast -DCOCOTB_SIM=1 \
 	  --top-module gpu_top_cocotb --vpi --prefix Vtop -o gpu_top_cocotb -Mdir $(COCOTB_DIR) -I$(GEN) -Irtl \
 	  -LDFLAGS "-Wl,-rpath,$(COCOTB_LIBS) -L$(COCOTB_LIBS) -lcocotbvpi_verilator" \
-	  $(COCOTB_SHARE)/lib/verilator/verilator.cpp $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) \
+	  $(COCOTB_SHARE)/lib/verilator/verilator.cpp $(GEN)/gpucosim_pkg.sv rtl/lint.vlt tests/cocotb/cocotb.vlt $(RTL) \
 	  tests/cocotb/gpu_top_cocotb.sv >$(COCOTB_DIR)/build.log 2>&1 || { cat $(COCOTB_DIR)/build.log; exit 1; }
 all: $(COCOTB_SIM)
 

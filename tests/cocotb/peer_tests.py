@@ -34,7 +34,8 @@ from gcspec import ROOT, Spec
 
 SEED = int(os.environ.get("GPUCOSIM_SEED", "1") or 1)
 PAUSE_PCT = int(os.environ.get("GPUCOSIM_STALL_PCT", "30") or 30)
-TIMEOUT = 3_000_000   # cycles any one wait may take
+TIMEOUT = 1_000_000   # cycles any one wait may take (the whole test: TEST_MS of simulated time)
+TEST_MS = 30          # 3 M cycles of 10 ns: a hung handshake fails the test instead of hanging it
 ACQ_HOLD = 20_000     # cycles the blocked acquire is watched
 RING_LOG2 = 6
 
@@ -174,7 +175,7 @@ class PB:
         return self.inc(sc, s.method("COPY", "LAUNCH_DMA"), s.method_fields("COPY", "LAUNCH_DMA", **f))
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=TEST_MS, timeout_unit="ms")
 async def copies(dut):
     d = Device(dut)
     await d.reset()
@@ -210,7 +211,7 @@ async def _eq(d, addr, value):
     return await d.m32(addr) == value
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=TEST_MS, timeout_unit="ms")
 async def semaphores(dut):
     d = Device(dut)
     await d.reset()
@@ -246,7 +247,7 @@ async def semaphores(dut):
     assert await d.m32(z) == 15, f"IADD 5 to 10 gave {await d.m32(z)}"
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=TEST_MS, timeout_unit="ms")
 async def kernel(dut):
     d = Device(dut)
     await d.reset()

@@ -28,6 +28,7 @@ def run(test):
         env.update(MODULE="peer_tests", TESTCASE=test, TOPLEVEL="gpu_top_cocotb", TOPLEVEL_LANG="verilog",
                    PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "tests", "cocotb"), env.get("PYTHONPATH", "")]),
                    LIBPYTHON_LOC=find_libpython.find_libpython(), PYGPI_PYTHON_BIN=sys.executable,
+                   VIRTUAL_ENV=sys.prefix,
                    COCOTB_RESULTS_FILE=results, COCOTB_REDUCED_LOG_FMT="1", COCOTB_ANSI_OUTPUT="0",
                    GC_KERNELS_ELF=os.path.join(BUILD, "firmware", "kernels.elf"))
         p = subprocess.run([SIM], capture_output=True, text=True, env=env, cwd=d, timeout=3000)

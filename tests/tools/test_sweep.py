@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from casemain import main  # noqa: E402
@@ -71,6 +72,40 @@ def test_local_cluster_table():
         m = dict(METRIC_RE.findall(alone.stdout))
         assert m == {"prio_copy_latency_idle": r["m_prio_copy_latency_idle"],
                      "prio_copy_latency_flood": r["m_prio_copy_latency_flood"]}, (m, r)
+
+
+def test_scheduler_address():
+    """A running Dask cluster given by its address (`dask scheduler` and two `dask worker`
+    processes, as on a real cluster): the sweep connects to it, every run lands in the table and
+    was run by one of that cluster's workers."""
+    dask = os.path.join(os.path.dirname(sys.executable), "dask")
+    with tempfile.TemporaryDirectory() as d:
+        sfile, out = os.path.join(d, "scheduler.json"), os.path.join(d, "t.csv")
+        procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                   "--scheduler-file", sfile], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+        try:
+            for _ in range(600):
+                if os.path.exists(sfile) and os.path.getsize(sfile):
+                    break
+                time.sleep(0.1)
+            with open(sfile) as fh:
+                addr = json.load(fh)["address"]
+            for _ in range(2):
+                procs.append(subprocess.Popen([dask, "worker", addr, "--nworkers", "1", "--nthreads", "1",
+                                               "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            p = sweep("--scenario", "copy", "--param", "bytes=64,4096", "--seeds", "1-2", "--backend", "ref",
+                      "--scheduler", addr, "--connect-timeout", "60s", "--out", out)
+            assert p.returncode == 0, p.stdout + p.stderr
+            assert f"4 runs on Dask ({addr})" in p.stdout, p.stdout
+            rows = table(out)
+            assert sorted((r["bytes"], r["seed"]) for r in rows) == \
+                sorted(itertools.product(["4096", "64"], ["1", "2"])), rows
+            assert all(r["verdict"] == "PASSED" and r["worker"].startswith("tcp://127.0.0.1:") for r in rows), rows
+        finally:
+            for q in procs:
+                q.terminate()
+            for q in procs:
+                q.wait(timeout=60)
 
 
 def test_failed_run_row():
@@ -153,6 +188,7 @@ def test_plots_bench_and_sweep():
 if __name__ == "__main__":
     main("sweep_", {
         "local_cluster_table": test_local_cluster_table,
+        "scheduler_address": test_scheduler_address,
         "failed_run_row": test_failed_run_row,
         "seed_ends": test_seed_ends,
         "bad_arguments": test_bad_arguments,
