@@ -29,25 +29,31 @@ RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_ica
 AXI_CHECK := rtl/gc_axi_check.sv rtl/gc_axil_check.sv
 RTL_INC   := rtl/gc_assert.svh rtl/gc_axi_check.svh
 RTL       += $(AXI_CHECK)
-DRV_CORE  := hostdrv/src/status.c hostdrv/src/ring.c hostdrv/src/pushbuf.c hostdrv/src/mem.c \
-             hostdrv/src/device.c hostdrv/src/channel.c hostdrv/src/sem.c hostdrv/src/backends.c \
-             hostdrv/src/backend_rtl.c hostdrv/src/backend_ref.c hostdrv/src/ref_pbdma.c hostdrv/src/ref_engine.c \
-             hostdrv/src/ref_compute.c hostdrv/src/ref_fp.c
-DRV_CORE  += hostdrv/src/runtime.c hostdrv/src/scenarios.c
-DRV_CORE  += hostdrv/src/backend_sc.c
-DRV_CORE  += hostdrv/src/elf.c hostdrv/src/compute.c
+# The driver's layers (hostdrv/README.md), lowest first; the ref model (cosim/ref/) is a backend of
+# the device layer; the scenarios (hostdrv/tools/) sit on the runtime.
+DRV_DEVICE  := hostdrv/device/status.c hostdrv/device/device.c hostdrv/device/backends.c \
+               hostdrv/device/backend_rtl.c hostdrv/device/backend_sc.c
+DRV_MEM     := hostdrv/mem/mem.c
+DRV_CHAN    := hostdrv/chan/ring.c hostdrv/chan/pushbuf.c hostdrv/chan/channel.c hostdrv/chan/sem.c
+DRV_COMPUTE := hostdrv/compute/elf.c hostdrv/compute/compute.c
+DRV_RUNTIME := hostdrv/runtime/runtime.c hostdrv/runtime/timeline.c
+REF_MODEL   := cosim/ref/backend_ref.c cosim/ref/ref_pbdma.c cosim/ref/ref_engine.c cosim/ref/ref_compute.c \
+               cosim/ref/ref_fp.c
+SCEN_SRC    := hostdrv/tools/scen_common.c hostdrv/tools/scen_copies.c hostdrv/tools/scen_priorities.c \
+               hostdrv/tools/scen_kernels.c hostdrv/tools/scen_tmu.c
+DRV_CORE    := $(DRV_DEVICE) $(DRV_MEM) $(DRV_CHAN) $(DRV_COMPUTE) $(DRV_RUNTIME) $(REF_MODEL) $(SCEN_SRC)
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors test_fp
 COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
 DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_frontend test_runtime test_launch test_tmu test_nvclass
-# run on the ref backend as well (its compute engine, hostdrv/src/ref_compute.c)
+# run on the ref backend as well (its compute engine, cosim/ref/ref_compute.c)
 REF_SUITE      := test_compute
 OTHER_BACKENDS := ref sc
 
 WARN     := -Wall -Wextra -Werror
-INCS     := -Ihostdrv/include -I$(GEN) -Icosim -Itests/common -Ifirmware/include
+INCS     := -Ihostdrv/include -Ihostdrv/tools -I$(GEN) -Icosim -Itests/common -Ifirmware/include
 CFLAGS   := -std=c11 $(WARN) -O2 -g $(INCS) -MMD -MP
 VL_INCS  := -I$(VL) -isystem $(VERILATOR_ROOT_INC) -isystem $(VERILATOR_ROOT_INC)/vltstd
 CXXFLAGS := -std=c++17 $(WARN) -O2 -g $(INCS) $(VL_INCS) -MMD -MP
@@ -187,7 +193,7 @@ all: check-tools $(GEN_FILES) $(BUILD)/bin/gpucosim $(TEST_BINS) $(RTL_TBS)
 # ---------------------------------------------------------------- sc backend (SystemC plugin)
 # gpu_top Verilated a second time, with --sc and the prefix Vgpu_top_sc, into build/vl_sc, and
 # the SystemC / TLM-2.0 top of cosim/sc/ around it, linked with its own Verilated runtime and
-# libsystemc into build/lib/libgpucosim_sc.so.  hostdrv/src/backend_sc.c (in DRV_CORE) dlopen()s
+# libsystemc into build/lib/libgpucosim_sc.so.  hostdrv/device/backend_sc.c (in DRV_CORE) dlopen()s
 # it on the first sc open, so nothing else links libsystemc and the two Verilated runtimes never
 # meet.  Built with -fPIC (-fno-semantic-interposition: the model's calls stay direct, ~10 %
 # faster) and without sanitizers (the ASan test binaries load it uninstrumented).
@@ -224,7 +230,7 @@ $(SC_PLUGIN): $(SC_OBJ) $(VL_SC)/.stamp cosim/sc/plugin.map
 	  -Wl,--version-script=cosim/sc/plugin.map -Wl,--no-undefined
 
 # where the stub looks last for the plugin (first: $$GPUCOSIM_SC_PLUGIN, then next to the executable)
-$(BUILD)/rel/obj/hostdrv/src/backend_sc.c.o $(BUILD)/san/obj/hostdrv/src/backend_sc.c.o: \
+$(BUILD)/rel/obj/hostdrv/device/backend_sc.c.o $(BUILD)/san/obj/hostdrv/device/backend_sc.c.o: \
   CFLAGS += -DGC_SC_PLUGIN_DEFAULT='"$(abspath $(SC_PLUGIN))"'
 
 # sc-only checks (reopen, refusal of a second device, waves, watchdog, rtl vs sc in one process,
@@ -309,13 +315,19 @@ $(FW)/simt_isa.elf: tests/rtl/simt_isa.S tests/rtl/simt_isa_list.h firmware/link
 	$(RV_CC) -march=rv32imaf_zicsr -mabi=ilp32 -mno-relax -nostdlib -nostartfiles -I$(GEN) -Itests/rtl \
 	  -Wl,--no-relax -T firmware/link.ld -Wl,--defsym=GC_LOAD_BASE=0x83800000 -Wl,-e,isa_main -o $@ $<
 
+# Verilator's own makefile writes its .d files without -MP: once a file they name is gone (moved),
+# its make stops with "No rule to make target".  $(call drop_stale_dep,DIR,OBJ) removes DIR/OBJ.d
+# and DIR/OBJ.o when a file that DIR/OBJ.d names no longer exists, so OBJ.o is simply rebuilt.
+drop_stale_dep = d=$(1)/$(2).d; [ ! -f $$$$d ] || for f in $$$$(sed 's/^[^:]*://; s/\\$$$$//' $$$$d); do \
+  [ -e "$$$$f" ] || [ -e "$(1)/$$$$f" ] || { rm -f $$$$d $(1)/$(2).o; break; }; done
 # $(call simt_bench,NAME,verilator -G options): build/rtl_NAME/test_NAME
 define simt_bench
 $(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) tests/rtl/simt_tb_top.sv tests/rtl/simt_tb.cpp tests/rtl/simt_isa_list.h \
-    hostdrv/src/elf.c hostdrv/src/compute.c hostdrv/include/gpucosim/elf.h hostdrv/include/gpucosim/compute.h \
+    hostdrv/compute/elf.c hostdrv/compute/compute.c hostdrv/include/gpucosim/elf.h hostdrv/include/gpucosim/compute.h \
     firmware/include/gc_kernels.h cosim/axi_mem.h tests/common/tcase.h $(GEN)/gpucosim_pkg.sv \
     $(GEN)/gpucosim_spec.h rtl/lint.vlt $(RTL_INC) | check-tools
 	@mkdir -p $(BUILD)
+	@$(call drop_stale_dep,$(BUILD)/rtl_$(1),simt_tb)
 	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal $(2) $(VL_COV) -I$(GEN) -Irtl \
 	  -CFLAGS "-O2 -I$(CURDIR)/$(GEN) -I$(CURDIR)/hostdrv/include -I$(CURDIR)/cosim -I$(CURDIR)/tests/common \
 	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include -DFPU_VECTORS='\"$(abspath $(FP_VECTORS))\"'" \
@@ -366,7 +378,7 @@ lint-simt: check-tools $(GEN_FILES)
 
 # ---------------------------------------------------------------- RV32F vectors (issue 15)
 # The same SoftFloat vectors ($(FP_VECTORS), above) through the ref model's FPU
-# (hostdrv/src/ref_fp.c): tests/unit/test_fp.c.  `make soak-fp`: FP_SOAK_CHUNKS files of 10^4
+# (cosim/ref/ref_fp.c): tests/unit/test_fp.c.  `make soak-fp`: FP_SOAK_CHUNKS files of 10^4
 # vectors per operation (seeds 1001, 1002, ...; default 100 chunks: 10^6 per operation), each
 # generated into $(BUILD)/fpvec/soak.txt and run through test_fp.
 FP_SOAK_CHUNKS ?= 100

@@ -1,4 +1,4 @@
-/* sc_plugin.h: the interface between hostdrv's `sc` backend stub (hostdrv/src/backend_sc.c) and
+/* sc_plugin.h: the interface between hostdrv's `sc` backend stub (hostdrv/device/backend_sc.c) and
  * the SystemC plugin (build/lib/libgpucosim_sc.so, built from cosim/sc/).
  *
  * The plugin carries the SystemC top, its own Verilated model (Verilator --sc, prefix

@@ -24,7 +24,7 @@
 #include "gpucosim/backend.h"
 #include "gpucosim/hostdrv.h"
 #include "gpucosim/sc.h"
-#include "gpucosim/scenarios.h"
+#include "scenarios.h"
 #include "gpucosim_spec.h"
 
 /* where `make` put the kernel image (build/firmware); --image overrides it */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gpucosim/hostdrv.h"
-#include "gpucosim/scenarios.h"
+#include "scenarios.h"
 #include "gpucosim_spec.h"
 
 /* A wait budget of `cycles` without stalls, for a memory model stalling `stall_pct` percent of

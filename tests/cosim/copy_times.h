@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "gpucosim/scenarios.h"
+#include "scenarios.h"
 #include "tcase.h"
 
 /* Every copy / memset op of a scenario run: its start and end are its copy engine's completion

@@ -3,7 +3,7 @@
 #define GPUCOSIM_RT_TEST_H
 
 #include "gpucosim/runtime.h"
-#include "gpucosim/scenarios.h"
+#include "scenarios.h"
 #include "copy_times.h"
 #include "tcase.h"
 

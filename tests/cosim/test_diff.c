@@ -32,8 +32,8 @@
 #include "gc_kernels.h"
 #include "gpucosim/compute.h"
 #include "gpucosim/runtime.h"
-#include "gpucosim/scenarios.h"
-#include "../../hostdrv/src/ref_fp.h"
+#include "scenarios.h"
+#include "ref/ref_fp.h"
 #include "tcase.h"
 
 #ifndef GC_FIRMWARE_DIR

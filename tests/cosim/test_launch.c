@@ -10,7 +10,7 @@
 #include "cosim_util.h"
 #include "gc_kernels.h"
 #include "gpucosim/runtime.h"
-#include "gpucosim/scenarios.h"
+#include "scenarios.h"
 #include "rt_test.h"
 #include "tcase.h"
 

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "cosim_util.h"
-#include "gpucosim/scenarios.h"
+#include "scenarios.h"
 #include "tcase.h"
 
 static gcrt_t *rt_open(bool copy_prio) {

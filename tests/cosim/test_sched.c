@@ -1,4 +1,4 @@
-/* The host scheduler (rtl/gc_pbdma.sv "scheduler", hostdrv/src/ref_pbdma.c) through the driver, on
+/* The host scheduler (rtl/gc_pbdma.sv "scheduler", cosim/ref/ref_pbdma.c) through the driver, on
  * whatever backend GPUCOSIM_BACKEND names, asserted from the channels' MMIO counters:
  *
  *   - forward progress: at a time slice shorter than the memory latency every channel completes

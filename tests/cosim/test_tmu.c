@@ -12,7 +12,7 @@
 #include "gc_kernels.h"
 #include "gpucosim/compute.h"
 #include "gpucosim/runtime.h"
-#include "gpucosim/scenarios.h"
+#include "scenarios.h"
 #include "rt_test.h"
 #include "tcase.h"
 

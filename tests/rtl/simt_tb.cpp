@@ -9,7 +9,7 @@
 // The bench reads NUM_SM / WARPS / LANES from COMPUTE.CONFIG, so the same cases run on all three
 // (case names get the binary's name as a prefix: simt8_isa_one_lane, ...).  Programs: build/firmware/kernels.elf
 // (firmware/kernels/*.c, the C kernels) and build/firmware/simt_isa.elf (tests/rtl/simt_isa.S),
-// found next to the binary (../firmware), loaded with hostdrv's ELF loader (hostdrv/src/elf.c,
+// found next to the binary (../firmware), loaded with hostdrv's ELF loader (hostdrv/compute/elf.c,
 // compiled in without its device part).
 //
 // Cases (tcase.h: --list, or names; the runner runs each in its own process):
@@ -53,8 +53,8 @@
 
 #define GC_ELF_NO_DEVICE
 #define GC_COMPUTE_NO_DEVICE
-#include "../../hostdrv/src/compute.c"
-#include "../../hostdrv/src/elf.c"
+#include "../../hostdrv/compute/compute.c"
+#include "../../hostdrv/compute/elf.c"
 #include "axi_mem.h"
 #include "gc_kernels.h"
 #include "tcase.h"

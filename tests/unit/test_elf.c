@@ -1,4 +1,4 @@
-/* The checked ELF32 loader (hostdrv/src/elf.c), without RTL: the real firmware image, then
+/* The checked ELF32 loader (hostdrv/compute/elf.c), without RTL: the real firmware image, then
  * malformed images (every truncation, random corruption, hand-made broken headers) that must be
  * refused with a message and never read outside the buffer (the test runs under ASan: the image is
  * handed over in an exactly-sized heap block). */

@@ -1,4 +1,4 @@
-/* The ref model's RV32F arithmetic (hostdrv/src/ref_fp.c) bit for bit, flags included, against
+/* The ref model's RV32F arithmetic (cosim/ref/ref_fp.c) bit for bit, flags included, against
  * Berkeley SoftFloat: the vectors of scripts/gen_fp_vectors.py (format in its header), generated
  * at build time into build/fpvec/vectors.txt (the RTL FPU's bench, fpu_tb, runs the same file).
  * GC_FP_VECTORS names another file ("-": stdin; `make soak-fp` runs 100 files of other seeds),
@@ -6,7 +6,7 @@
  * cases pin the RISC-V choices by themselves. */
 #include <errno.h>
 
-#include "../../hostdrv/src/ref_fp.h"
+#include "ref/ref_fp.h"
 #include "tcase.h"
 
 #ifndef GC_FP_VECTORS_DEFAULT

@@ -1,5 +1,5 @@
 /* The first-fit allocator behind gc_mem_alloc. */
-#include "../../hostdrv/src/internal.h"
+#include "../../hostdrv/device/internal.h"
 #include "tcase.h"
 
 static void t_alloc_free(void) {

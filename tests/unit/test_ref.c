@@ -1,4 +1,4 @@
-/* The ref backend (hostdrv/src/backend_ref.c, ref_*.c) on its own: the scheduler under time slices
+/* The ref backend (cosim/ref/backend_ref.c, ref_*.c) on its own: the scheduler under time slices
  * (interleave shares, round robin, silent renewal, guests while a copy runs), acquire wake-up by a
  * write versus the retry interval, acquire timeouts of switched-out channels, reset semantics,
  * BAR0 details, bus-error records, the watchdog, fault injection, and that idle time is free.

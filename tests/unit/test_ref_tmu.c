@@ -1,4 +1,4 @@
-/* The ref backend's task management unit (docs/tmu.md, hostdrv/src/ref_compute.c): pending list
+/* The ref backend's task management unit (docs/tmu.md, cosim/ref/ref_compute.c): pending list
  * order (priority, head / tail insertion), eviction (victim choice, EVICT / RESUME, every CTA
  * exactly once, the urgent task first; TMU_CTRL.NO_EVICT), nested device launches (levels and
  * depths, DEPTH / PRIORITY / FULL / BAD_ADDR, the LAUNCH_FAIL registers and interrupt), a parent

@@ -10,7 +10,7 @@
  *            wait, error report, reset
  *   sem/copy semaphore wait helpers, copies through the copy engine
  * Above it: gpucosim/runtime.h (CUDA-like streams, events, copy priorities) and
- * gpucosim/scenarios.h (the scenarios of the gpucosim CLI).
+ * hostdrv/tools/scenarios.h (the scenarios of the gpucosim CLI; hostdrv/README.md: the layers).
  * Every call returns a gc_status_t.  No global state: everything hangs off a gc_device_t.  Every
  * failure of a call that was given a device records a one-line message in gc_device_last_error
  * (a call without a device, e.g. gc_channel_submit(NULL, ...), has nowhere to put it).

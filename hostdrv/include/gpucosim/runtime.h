@@ -387,6 +387,13 @@ typedef struct gcrt_op {
  * Ops that have not completed have done == false. */
 gcrt_error_t gcrt_ops(gcrt_t *rt, const gcrt_op_t **ops, size_t *count);
 
+/* Chrome / Perfetto trace JSON of the runtime's copies (hostdrv/runtime/timeline.c): one track per
+ * HW channel and one per copy engine, plus the compute engine when kernels ran (the compute
+ * channel is one of the channel tracks); timestamps in device cycles (shown as microseconds).
+ * GCRT_ERROR_INVALID_VALUE for a NULL argument or when the file cannot be written (errno says
+ * why). */
+gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

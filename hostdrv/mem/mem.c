@@ -2,7 +2,7 @@
  * by address). */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "../device/internal.h"
 
 _Static_assert(GC_SIMT_WIN_SYSMEM_DEVICE == GC_SYSMEM_BASE && GC_SIMT_WIN_VIDMEM_DEVICE == GC_VIDMEM_BASE,
                "each heap's NULL guard is at the base of the thread window mapping it");

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../device/internal.h"
 
 struct gc_channel {
     gc_device_t *dev;

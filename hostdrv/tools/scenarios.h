@@ -1,4 +1,6 @@
-/* scenarios.h: the runtime scenarios behind `gpucosim run` (and the tests that assert them).
+/* scenarios.h: the runtime scenarios behind `gpucosim run` (and the tests that assert them),
+ * one file per family in hostdrv/tools/ (scen_copies.c, scen_priorities.c, scen_kernels.c,
+ * scen_tmu.c), built on the runtime's public API only.
  *
  * Each scenario opens its own runtime from `cfg`, runs, prints what happened to `out` (may be
  * NULL; its first line, `device: backend X`, once the device opened: nothing before an open
@@ -155,11 +157,6 @@ long gcsc_log_find(const gcrt_tmu_record_t *log, size_t n, size_t from, uint32_t
 
 /* n bytes of xorshift64 data from `seed`: the test pattern of the scenarios, the CLI and the tests. */
 void gcsc_fill(uint8_t *p, size_t n, uint64_t seed);
-
-/* Chrome / Perfetto trace JSON of the runtime's copies: one track per HW channel and one per copy
- * engine, plus the compute engine when kernels ran (the compute channel is one of the
- * channel tracks); timestamps in device cycles (shown as microseconds). */
-gcrt_error_t gcrt_write_timeline(gcrt_t *rt, const char *path);
 
 #ifdef __cplusplus
 }

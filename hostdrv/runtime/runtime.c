@@ -1,4 +1,10 @@
-/* runtime.c: the CUDA-like runtime over hostdrv (see gpucosim/runtime.h for the model). */
+/* runtime.c: the CUDA-like runtime over hostdrv (see gpucosim/runtime.h for the model).
+ *
+ * Size (~1.5k lines, above the tree's ~1,000): one file on purpose.  Streams, events, copies,
+ * launches, the TMU log and the op table all read and write the one private struct gcrt (its
+ * channels, stamp slots, pushbuffers and op records); splitting them would put that struct in a
+ * header every part shares, with no narrower interface between them.  The timeline writer, which
+ * needs only the public API, is timeline.c. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

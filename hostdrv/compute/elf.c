@@ -15,7 +15,7 @@
 
 #include "gpucosim_spec.h"
 #ifndef GC_ELF_NO_DEVICE
-#include "internal.h"
+#include "../device/internal.h"
 #endif
 
 #define EI_NIDENT 16u

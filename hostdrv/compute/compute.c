@@ -7,7 +7,7 @@
 #include <string.h>
 
 #ifndef GC_COMPUTE_NO_DEVICE
-#include "internal.h" /* gc_fail */
+#include "../device/internal.h" /* gc_fail */
 #endif
 
 void gc_tmd_init(gc_tmd_t *t) {

@@ -1,5 +1,5 @@
 /* sem.c: semaphore waits and copies. */
-#include "internal.h"
+#include "../device/internal.h"
 
 gc_copy_record_t gc_copy_record(const uint32_t words[4]) {
     gc_copy_record_t r = {.payload = words[0], .end = ((uint64_t)words[3] << 32) | words[2]};
