@@ -18,6 +18,11 @@ CXXFLAGS += --coverage -DVM_COVERAGE=1
 LDLIBS   += --coverage
 endif
 COV_PROGS = $(filter-out %/test_sc %/test_simt32 %/test_simt2sm,$(TEST_BINS)) $(RTL_TBS)
+# COV_ONLY='test_copy Vce_tb_top ...': only these programs (a quicker, partial report); TESTS=x
+# filters the cases as in make test.  A partial run says so and leaves results.json alone.
+ifneq ($(COV_ONLY),)
+COV_PROGS := $(filter $(addprefix %/,$(COV_ONLY)),$(COV_PROGS))
+endif
 
 .PHONY: coverage coverage-bins
 coverage-bins: $(COV_PROGS) $(BUILD)/bin/gpucosim
@@ -27,10 +32,12 @@ coverage: check-tools
 	rm -rf $(COV_BUILD)/dat && mkdir -p $(COV_BUILD)/dat
 	find $(COV_BUILD) -name '*.gcda' -delete
 	GPUCOSIM_COVERAGE_DIR=$(abspath $(COV_BUILD)/dat) BUILD=$(COV_BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) \
-	  --timeout 3600 --junit $(COV_BUILD)/junit.xml \
-	  $(patsubst $(BUILD)/%,$(COV_BUILD)/%,$(COV_PROGS)) tests/tools/test_cli.py \
-	  $(foreach t,$(DRIVER_SUITE),ref@$(COV_BUILD)/tests/$(t)) $(foreach t,$(REF_SUITE),ref@$(COV_BUILD)/tests/$(t)); \
-	  st=$$?; $(PY) scripts/coverage.py --build $(COV_BUILD) --results $(BUILD)/bench/results.json && exit $$st
+	  --timeout 3600 --junit $(COV_BUILD)/junit.xml $(if $(TESTS),--filter $(TESTS)) \
+	  $(patsubst $(BUILD)/%,$(COV_BUILD)/%,$(COV_PROGS)) \
+	  $(if $(COV_ONLY),,tests/tools/test_cli.py $(foreach t,$(DRIVER_SUITE) $(REF_SUITE),ref@$(COV_BUILD)/tests/$(t))); \
+	  st=$$?; $(PY) scripts/coverage.py --build $(COV_BUILD) \
+	  $(if $(COV_ONLY)$(TESTS),--partial "COV_ONLY='$(COV_ONLY)' TESTS='$(TESTS)'",--results $(BUILD)/bench/results.json) \
+	  && exit $$st
 
 # ---------------------------------------------------------------- plots and sweeps
 # `make plots`: scripts/plots.py into $(BUILD)/plots (runs `make bench` first when there are no

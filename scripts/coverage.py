@@ -108,6 +108,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build/coverage", help="the coverage build (default %(default)s)")
     ap.add_argument("--results", default="build/bench/results.json", help="figures file to merge into")
+    ap.add_argument("--partial", metavar="WHAT",
+                    help="a partial run (WHAT: which): print the figures, say so, leave --results alone")
     args = ap.parse_args(argv)
     b = os.path.abspath(args.build)
     try:
@@ -152,8 +154,10 @@ def main(argv=None):
     figures = {"rtl_line_coverage": (line, "fraction", "higher"),
                "rtl_toggle_coverage": (toggle, "fraction", "higher"),
                "driver_line_coverage": (driver, "fraction", "higher")}
-    merge_results(args.results, figures)
-    lines = [f"rtl_line_coverage     {line:.3f}  ({nline} line/branch points, goal 0.90)",
+    if not args.partial:
+        merge_results(args.results, figures)
+    lines = ([f"PARTIAL coverage run ({args.partial}): not the figures of the whole suite", ""]
+             if args.partial else []) + [f"rtl_line_coverage     {line:.3f}  ({nline} line/branch points, goal 0.90)",
              f"rtl_toggle_coverage   {toggle:.3f}  ({ntoggle} toggle points, goal 0.80)",
              f"driver_line_coverage  {driver:.3f}  ({js['line_total']} lines, goal 0.85)", "",
              "least covered design files (line, toggle):"]
@@ -170,7 +174,9 @@ def main(argv=None):
     text = "\n".join(lines) + "\n"
     with open(os.path.join(b, "summary.txt"), "w") as fh:
         fh.write(text)
-    print(text + f"coverage: {os.path.relpath(html, ROOT)}/index.html; figures merged into {args.results}")
+    where = f"PARTIAL run ({args.partial}): figures not merged" if args.partial else \
+        f"figures merged into {args.results}"
+    print(text + f"coverage: {os.path.relpath(html, ROOT)}/index.html; {where}")
     return 0
 
 
