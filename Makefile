@@ -407,7 +407,7 @@ test: all
 	BUILD=$(BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
 	  $(if $(TESTS),--filter $(TESTS)) $(if $(SEED),--seed $(SEED)) $(if $(STALL),--stall $(STALL)) $(TEST_BINS) $(RTL_TBS) \
 	  tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
-	  tests/tools/test_sweep.py tests/tools/test_cocotb.py \
+	  tests/tools/test_sweep.py \
 	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
 	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
 

@@ -1,6 +1,6 @@
 // gpu_top_cocotb: gpu_top with its ports named as cocotbext-axi expects them (s_axil_* for the
 // BAR0 AXI4-Lite slave, m_axi_* for the AXI4 memory master), for the peer-model test
-// tests/cocotb/test_gpu_peer.py.  Nothing else: the device and its protocol checkers
+// tests/cocotb/peer_tests.py.  Nothing else: the device and its protocol checkers
 // (rtl/gc_axi_check.sv, rtl/gc_axil_check.sv, inside gpu_top) are unchanged.
 module gpu_top_cocotb
   import gpucosim_pkg::*;

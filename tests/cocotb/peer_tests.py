@@ -19,6 +19,7 @@ Tests (each run in its own simulator process by tests/tools/test_cocotb.py):
 Environment: GPUCOSIM_SEED (default 1) seeds the data and the backpressure; GPUCOSIM_STALL_PCT
 (default 30) is PAUSE_PCT; GC_KERNELS_ELF names the kernel image.
 """
+import logging
 import os
 import random
 import struct
@@ -34,7 +35,7 @@ from gcspec import ROOT, Spec
 
 SEED = int(os.environ.get("GPUCOSIM_SEED", "1") or 1)
 PAUSE_PCT = int(os.environ.get("GPUCOSIM_STALL_PCT", "30") or 30)
-TIMEOUT = 1_000_000   # cycles any one wait may take (the whole test: TEST_MS of simulated time)
+TIMEOUT = 300_000     # cycles any one wait may take (the whole test: TEST_MS of simulated time)
 TEST_MS = 30          # 3 M cycles of 10 ns: a hung handshake fails the test instead of hanging it
 ACQ_HOLD = 20_000     # cycles the blocked acquire is watched
 RING_LOG2 = 6
@@ -58,13 +59,17 @@ class Device:
             self.space.register_region(SparseMemoryRegion(size=m["size"]), m["base"])
         self.sys_base = s.memory_map["SYSMEM"]["base"]
         self.vid_base = s.memory_map["VIDMEM"]["base"]
-        self.mem = AxiSlave(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False,
-                            target=self.space)
-        self.bar = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst_n, reset_active_level=False)
+        # The models are not given the reset: they start idle, and the device is reset before they
+        # are used.  (Verilator's VPI does not report every edge of a signal that cocotb itself
+        # writes, so a model watching rst_n can stay in reset after the device has left it.)
+        self.mem = AxiSlave(AxiBus.from_prefix(dut, "m_axi"), dut.clk, target=self.space)
+        self.bar = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk)
         chans = [self.mem.write_if.aw_channel, self.mem.write_if.w_channel, self.mem.write_if.b_channel,
                  self.mem.read_if.ar_channel, self.mem.read_if.r_channel,
                  self.bar.write_if.aw_channel, self.bar.write_if.w_channel, self.bar.write_if.b_channel,
                  self.bar.read_if.ar_channel, self.bar.read_if.r_channel]
+        for part in (self.mem.write_if, self.mem.read_if, self.bar.write_if, self.bar.read_if):
+            part.log.setLevel(logging.WARNING)   # no line per burst (warnings and failures stay)
         for i, ch in enumerate(chans):
             ch.set_pause_generator(pauses(random.Random(SEED * 1000 + i), PAUSE_PCT))
         self.pb_next = self.sys_base + 0x200000
@@ -75,7 +80,9 @@ class Device:
         await ClockCycles(self.dut.clk, 10)
         self.dut.rst_n.value = 1
         await ClockCycles(self.dut.clk, 5)
+        self.dut._log.info("reset done; reading GLOBAL.ID")
         ident = await self.rd(self.spec.reg("GLOBAL", "ID"))
+        self.dut._log.info("GLOBAL.ID %#x", ident)
         assert ident == 0x47505543, f"GLOBAL.ID reads {ident:#x}"
 
     # ---- BAR0 and memory
@@ -184,7 +191,7 @@ async def copies(dut):
     await d.ch_init(2, 2)
     sem_base = d.sys_base + 0x80000
     jobs = []
-    sizes = [1, 7, 8, 64, 100, 4096, 4097, 12345]
+    sizes = [1, 7, 64, 100, 4097, 1000]
     for i, n in enumerate(sizes):
         to_vid = i % 2 == 0
         src = (d.sys_base if to_vid else d.vid_base) + 0x400000 + 0x8000 * i + d.rng.randrange(8)
@@ -195,6 +202,7 @@ async def copies(dut):
         jobs.append((src, dst, data, sem_base + 16 * i, 0x1000 + i, 1 + i % 2))
     for src, dst, data, sem, pay, ch in jobs:
         await d.submit(ch, PB(d.spec).set_object(0, "COPY").copy(0, src, dst, len(data), sem, pay).w)
+    dut._log.info("copies: %d submitted", len(jobs))
     for src, dst, data, sem, pay, ch in jobs:
         await d.wait_until(f"the semaphore of the {len(data)}-byte copy", lambda sem=sem, pay=pay: _eq(d, sem, pay))
     for ch in (1, 2):
