@@ -92,6 +92,7 @@ help:
 	@echo "make plots      PNG + SVG of the bench figures, copy latency vs time slice, eviction -> $(BUILD)/plots"
 	@echo "make sweep      SWEEP_ARGS='--scenario S --param timeslice=500,3000 --seeds 1-4': a grid on Dask"
 	@echo "                -> $(BUILD)/sweep/sweep.csv + .png (scripts/sweep.py --help: --scheduler, --slurm)"
+	@echo "make cocotb     cocotb + cocotbext-axi around gpu_top's BAR0 and memory port (not yet passing: README)"
 	@echo "make clean      remove $(BUILD)/"
 
 # ---------------------------------------------------------------- setup
