@@ -15,14 +15,15 @@ VERILATOR         ?= verilator
 VERILATOR_WANT    := 5.006
 VERILATOR_ROOT_INC := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)/include
 
-APT_PACKAGES := make g++ python3 python3-venv zlib1g-dev verilator libsystemc-dev gtkwave \
+APT_PACKAGES := make g++ ccache python3 python3-venv zlib1g-dev verilator libsystemc-dev gtkwave \
                 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf lcov
 
 # ---------------------------------------------------------------- sources
 SPEC      := spec/gpucosim.yaml
 GEN_FILES := $(GEN)/gpucosim_pkg.sv $(GEN)/gpucosim_spec.h $(GEN)/spec.md
-RTL       := rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
-             rtl/gc_pbdma.sv rtl/gpu_top.sv
+RTL       := rtl/gc_sem_pkg.sv rtl/gc_pbdma_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
+             rtl/gc_level_cycles.sv rtl/gc_pbdma_sched.sv rtl/gc_pbdma_ctx.sv rtl/gc_pbdma_fetch.sv rtl/gc_pbdma_dec.sv \
+             rtl/gc_pbdma_sem.sv rtl/gc_pbdma_eng.sv rtl/gc_pbdma.sv rtl/gc_clock_gate.sv rtl/gc_idle_gate.sv rtl/gpu_top.sv
 RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
              rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 # AXI protocol checkers (simulation only) and their macro files (RTL_INC, found through -Irtl)
@@ -44,7 +45,7 @@ SCEN_SRC    := hostdrv/tools/scen_common.c hostdrv/tools/scen_copies.c hostdrv/t
 DRV_CORE    := $(DRV_DEVICE) $(DRV_MEM) $(DRV_CHAN) $(DRV_COMPUTE) $(DRV_RUNTIME) $(REF_MODEL) $(SCEN_SRC)
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors test_fp
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass test_gating
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
 DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_frontend test_runtime test_launch test_tmu test_nvclass
@@ -60,15 +61,30 @@ CXXFLAGS := -std=c++17 $(WARN) -O2 -g $(INCS) $(VL_INCS) -MMD -MP
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDLIBS   := -lz -lm -pthread
 
-VL_FLAGS := --cc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
-            --top-module gpu_top -Mdir $(VL) -I$(GEN) -Irtl -Wno-fatal \
-            -CFLAGS "-O2 -std=c++17" --build -j $(JOBS)
+# The C++ optimisation of every Verilated model.  Verilator's own makefile (verilated.mk) puts its
+# OPT_FAST (-Os) / OPT_GLOBAL (-Os) after the -CFLAGS on each compiler line, so an -O given in
+# -CFLAGS never takes effect: they are set here, on its make command line (-MAKEFLAGS), and the
+# compiler lines in DIR/build.log show them.  OPT_SLOW (constructors, tracing set-up, run once)
+# stays at verilated.mk's -O0 default: it is large and cold.  Debian's ccache, when installed
+# (`make setup` installs it), compiles the Verilated C++: after an RTL edit Verilator writes most
+# of its output files again unchanged, and ccache answers those from its cache (CCACHE= turns it
+# off).
+VL_OPT    ?= -O2
+CCACHE    ?= $(shell command -v ccache 2>/dev/null)
+VL_MAKEFLAGS := OPT_FAST=$(VL_OPT) OPT_GLOBAL=$(VL_OPT) $(if $(CCACHE),OBJCACHE=$(CCACHE))
+VL_BUILD  := $(foreach f,$(VL_MAKEFLAGS),-MAKEFLAGS $(f)) --build -j $(JOBS)
+# The default model has no tracing (faster, and what run / test / bench use); the traced one,
+# $(VL_TR), is built only for waveforms: build/bin/gpucosim-waves (make run WAVES=1, make waves-bin).
+VL_COMMON := --cc -O3 --x-assign fast --x-initial fast -I$(GEN) -Irtl -Wno-fatal -CFLAGS "-std=c++17" $(VL_BUILD)
+VL_FLAGS  := $(VL_COMMON) --top-module gpu_top
+VL_TRACE_FLAGS := --trace-fst --trace-structs
 VL_LIB   := $(VL)/Vgpu_top__ALL.a $(VL)/libverilated.a
 # COVERAGE=1 (make coverage, mk/tools.mk): every Verilated model with line and toggle coverage
 VL_COV   := $(if $(filter 1,$(COVERAGE)),--coverage-line --coverage-toggle)
 VL_FLAGS += $(VL_COV)
 
-.PHONY: all help setup check-tools gen lint test test-unit run bench waves clean soak
+.PHONY: all help setup check-tools gen lint test test-unit run bench waves clean soak FORCE
+FORCE:
 
 help:
 	@echo "make setup      install apt packages and the pinned Python packages, then build"
@@ -76,7 +92,8 @@ help:
 	@echo "make run        run the default scenario (copy demo); WAVES=1 writes $(BUILD)/waves/run.fst"
 	@echo "                ARGS='--seed 7 --bytes 65536' passes options to gpucosim run"
 	@echo "make test       all tests (unit, RTL block benches, end to end) -> 'N passed, N failed'"
-	@echo "                TESTS=substring runs a subset; SEED=N STALL=P run every test with memory-model"
+	@echo "                TESTS=substring runs a subset (^ / \$$ anchor it) and builds only what it needs;"
+	@echo "                SEED=N STALL=P run every test with memory-model"
 	@echo "                seed N and P % random stalls (GPUCOSIM_SEED / GPUCOSIM_STALL_PCT, +seed=/+stall_pct="
 	@echo "                for the RTL benches); a failing case prints the command that reproduces it"
 	@echo "make lint       verilator --lint-only -Wall on rtl/, spec check, C warnings"
@@ -125,13 +142,26 @@ $(GEN_FILES) &: $(SPEC) scripts/gen_spec.py
 	@touch $(GEN_FILES)
 
 # ---------------------------------------------------------------- Verilated model
-$(VL)/.stamp: $(RTL) $(RTL_INC) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
-	@mkdir -p $(VL)
-	$(VERILATOR) $(VL_FLAGS) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) >$(VL)/build.log 2>&1 || \
-	  { cat $(VL)/build.log; exit 1; }
-	$(MAKE) -s -C $(VL) -f $(abspath cosim/verilated_lib.mk) -j $(JOBS) libverilated.a >>$(VL)/build.log 2>&1 || \
-	  { cat $(VL)/build.log; exit 1; }
-	@touch $@
+# $(call vl_flags,DIR,options): DIR/.flags holds the options a model was built with, rewritten only
+# when they change, so that a change of options (VL_OPT=..., CCACHE=) builds the model again.
+define vl_flags
+$(1)/.flags: FORCE
+	@mkdir -p $(1)
+	@printf '%s\n' '$(2)' | cmp -s - $$@ || printf '%s\n' '$(2)' >$$@
+endef
+# $(call vl_model,DIR,more verilator options): gpu_top Verilated into DIR (DIR/.stamp), with
+# Verilator's run-time library built for it as DIR/libverilated.a
+define vl_model
+$(call vl_flags,$(1),$(VL_FLAGS) $(2) | $(VL_MAKEFLAGS))
+$(1)/.stamp: $(RTL) $(RTL_INC) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(1)/.flags | check-tools
+	@mkdir -p $(1)
+	$(VERILATOR) $(VL_FLAGS) -Mdir $(1) $(2) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) >$(1)/build.log 2>&1 || \
+	  { cat $(1)/build.log; exit 1; }
+	$(MAKE) -s -C $(1) -f $(abspath cosim/verilated_lib.mk) -j $(JOBS) $(VL_MAKEFLAGS) libverilated.a \
+	  >>$(1)/build.log 2>&1 || { cat $(1)/build.log; exit 1; }
+	@touch $$@
+endef
+$(eval $(call vl_model,$(VL),))
 
 # ---------------------------------------------------------------- C / C++ objects, two variants
 # rel: optimised, for run and bench.  san: ASan + UBSan, for the tests.
@@ -168,7 +198,7 @@ define rtl_bench
 $(BUILD)/rtl_$(1)/V$(1)_tb_top: $(2) tests/rtl/$(1)_tb_top.sv tests/rtl/$(1)_tb.cpp $(GEN)/gpucosim_pkg.sv \
     $(GEN)/gpucosim_spec.h rtl/lint.vlt $(RTL_INC) | check-tools
 	@mkdir -p $(BUILD)
-	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal -I$(GEN) -Irtl -CFLAGS -I$(CURDIR)/$(GEN) $(3) $(VL_COV) \
+	$(VERILATOR) --cc --exe $(VL_BUILD) -O2 -Wno-fatal -I$(GEN) -Irtl -CFLAGS -I$(CURDIR)/$(GEN) $(3) $(VL_COV) \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(2) tests/rtl/$(1)_tb_top.sv $(CURDIR)/tests/rtl/$(1)_tb.cpp \
 	  --top-module $(1)_tb_top -Mdir $(BUILD)/rtl_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || { cat $(BUILD)/rtl_$(1).log; exit 1; }
 endef
@@ -211,13 +241,14 @@ SC_CXXFLAGS := -std=c++17 $(WARN) -O2 -g -fPIC -fno-semantic-interposition -Ihos
                -DVM_COVERAGE=0 -DVM_SC=1 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 VL_SC_FLAGS := --sc --prefix Vgpu_top_sc -O3 --x-assign fast --x-initial fast --trace-fst --trace-structs \
                --top-module gpu_top -Mdir $(VL_SC) -I$(GEN) -Irtl -Wno-fatal \
-               -CFLAGS "-O2 -std=c++17 -fPIC -fno-semantic-interposition $(SC_INC)" --build -j $(JOBS)
+               -CFLAGS "-std=c++17 -fPIC -fno-semantic-interposition $(SC_INC)" $(VL_BUILD)
 
-$(VL_SC)/.stamp: $(RTL) $(RTL_INC) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
+$(eval $(call vl_flags,$(VL_SC),$(VL_SC_FLAGS) | $(VL_MAKEFLAGS)))
+$(VL_SC)/.stamp: $(RTL) $(RTL_INC) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(VL_SC)/.flags | check-tools
 	@mkdir -p $(VL_SC)
 	$(VERILATOR) $(VL_SC_FLAGS) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) >$(VL_SC)/build.log 2>&1 || \
 	  { cat $(VL_SC)/build.log; exit 1; }
-	$(MAKE) -s -C $(VL_SC) -f $(abspath cosim/sc/verilated_lib_sc.mk) -j $(JOBS) libverilated_sc.a \
+	$(MAKE) -s -C $(VL_SC) -f $(abspath cosim/sc/verilated_lib_sc.mk) -j $(JOBS) $(VL_MAKEFLAGS) libverilated_sc.a \
 	  >>$(VL_SC)/build.log 2>&1 || { cat $(VL_SC)/build.log; exit 1; }
 	@touch $@
 
@@ -329,8 +360,8 @@ $(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) tests/rtl/simt_tb_top.sv tests/rtl/simt
     $(GEN)/gpucosim_spec.h rtl/lint.vlt $(RTL_INC) | check-tools
 	@mkdir -p $(BUILD)
 	@$(call drop_stale_dep,$(BUILD)/rtl_$(1),simt_tb)
-	$(VERILATOR) --cc --exe --build -j $(JOBS) -O2 -Wno-fatal $(2) $(VL_COV) -I$(GEN) -Irtl \
-	  -CFLAGS "-O2 -I$(CURDIR)/$(GEN) -I$(CURDIR)/hostdrv/include -I$(CURDIR)/cosim -I$(CURDIR)/tests/common \
+	$(VERILATOR) --cc --exe $(VL_BUILD) -O2 -Wno-fatal $(2) $(VL_COV) -I$(GEN) -Irtl \
+	  -CFLAGS "-I$(CURDIR)/$(GEN) -I$(CURDIR)/hostdrv/include -I$(CURDIR)/cosim -I$(CURDIR)/tests/common \
 	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include -DFPU_VECTORS='\"$(abspath $(FP_VECTORS))\"'" \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(SIMT_RTL) tests/rtl/simt_tb_top.sv $(CURDIR)/tests/rtl/simt_tb.cpp \
 	  --top-module simt_tb_top -Mdir $(BUILD)/rtl_$(1) -o test_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || \
@@ -359,8 +390,8 @@ all: $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf test_tmd)
 $(addprefix $(BUILD)/tests/,$(COMPUTE_TESTS) test_elf): | $(FW_ELFS)
 # kernels through the runtime (tests/cosim/test_launch.c)
 $(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_diff.c.o \
-  $(BUILD)/san/obj/tests/cosim/test_tmu.c.o: CFLAGS += $(SIMT_FW_DEF)
-$(BUILD)/tests/test_launch $(BUILD)/tests/test_diff $(BUILD)/tests/test_tmu: | $(FW_ELFS)
+  $(BUILD)/san/obj/tests/cosim/test_tmu.c.o $(BUILD)/san/obj/tests/cosim/test_gating.c.o: CFLAGS += $(SIMT_FW_DEF)
+$(BUILD)/tests/test_launch $(BUILD)/tests/test_diff $(BUILD)/tests/test_tmu $(BUILD)/tests/test_gating: | $(FW_ELFS)
 # the CLI's kernels scenario finds kernels.elf there by default (--image overrides)
 $(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o: CFLAGS += -DGC_FIRMWARE_DIR='"$(abspath $(FW))"'
 $(BUILD)/bin/gpucosim: | $(FW_ELFS)
@@ -400,17 +431,43 @@ soak-fp: $(BUILD)/tests/test_fp
 WAVES ?= 0
 ARGS  ?=
 RUN_WAVES := $(if $(filter 1 yes true,$(WAVES)),--waves $(BUILD)/waves/run.fst,)
-run: $(BUILD)/bin/gpucosim
+# WAVES=1: the traced build (build/bin/gpucosim-waves), built for it
+RUN_BIN   := $(BUILD)/bin/gpucosim$(if $(RUN_WAVES),-waves)
+run: $(RUN_BIN)
 	@mkdir -p $(BUILD)/waves
-	$(BUILD)/bin/gpucosim run copy $(RUN_WAVES) $(ARGS)
+	$(RUN_BIN) run copy $(RUN_WAVES) $(ARGS)
 
-test: all
+# Every test program: BACKEND@PROGRAM runs PROGRAM's cases on that backend (scripts/run_tests.py).
+TEST_PROGS = $(TEST_BINS) $(RTL_TBS) \
+  tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
+  tests/tools/test_sweep.py \
+  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
+  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
+# What a program needs built besides itself (a sc@ program: the sc plugin as well)
+NEEDS_test_sc           = $(SC_PLUGIN)
+NEEDS_test_cli.py       = $(BUILD)/bin/gpucosim $(SC_PLUGIN)
+NEEDS_test_gtkw.py      = $(BUILD)/bin/gpucosim-waves
+NEEDS_test_gen_spec.py  = $(GEN_FILES)
+NEEDS_test_sweep.py     = $(BUILD)/bin/gpucosim $(FW_ELFS)
+needs_of = $(if $(filter %.py,$(1)),,$(lastword $(subst @, ,$(1)))) $(NEEDS_$(notdir $(1))) \
+           $(if $(filter sc@%,$(1)),$(SC_PLUGIN))
+
+# make test builds everything; make test TESTS=x only the programs that may hold a case matching x
+# (scripts/run_tests.py --needs) and what they need.
+ifneq ($(TESTS),)
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+TEST_SEL  := $(shell BUILD=$(BUILD) $(PY) scripts/run_tests.py --needs --filter '$(TESTS)' $(TEST_PROGS))
+TEST_DEPS := check-tools $(GEN_FILES) $(sort $(foreach p,$(TEST_SEL),$(call needs_of,$(p))))
+endif
+else
+TEST_SEL  = $(TEST_PROGS)
+# the waveform tests (tests/tools/test_gtkw.py) ask for waveforms: the traced model as well
+TEST_DEPS := all $(BUILD)/bin/gpucosim-waves
+endif
+test: $(TEST_DEPS)
+	@$(if $(strip $(TEST_SEL)),,echo "make test: no test program has a case matching TESTS='$(TESTS)'" >&2; exit 1)
 	BUILD=$(BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) --junit $(BUILD)/test-results/junit.xml \
-	  $(if $(TESTS),--filter $(TESTS)) $(if $(SEED),--seed $(SEED)) $(if $(STALL),--stall $(STALL)) $(TEST_BINS) $(RTL_TBS) \
-	  tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
-	  tests/tools/test_sweep.py \
-	  $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
-	  $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
+	  $(if $(TESTS),--filter '$(TESTS)') $(if $(SEED),--seed $(SEED)) $(if $(STALL),--stall $(STALL)) $(TEST_SEL)
 
 # Soak: every case of the randomized and end-to-end tests once per memory-model seed (with random
 # stalls), then the CLI's longest runs (scripts/soak.py); hours with the default 20 seeds.
@@ -420,30 +477,64 @@ soak: all
 	BUILD=$(BUILD) $(PY) scripts/soak.py --seeds $(SOAK_SEEDS) --jobs $(JOBS) --bin $(BUILD)/bin/gpucosim \
 	  $(addprefix $(BUILD)/tests/,$(SOAK_TESTS))
 
-# The full device with 32-lane SMs for the bench (sim_cycles_per_s_simt32): gpu_top Verilated again
-# with -GLANES=32 into build/vl_lanes32 (same prefix, so cosim.cpp is compiled again against it),
-# linked with the rel driver objects into build/bin/gpucosim-lanes32.  Built by `make bench` only.
-VL32      := $(BUILD)/vl_lanes32
-VL32_LIB  := $(VL32)/Vgpu_top__ALL.a $(VL32)/libverilated.a
-GPUCOSIM32 := $(BUILD)/bin/gpucosim-lanes32
-$(VL32)/.stamp: $(RTL) $(GEN)/gpucosim_pkg.sv rtl/lint.vlt | check-tools
-	@mkdir -p $(VL32)
-	$(VERILATOR) $(subst -Mdir $(VL),-Mdir $(VL32),$(VL_FLAGS)) -GLANES=32 $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) \
-	  >$(VL32)/build.log 2>&1 || { cat $(VL32)/build.log; exit 1; }
-	$(MAKE) -s -C $(VL32) -f $(abspath cosim/verilated_lib.mk) -j $(JOBS) libverilated.a >>$(VL32)/build.log 2>&1 || \
-	  { cat $(VL32)/build.log; exit 1; }
-	@touch $@
-$(BUILD)/lanes32/obj/cosim/cosim.cpp.o: cosim/cosim.cpp $(GEN)/gpucosim_spec.h $(VL32)/.stamp
-	@mkdir -p $(dir $@)
-	$(CXX) $(subst -I$(VL) ,-I$(VL32) ,$(CXXFLAGS)) -c $< -o $@
-$(GPUCOSIM32): $(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o $(patsubst %,$(BUILD)/rel/obj/%.o,$(DRV_CORE)) \
-    $(BUILD)/lanes32/obj/cosim/cosim.cpp.o $(VL32)/.stamp | $(FW_ELFS)
-	@mkdir -p $(dir $@)
-	$(CXX) -o $@ $< $(patsubst %,$(BUILD)/rel/obj/%.o,$(DRV_CORE)) $(BUILD)/lanes32/obj/cosim/cosim.cpp.o $(VL32_LIB) $(LDLIBS)
--include $(wildcard $(BUILD)/lanes32/obj/cosim/*.d)
+# $(call model_bin,BINARY,MODEL DIR,TAG[,cosim.cpp defines]): the CLI linked with the rel driver
+# objects and cosim.cpp compiled again (into $(BUILD)/TAG/obj) against another Verilation of gpu_top
+# (same prefix Vgpu_top, so only the harness is compiled again).
+define model_bin
+$(BUILD)/$(3)/obj/cosim/cosim.cpp.o: cosim/cosim.cpp $(GEN)/gpucosim_spec.h $(2)/.stamp
+	@mkdir -p $$(dir $$@)
+	$$(CXX) $$(subst -I$(VL) ,-I$(2) ,$$(CXXFLAGS)) $(4) -c $$< -o $$@
+$(1): $(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o $(patsubst %,$(BUILD)/rel/obj/%.o,$(DRV_CORE)) \
+    $(BUILD)/$(3)/obj/cosim/cosim.cpp.o $(2)/.stamp | $(FW_ELFS)
+	@mkdir -p $$(dir $$@)
+	$$(CXX) -o $$@ $$< $(patsubst %,$(BUILD)/rel/obj/%.o,$(DRV_CORE)) $(BUILD)/$(3)/obj/cosim/cosim.cpp.o \
+	  $(2)/Vgpu_top__ALL.a $(2)/libverilated.a $$(LDLIBS)
+-include $$(wildcard $(BUILD)/$(3)/obj/cosim/*.d)
+endef
 
-bench: $(BUILD)/bin/gpucosim $(RTL_TBS) $(GPUCOSIM32)
-	$(PY) scripts/bench.py --bin $(BUILD)/bin/gpucosim --bin-lanes32 $(GPUCOSIM32) --out $(BUILD)/bench/results.json
+# The traced model: gpu_top Verilated with FST tracing into build/vl_trace, linked into
+# build/bin/gpucosim-waves, the only binary that writes waveforms (--waves / GPUCOSIM_WAVES; the
+# default build/bin/gpucosim refuses them with a line naming this one).  Built by `make run WAVES=1`,
+# `make waves-bin` and the waveform tests.
+VL_TR       := $(BUILD)/vl_trace
+GPUCOSIM_TR := $(BUILD)/bin/gpucosim-waves
+$(eval $(call vl_model,$(VL_TR),$(VL_TRACE_FLAGS)))
+$(eval $(call model_bin,$(GPUCOSIM_TR),$(VL_TR),trace,-DGC_COSIM_TRACE=1))
+.PHONY: waves-bin
+waves-bin: $(GPUCOSIM_TR)
+
+# The full device with 32-lane SMs for the bench (sim_cycles_per_s_simt32): gpu_top Verilated again
+# with -GLANES=32 into build/vl_lanes32, linked into build/bin/gpucosim-lanes32.  Built by
+# `make bench` only.
+VL32       := $(BUILD)/vl_lanes32
+GPUCOSIM32 := $(BUILD)/bin/gpucosim-lanes32
+$(eval $(call vl_model,$(VL32),-GLANES=32))
+$(eval $(call model_bin,$(GPUCOSIM32),$(VL32),lanes32))
+
+# The harness on a trivial model, for sim_speed_vs_counter: cosim/speed/counter_top.sv (gpu_top's
+# ports, a counter inside) Verilated with the prefix Vgpu_top into build/vl_counter, cosim.cpp
+# compiled against it, driven by cosim/speed/cosim_speed.c: build/bin/cosim-speed-counter.
+VL_CNT      := $(BUILD)/vl_counter
+SPEED_CNT   := $(BUILD)/bin/cosim-speed-counter
+$(eval $(call vl_flags,$(VL_CNT),$(VL_COMMON) | $(VL_MAKEFLAGS)))
+$(VL_CNT)/.stamp: cosim/speed/counter_top.sv $(GEN)/gpucosim_pkg.sv $(VL_CNT)/.flags | check-tools
+	@mkdir -p $(VL_CNT)
+	$(VERILATOR) $(VL_COMMON) --top-module counter_top --prefix Vgpu_top -Mdir $(VL_CNT) $(GEN)/gpucosim_pkg.sv \
+	  cosim/speed/counter_top.sv >$(VL_CNT)/build.log 2>&1 || { cat $(VL_CNT)/build.log; exit 1; }
+	$(MAKE) -s -C $(VL_CNT) -f $(abspath cosim/verilated_lib.mk) -j $(JOBS) $(VL_MAKEFLAGS) libverilated.a \
+	  >>$(VL_CNT)/build.log 2>&1 || { cat $(VL_CNT)/build.log; exit 1; }
+	@touch $@
+$(BUILD)/counter/obj/cosim/cosim.cpp.o: cosim/cosim.cpp $(GEN)/gpucosim_spec.h $(VL_CNT)/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) $(subst -I$(VL) ,-I$(VL_CNT) ,$(CXXFLAGS)) -c $< -o $@
+$(SPEED_CNT): $(BUILD)/rel/obj/cosim/speed/cosim_speed.c.o $(BUILD)/counter/obj/cosim/cosim.cpp.o $(VL_CNT)/.stamp
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $< $(BUILD)/counter/obj/cosim/cosim.cpp.o $(VL_CNT)/Vgpu_top__ALL.a $(VL_CNT)/libverilated.a $(LDLIBS)
+-include $(wildcard $(BUILD)/counter/obj/cosim/*.d)
+
+bench: $(BUILD)/bin/gpucosim $(RTL_TBS) $(GPUCOSIM32) $(SPEED_CNT)
+	$(PY) scripts/bench.py --bin $(BUILD)/bin/gpucosim --bin-lanes32 $(GPUCOSIM32) --counter $(SPEED_CNT) \
+	  --out $(BUILD)/bench/results.json
 
 waves:
 	@f=$$(ls -t $(BUILD)/waves/*.fst 2>/dev/null | head -1); \
@@ -453,7 +544,9 @@ waves:
 lint: check-tools $(GEN_FILES)
 	$(PY) scripts/gen_spec.py --spec $(SPEC) --check
 	$(VERILATOR) --lint-only -Wall -I$(GEN) -Irtl $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(RTL) --top-module gpu_top
-	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) $(DRV_CORE) hostdrv/tools/gpucosim.c \
+	$(VERILATOR) --lint-only -Wall -I$(GEN) -Irtl $(GEN)/gpucosim_pkg.sv rtl/lint.vlt cosim/speed/counter_top.sv \
+	  --top-module counter_top
+	$(CC) -std=c11 $(WARN) -fsyntax-only $(INCS) $(DRV_CORE) hostdrv/tools/gpucosim.c cosim/speed/cosim_speed.c \
 	  $(wildcard tests/unit/*.c tests/cosim/*.c)
 	$(PY) -m py_compile scripts/*.py tests/tools/*.py
 

@@ -3,6 +3,10 @@
 // One cycle = drive the model's inputs with the clock low, settle, sample the AXI handshakes that
 // happen at this edge, raise the clock, lower it again, then let the memory model act on what it
 // sampled.  The FST trace (when on) gets both edges.
+//
+// Tracing is compiled in only with GC_COSIM_TRACE=1, against the traced Verilation of gpu_top
+// (build/vl_trace, linked into build/bin/gpucosim-waves); the default model has no tracing code
+// and cosim_open refuses a waveform there with a line naming the traced binary.
 #include "cosim.h"
 #include "dump_regs.h"
 
@@ -19,13 +23,20 @@
 #include "gc_cov.h"
 #include "gpucosim_spec.h"
 #include "verilated.h"
+#ifndef GC_COSIM_TRACE
+#define GC_COSIM_TRACE 0
+#endif
+#if GC_COSIM_TRACE
 #include "verilated_fst_c.h"
+#endif
 
 struct cosim {
     cosim_config_t cfg{};
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<Vgpu_top> top;
+#if GC_COSIM_TRACE
     std::unique_ptr<VerilatedFstC> fst;
+#endif
     std::unique_ptr<AxiMem> mem;
     std::string waves, inject;
     uint64_t cycle = 0;
@@ -109,7 +120,12 @@ static void pins_to_top(const AxiMemPins &p, Vgpu_top &t) {
 // (GTKWave's ruler, which reads ns, shows cycle numbers).  cosim/gpucosim.gtkw and README's
 // Waveforms section say the same; tests/tools/test_gtkw.py checks the grid.
 static void dump(cosim_t *s, uint64_t t_ps) {
+#if GC_COSIM_TRACE
     if (s->fst && !s->frozen) s->fst->dump(t_ps);
+#else
+    (void)s;
+    (void)t_ps;
+#endif
 }
 
 // One clock cycle; the MMIO master's pins are whatever the caller set on the top.
@@ -161,6 +177,13 @@ extern "C" cosim_t *cosim_open(const cosim_config_t *cfg, char *err, size_t errl
                       cfg->inject);
         return nullptr;
     }
+#if !GC_COSIM_TRACE
+    if (cfg->waves) {
+        std::snprintf(err, errlen, "cosim_open: this model is built without tracing (waves '%s'): " COSIM_NO_TRACE_HINT,
+                      cfg->waves);
+        return nullptr;
+    }
+#endif
     auto s = std::make_unique<cosim>();
     s->cfg = *cfg;
     if (cfg->waves) s->waves = cfg->waves;
@@ -174,6 +197,7 @@ extern "C" cosim_t *cosim_open(const cosim_config_t *cfg, char *err, size_t errl
     s->top = std::make_unique<Vgpu_top>(s->ctx.get(), "TOP");
     s->mem = std::make_unique<AxiMem>(cfg->seed, cfg->sys_latency, cfg->sys_bytes_per_cycle, cfg->vid_latency,
                                       cfg->vid_bytes_per_cycle, cfg->stall_pct, s->inject);
+#if GC_COSIM_TRACE
     if (!s->waves.empty()) {
         s->fst = std::make_unique<VerilatedFstC>();
         s->top->trace(s->fst.get(), 99);
@@ -183,6 +207,7 @@ extern "C" cosim_t *cosim_open(const cosim_config_t *cfg, char *err, size_t errl
             return nullptr;
         }
     }
+#endif
     Vgpu_top &t = *s->top;
     t.s_awvalid_i = t.s_wvalid_i = t.s_arvalid_i = 0;
     t.s_bready_i = t.s_rready_i = 0;
@@ -205,7 +230,9 @@ extern "C" void cosim_close(cosim_t *s) {
         std::fprintf(stderr, "cosim: %" PRIu64 " cycles in %.3f s = %.0f cycles/s (seed %" PRIu64 ")\n", s->cycle,
                      secs, secs > 0 ? (double)s->cycle / secs : 0.0, s->cfg.seed);
     }
+#if GC_COSIM_TRACE
     if (s->fst) s->fst->close();
+#endif
     s->top->final();
     gc_cov_write(s->ctx.get(), "cosim");
     delete s;
@@ -306,6 +333,8 @@ extern "C" int cosim_debug_read(cosim_t *s, uint32_t offset, uint32_t *value) {
     s->frozen = false;
     return rc;
 }
+
+extern "C" int cosim_has_trace(void) { return GC_COSIM_TRACE; }
 
 extern "C" const char *cosim_verilator_version(void) { return VERILATOR_PRODUCT " " VERILATOR_VERSION; }
 

@@ -70,6 +70,10 @@ int cosim_watchdog(cosim_t *s, uint64_t *fired_at);
  * the device is stopped at the cycle it fired: the read clocks the register bus, but those cycles
  * are not counted (cosim_cycles stays at that cycle) and not written to the waveform. */
 int cosim_debug_read(cosim_t *s, uint32_t offset, uint32_t *value);
+/* 1 when this harness was built against the traced model (build/bin/gpucosim-waves), else 0: the
+ * default model has no tracing, and cosim_open refuses a waveform with COSIM_NO_TRACE_HINT. */
+int cosim_has_trace(void);
+#define COSIM_NO_TRACE_HINT "waveforms come from build/bin/gpucosim-waves (make waves-bin, or make run WAVES=1)"
 /* "Verilator 5.006 2023-01-22": the Verilator this model was built with. */
 const char *cosim_verilator_version(void);
 int cosim_irq(cosim_t *s);

@@ -156,7 +156,11 @@ module gc_compute
   input  logic                    as_err_i,
 
   // COMPUTE register block (offset / 4)
-  output logic [NREG-1:0][31:0]   regs_o
+  output logic [NREG-1:0][31:0]   regs_o,
+  // nothing to do (gpu_top stops the clock of the compute engine and its SMs on it): no task
+  // entry in use, every state machine idle, no pulse out, and the SMs report no active warp and
+  // no event
+  output logic                    idle_o
 );
 
   localparam int unsigned TMD_WORDS = GC_TMD_SIZE / 4;
@@ -1137,6 +1141,12 @@ module gc_compute
     regs_o[RI(GC_REG_COMPUTE_LAUNCH_FAIL_TASK)] = lf_task_q;
     regs_o[RI(GC_REG_COMPUTE_LOG_PUT)]       = log_put_q;
   end
+
+  assign idle_o = (stm_q == '0) && (s_busy_q == '0) && (e_flog_q == '0) && (fq_cnt_q == '0) &&
+                  (f_st_q == F_IDLE) && (p_st_q == P_IDLE) && (c_st_q == C_IDLE) &&
+                  !done_q && !done_err_q && !nonstall_q && !icinv_q && !lfail_q &&
+                  (w_act_i == '0) && !ln_any && (ret_valid_i == '0) && (ic_fill_i == '0) &&
+                  (lsu_beats_i == '0) && (cta_done_i == '0) && (flt_valid_i == '0);
 
   logic unused_cp;
   assign unused_cp = ^{m_rlast_i, m_rresp_i[0], w_dz, w_shi, w_pri, w_flags, log_base_i[3:0],

@@ -228,7 +228,7 @@ module gc_copy_engine
   logic [3:0]        red_q;                     // ... this one (host-class REDUCTION encoding)
   logic              remap_q;                   // memset: no reads, data from the pattern
   logic [LLW-1:0]    wlen_q;                    // write-side line length in bytes
-  logic [7:0]        ext_q [EXT];               // memset pattern: ext[i] = element byte i mod E
+  logic [EXT-1:0][7:0] ext_q;                   // memset pattern: ext[i] = element byte i mod E
   logic [EXT-1:0]    ext_we_q;                  // ... and whether that byte is written
   logic [PHW-1:0]    per_q;                     // pattern period P (multiple of E, 8..16)
   logic [AW-1:2]     sem_addr_q;
@@ -428,52 +428,64 @@ module gc_copy_engine
   assign sem_finished = (state_q == CE_STATE_SEM) && (sem_req_done_q || aq_hs) && as_valid_i;
 
   // ------------------------------------------------------------------ memset pattern table
-  // Built from the command inputs, registered at command accept.  E = element bytes (1..16),
-  // per = smallest multiple of E >= 8.  All loops are over constants: in hardware each table
-  // entry is a small mux over the 16 (COMPONENT_SIZE, NUM_DST_COMPONENTS) shapes.
-  logic [7:0]        ext_d [EXT];
-  logic [EXT-1:0]    ext_we_d;
-  logic [PHW-1:0]    per_d;
-  logic [LLW-1:0]    wlen_d;
+  // Built from the command inputs and registered at command accept, inside the command-accept
+  // branch of the register block (so the simulation builds it once per command, not every
+  // cycle).  E = element bytes (1..16), per = smallest multiple of E >= 8.  All loops are over
+  // constants: in hardware each table entry is a small mux over the 16 (COMPONENT_SIZE,
+  // NUM_DST_COMPONENTS) shapes.
+  typedef struct packed {
+    logic [EXT-1:0][7:0] ext;      // ext[i] = element byte (i mod E)
+    logic [EXT-1:0]      we;       // ... written (CONST_A / CONST_B) or not (NO_WRITE)
+    logic [PHW-1:0]      per;
+  } remap_tbl_t;
 
-  always_comb begin
-    int unsigned csz, ncomp, elem, j, comp;
+  // E: bytes per memset element, of SET_REMAP_COMPONENTS
+  localparam int unsigned CSZ_LSB = GC_COPY_SET_REMAP_COMPONENTS_COMPONENT_SIZE_LSB;
+  localparam int unsigned CSZ_W   = GC_COPY_SET_REMAP_COMPONENTS_COMPONENT_SIZE_W;
+  localparam int unsigned NDC_LSB = GC_COPY_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS_LSB;
+  localparam int unsigned NDC_W   = GC_COPY_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS_W;
+  function automatic int unsigned remap_elem(logic [CSZ_W-1:0] csz, logic [NDC_W-1:0] ndc);
+    return (32'(csz) + 1) * (32'(ndc) + 1);
+  endfunction
+
+  function automatic remap_tbl_t remap_table(logic [31:0] comps, logic [31:0] const_a,
+                                             logic [31:0] const_b);
+    remap_tbl_t  t;
+    int unsigned csz, elem, j, comp;
     logic [1:0]  byt;                         // byte within the component (0..3)
     logic [2:0]  sel;
-    csz   = 32'(cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_COMPONENT_SIZE_LSB +:
-                                 GC_COPY_SET_REMAP_COMPONENTS_COMPONENT_SIZE_W]) + 1;
-    ncomp = 32'(cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS_LSB +:
-                                 GC_COPY_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS_W]) + 1;
-    elem  = csz * ncomp;
-    per_d = PHW'(((DB + elem - 1) / elem) * elem);
+    csz   = 32'(comps[CSZ_LSB +: CSZ_W]) + 1;
+    elem  = remap_elem(comps[CSZ_LSB +: CSZ_W], comps[NDC_LSB +: NDC_W]);
+    t.per = PHW'(((DB + elem - 1) / elem) * elem);
     for (int unsigned i = 0; i < EXT; i++) begin
       j    = i % elem;
       comp = j / csz;
       byt  = 2'(j % csz);
       unique case (comp)
-        0:       sel = cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_DST_X_LSB +:
-                                        GC_COPY_SET_REMAP_COMPONENTS_DST_X_W];
-        1:       sel = cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_DST_Y_LSB +:
-                                        GC_COPY_SET_REMAP_COMPONENTS_DST_Y_W];
-        2:       sel = cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_DST_Z_LSB +:
-                                        GC_COPY_SET_REMAP_COMPONENTS_DST_Z_W];
-        default: sel = cmd_components_i[GC_COPY_SET_REMAP_COMPONENTS_DST_W_LSB +:
-                                        GC_COPY_SET_REMAP_COMPONENTS_DST_W_W];
+        0:       sel = comps[GC_COPY_SET_REMAP_COMPONENTS_DST_X_LSB +: GC_COPY_SET_REMAP_COMPONENTS_DST_X_W];
+        1:       sel = comps[GC_COPY_SET_REMAP_COMPONENTS_DST_Y_LSB +: GC_COPY_SET_REMAP_COMPONENTS_DST_Y_W];
+        2:       sel = comps[GC_COPY_SET_REMAP_COMPONENTS_DST_Z_LSB +: GC_COPY_SET_REMAP_COMPONENTS_DST_Z_W];
+        default: sel = comps[GC_COPY_SET_REMAP_COMPONENTS_DST_W_LSB +: GC_COPY_SET_REMAP_COMPONENTS_DST_W_W];
       endcase
       // the four DST_k fields share one encoding; SRC_x (refused by the PBDMA) = NO_WRITE
       if (sel == GC_COPY_SET_REMAP_COMPONENTS_DST_X_CONST_A) begin
-        ext_d[i]    = cmd_const_a_i[{byt, 3'b000} +: 8];
-        ext_we_d[i] = 1'b1;
+        t.ext[i] = const_a[{byt, 3'b000} +: 8];
+        t.we[i]  = 1'b1;
       end else if (sel == GC_COPY_SET_REMAP_COMPONENTS_DST_X_CONST_B) begin
-        ext_d[i]    = cmd_const_b_i[{byt, 3'b000} +: 8];
-        ext_we_d[i] = 1'b1;
+        t.ext[i] = const_b[{byt, 3'b000} +: 8];
+        t.we[i]  = 1'b1;
       end else begin
-        ext_d[i]    = 8'h00;
-        ext_we_d[i] = 1'b0;
+        t.ext[i] = 8'h00;
+        t.we[i]  = 1'b0;
       end
     end
-    wlen_d = cmd_remap_i ? LLW'(cmd_line_len_i) * LLW'(elem) : LLW'(cmd_line_len_i);
-  end
+    return t;
+  endfunction
+
+  logic [LLW-1:0] wlen_d;
+  assign wlen_d = cmd_remap_i ? LLW'(cmd_line_len_i) * LLW'(remap_elem(cmd_components_i[CSZ_LSB +: CSZ_W],
+                                                                             cmd_components_i[NDC_LSB +: NDC_W])) :
+                                LLW'(cmd_line_len_i);
 
   // ------------------------------------------------------------------ control
   logic cmd_hs, cmd_moves, copy_drained, b_hs, b_err;
@@ -512,6 +524,7 @@ module gc_copy_engine
       four_q        <= 1'b0;
       remap_q       <= 1'b0;
       wlen_q        <= '0;
+      ext_q         <= '0;
       ext_we_q      <= '0;
       per_q         <= PHW'(DB);
       intr_q        <= 1'b0;
@@ -569,8 +582,14 @@ module gc_copy_engine
         four_q        <= cmd_sem_four_i;
         remap_q       <= cmd_remap_i;
         wlen_q        <= wlen_d;
-        ext_we_q      <= ext_we_d;
-        per_q         <= per_d;
+        // the memset pattern table
+        begin
+          remap_tbl_t tbl;
+          tbl = remap_table(cmd_components_i, cmd_const_a_i, cmd_const_b_i);
+          ext_q    <= tbl.ext;
+          ext_we_q <= tbl.we;
+          per_q    <= tbl.per;
+        end
         intr_q        <= cmd_intr_i;
         err_q         <= 1'b0;
         sem_addr_q    <= cmd_sem_addr_i[AW-1:2];
@@ -683,9 +702,6 @@ module gc_copy_engine
       wq_lo_q[wq_wptr_q] <= wr_lo;
       wq_n_q[wq_wptr_q]  <= wr_n;
       wq_ls_q[wq_wptr_q] <= wr_ls_q;
-    end
-    if (cmd_hs) begin
-      for (int unsigned i = 0; i < EXT; i++) ext_q[i] <= ext_d[i];
     end
   end
 

@@ -15,6 +15,15 @@
 // (CYCLES_RESIDENT, SWITCH_*, ACQ_BLOCKED_CYCLES, RUNLIST.SWITCHES) are free-running 32-bit
 // counters (they wrap) and are not cleared by a reset; TIMESLICE, INTERLEAVE, ACQ_TIMEOUT and
 // RUNLIST keep their values across a reset too (configuration, like GPFIFO_BASE).
+// The counters update only on their events, by index: METHODS / SWITCH_* / GP_GET when a PBDMA
+// reports one, CYCLES_RESIDENT / ACQ_BLOCKED_CYCLES and the *.GATED_CYCLES counters as
+// timestamps (gc_level_cycles: the edges of the counted condition are recorded, a read adds the
+// running stretch), so nothing here is evaluated per channel and per cycle, and every count is
+// exact across stretches where the engines' clocks are stopped.
+//
+// Clock gating (gpu_top): GLOBAL.CLOCK_GATING.DISABLE is exported on clk_gate_dis_o; gated_i
+// reports, per engine (PBDMAs 0..NRL-1, copy engines, then the compute engine), the cycles whose
+// clock edge was stopped: RUNLIST.GATED_CYCLES, ENGINE.GATED_CYCLES, COMPUTE.GATED_CYCLES.
 //
 // COMPUTE block: the read-only values are computed by the compute engine (cp_regs_i, indexed by
 // the register offset in the block / 4); the rw registers LOG_BASE_LO / HI, LOG_CTRL and TMU_CTRL
@@ -78,6 +87,8 @@ module gc_mmio_regs
   output logic [NCH-1:0][31:0]              ch_acq_timeout_o,
   output logic [31:0]                       acq_retry_o,      // GLOBAL.ACQ_RETRY_INTERVAL
   output logic [63:0]                       cycle_o,          // free-running cycle counter
+  output logic                              clk_gate_dis_o,   // GLOBAL.CLOCK_GATING.DISABLE
+  input  logic [NRL+NCE:0]                  gated_i,          // engine clocks stopped this cycle
 
   // From the PBDMAs (one per runlist)
   input  logic [NRL-1:0]                 gp_get_we_i,
@@ -159,16 +170,18 @@ module gc_mmio_regs
   logic [NCH-1:0]                enable_q;
   logic [NCH-1:0][GC_CHANNEL_RUNLIST_ID_W-1:0] runlist_q;
   error_cause_e                  err_cause_q  [NCH];
-  logic [NCH-1:0][31:0]          err_gp_get_q;
-  logic [NCH-1:0][31:0]          err_method_q;
-  logic [NCH-1:0][31:0]          err_data_q;
-  logic [NCH-1:0][31:0]          methods_q;
+  logic [NCH-1:0]                err_map_q;        // err_cause_q[c] != NONE
+  // (unpacked: written by index on events, never copied whole)
+  logic [31:0]                   err_gp_get_q [NCH];
+  logic [31:0]                   err_method_q [NCH];
+  logic [31:0]                   err_data_q   [NCH];
+  logic [31:0]                   methods_q    [NCH];
   logic [NCH-1:0][31:0]          timeslice_q, acq_timeout_q;
   logic [NCH-1:0][ILW-1:0]       interleave_q;
-  logic [NCH-1:0][31:0]          resident_cyc_q, acq_blk_cyc_q;
-  logic [NCH-1:0][31:0]          sw_ts_q, sw_acq_q, sw_eng_q, sw_empty_q;
-  logic [NRL-1:0][31:0]          rl_switches_q;
+  logic [31:0]                   sw_ts_q [NCH], sw_acq_q [NCH], sw_eng_q [NCH], sw_empty_q [NCH];
+  logic [31:0]                   rl_switches_q [NRL];
   logic [31:0]                   acq_retry_q;
+  logic                          clk_gate_dis_q;
 
   logic [31:0] intr_status_q, intr_enable_q;
 
@@ -220,7 +233,7 @@ module gc_mmio_regs
       d.off = rel % GC_REG_RUNLIST_STRIDE;
       d.ch  = CH_W'(rel / GC_REG_RUNLIST_STRIDE);
       unique case (d.off)
-        GC_REG_RUNLIST_DBG, GC_REG_RUNLIST_SWITCHES: d.hit = 1'b1;
+        GC_REG_RUNLIST_DBG, GC_REG_RUNLIST_SWITCHES, GC_REG_RUNLIST_GATED_CYCLES: d.hit = 1'b1;
         default: d.hit = 1'b0;
       endcase
     end else if (a >= GC_REG_ENGINE_BASE &&
@@ -230,7 +243,8 @@ module gc_mmio_regs
       d.off = rel % GC_REG_ENGINE_STRIDE;
       d.ch  = CH_W'(rel / GC_REG_ENGINE_STRIDE);
       unique case (d.off)
-        GC_REG_ENGINE_DBG, GC_REG_ENGINE_BYTES, GC_REG_ENGINE_BUSY_CYCLES: d.hit = 1'b1;
+        GC_REG_ENGINE_DBG, GC_REG_ENGINE_BYTES, GC_REG_ENGINE_BUSY_CYCLES,
+        GC_REG_ENGINE_GATED_CYCLES: d.hit = 1'b1;
         default: d.hit = 1'b0;
       endcase
     end else if (a >= GC_REG_COMPUTE_BASE && a < GC_REG_CHANNEL_BASE) begin
@@ -245,7 +259,8 @@ module gc_mmio_regs
         GC_REG_COMPUTE_LSU_BEATS, GC_REG_COMPUTE_TMU_CONFIG, GC_REG_COMPUTE_EVICTIONS,
         GC_REG_COMPUTE_DEV_LAUNCHES, GC_REG_COMPUTE_LAUNCH_FAILS, GC_REG_COMPUTE_LAUNCH_FAIL,
         GC_REG_COMPUTE_LAUNCH_FAIL_TASK, GC_REG_COMPUTE_LOG_BASE_LO, GC_REG_COMPUTE_LOG_BASE_HI,
-        GC_REG_COMPUTE_LOG_CTRL, GC_REG_COMPUTE_LOG_PUT, GC_REG_COMPUTE_TMU_CTRL: d.hit = 1'b1;
+        GC_REG_COMPUTE_LOG_CTRL, GC_REG_COMPUTE_LOG_PUT, GC_REG_COMPUTE_TMU_CTRL,
+        GC_REG_COMPUTE_GATED_CYCLES: d.hit = 1'b1;
         default: d.hit = 1'b0;
       endcase
     end else if (a < GC_REG_CHANNEL_BASE) begin
@@ -254,7 +269,8 @@ module gc_mmio_regs
       unique case (a)
         GC_REG_GLOBAL_ID, GC_REG_GLOBAL_VERSION, GC_REG_GLOBAL_CONFIG, GC_REG_GLOBAL_INTR_STATUS,
         GC_REG_GLOBAL_INTR_ENABLE, GC_REG_GLOBAL_CYCLE_LO, GC_REG_GLOBAL_CYCLE_HI,
-        GC_REG_GLOBAL_FAULT_CHANNELS, GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: d.hit = 1'b1;
+        GC_REG_GLOBAL_FAULT_CHANNELS, GC_REG_GLOBAL_ACQ_RETRY_INTERVAL,
+        GC_REG_GLOBAL_CLOCK_GATING: d.hit = 1'b1;
         default: d.hit = 1'b0;
       endcase
     end else begin
@@ -280,10 +296,7 @@ module gc_mmio_regs
     return d;
   endfunction
 
-  logic [NCH-1:0] fault_map;
-  always_comb begin
-    for (int c = 0; c < NCH; c++) fault_map[c] = (err_cause_q[c] != ERROR_CAUSE_NONE);
-  end
+  logic [NCH-1:0] fault_map;   // ERROR.CAUSE != NONE, kept with the records (err_map_q)
 
   // COMPUTE registers kept here (rw) and their values
   function automatic logic cp_rw(input logic hit, input blk_e blk, input logic [15:0] off);
@@ -310,6 +323,31 @@ module gc_mmio_regs
     return v;
   endfunction
 
+  // Cycle counters kept as timestamps (gc_level_cycles), read for the decoded read address: the
+  // channel's CYCLES_RESIDENT and ACQ_BLOCKED_CYCLES, the engine's GATED_CYCLES.
+  dec_t        rdec;
+  logic [31:0] resident_cyc_rd, acq_blk_cyc_rd, gated_cyc_rd;
+  logic [$clog2(NRL + NCE + 1)-1:0] gated_idx;
+  always_comb begin
+    unique case (rdec.blk)
+      BLK_ENGINE:  gated_idx = $bits(gated_idx)'(NRL + 32'(rdec.ch));
+      BLK_COMPUTE: gated_idx = $bits(gated_idx)'(NRL + NCE);
+      default:     gated_idx = $bits(gated_idx)'(rdec.ch);
+    endcase
+  end
+  gc_level_cycles #(.N (NCH)) u_resident_cyc (
+    .clk_i, .rst_ni, .now_i (cycle_q[31:0]), .level_i (ch_resident_i), .rd_idx_i (rdec.ch),
+    .rd_cycles_o (resident_cyc_rd)
+  );
+  gc_level_cycles #(.N (NCH)) u_acq_blk_cyc (
+    .clk_i, .rst_ni, .now_i (cycle_q[31:0]), .level_i (ch_acq_blk_i), .rd_idx_i (rdec.ch),
+    .rd_cycles_o (acq_blk_cyc_rd)
+  );
+  gc_level_cycles #(.N (NRL + NCE + 1)) u_gated_cyc (
+    .clk_i, .rst_ni, .now_i (cycle_q[31:0]), .level_i (gated_i), .rd_idx_i (gated_idx),
+    .rd_cycles_o (gated_cyc_rd)
+  );
+
   // Value a register reads as (0 when not mapped).
   function automatic logic [31:0] reg_value(input dec_t d);
     logic [31:0] v;
@@ -323,7 +361,8 @@ module gc_mmio_regs
           v[GC_RUNLIST_DBG_CHANNEL_LSB +: GC_RUNLIST_DBG_CHANNEL_W] = dbg_pbdma_ch_i[d.ch];
           v[GC_RUNLIST_DBG_PB_LEFT_LSB +: GC_RUNLIST_DBG_PB_LEFT_W] = dbg_pbdma_pb_left_i[d.ch];
         end
-        GC_REG_RUNLIST_SWITCHES: v = rl_switches_q[d.ch];
+        GC_REG_RUNLIST_SWITCHES:     v = rl_switches_q[ri];
+        GC_REG_RUNLIST_GATED_CYCLES: v = gated_cyc_rd;
         default: v = '0;
       endcase
     end else if (d.hit && d.blk == BLK_ENGINE) begin
@@ -335,10 +374,12 @@ module gc_mmio_regs
         end
         GC_REG_ENGINE_BYTES:       v = ce_bytes_i[d.ch];
         GC_REG_ENGINE_BUSY_CYCLES: v = ce_busy_cycles_i[d.ch];
+        GC_REG_ENGINE_GATED_CYCLES: v = gated_cyc_rd;
         default: v = '0;
       endcase
     end else if (d.hit && d.blk == BLK_COMPUTE) begin
-      v = cp_rw(d.hit, d.blk, d.off) ? cp_rw_value(d.off) : cp_regs_i[d.off[6:2]];
+      if ((16'(GC_REG_COMPUTE_BASE) + d.off) == GC_REG_COMPUTE_GATED_CYCLES) v = gated_cyc_rd;
+      else v = cp_rw(d.hit, d.blk, d.off) ? cp_rw_value(d.off) : cp_regs_i[d.off[6:2]];
     end else if (d.hit && d.blk == BLK_GLOBAL) begin
       unique case (d.off)
         GC_REG_GLOBAL_ID:      v = GC_ID;
@@ -359,6 +400,7 @@ module gc_mmio_regs
         GC_REG_GLOBAL_CYCLE_HI:       v = cycle_hi_q;
         GC_REG_GLOBAL_FAULT_CHANNELS: v = 32'(fault_map);
         GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: v = acq_retry_q;
+        GC_REG_GLOBAL_CLOCK_GATING: v[GC_GLOBAL_CLOCK_GATING_DISABLE_LSB] = clk_gate_dis_q;
         default: v = '0;
       endcase
     end else if (d.hit) begin
@@ -384,12 +426,12 @@ module gc_mmio_regs
         GC_REG_CHANNEL_INTERLEAVE:
           v[GC_CHANNEL_INTERLEAVE_LEVEL_LSB +: GC_CHANNEL_INTERLEAVE_LEVEL_W] = interleave_q[d.ch];
         GC_REG_CHANNEL_ACQ_TIMEOUT:        v = acq_timeout_q[d.ch];
-        GC_REG_CHANNEL_CYCLES_RESIDENT:    v = resident_cyc_q[d.ch];
+        GC_REG_CHANNEL_CYCLES_RESIDENT:    v = resident_cyc_rd;
         GC_REG_CHANNEL_SWITCH_TIMESLICE:   v = sw_ts_q[d.ch];
         GC_REG_CHANNEL_SWITCH_ACQUIRE:     v = sw_acq_q[d.ch];
         GC_REG_CHANNEL_SWITCH_ENGINE:      v = sw_eng_q[d.ch];
         GC_REG_CHANNEL_SWITCH_EMPTY:       v = sw_empty_q[d.ch];
-        GC_REG_CHANNEL_ACQ_BLOCKED_CYCLES: v = acq_blk_cyc_q[d.ch];
+        GC_REG_CHANNEL_ACQ_BLOCKED_CYCLES: v = acq_blk_cyc_rd;
         GC_REG_CHANNEL_STATUS: begin
           v[GC_CHANNEL_STATUS_PENDING_LSB] = (gp_get_q[d.ch] != gp_put_q[d.ch]) ||
                                              ch_in_entry_i[d.ch];
@@ -412,6 +454,7 @@ module gc_mmio_regs
       unique case (d.off)
         GC_REG_GLOBAL_INTR_ENABLE:        v = intr_enable_q;
         GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: v = acq_retry_q;
+        GC_REG_GLOBAL_CLOCK_GATING: v[GC_GLOBAL_CLOCK_GATING_DISABLE_LSB] = clk_gate_dis_q;
         default: v = '0;
       endcase
     end else if (d.hit && d.blk == BLK_CHANNEL) begin
@@ -441,7 +484,7 @@ module gc_mmio_regs
   // ------------------------------------------------------------------------------------------
   // Write decode
   // ------------------------------------------------------------------------------------------
-  dec_t        wdec, rdec;
+  dec_t        wdec;
   logic        do_write, do_read;
   logic [31:0] wmask, wval;
 
@@ -571,17 +614,10 @@ module gc_mmio_regs
   // ------------------------------------------------------------------------------------------
   logic fault_recorded;  // some channel recorded a fault this cycle
   always_comb begin
-    fault_recorded = 1'b0;
-    for (int c = 0; c < NCH; c++) begin
-      if (err_cause_q[c] == ERROR_CAUSE_NONE && !ch_reset_o[c] &&
-          ((rf_valid && 32'(wdec.ch) == c))) begin
+    fault_recorded = rf_valid && !fault_map[wdec.ch] && !ch_reset_o[wdec.ch];
+    for (int r = 0; r < NRL; r++) begin
+      if (fault_valid_i[r] && !fault_map[fault_ch_i[r]] && !ch_reset_o[fault_ch_i[r]]) begin
         fault_recorded = 1'b1;
-      end
-      for (int r = 0; r < NRL; r++) begin
-        if (err_cause_q[c] == ERROR_CAUSE_NONE && !ch_reset_o[c] &&
-            fault_valid_i[r] && 32'(fault_ch_i[r]) == c) begin
-          fault_recorded = 1'b1;
-        end
       end
     end
   end
@@ -593,6 +629,7 @@ module gc_mmio_regs
       cycle_q       <= '0;
       cycle_hi_q    <= '0;
       acq_retry_q   <= ACQ_RETRY_RESET;
+      clk_gate_dis_q <= 1'b0;
       log_base_lo_q <= '0;
       log_base_hi_q <= '0;
       log_en_q      <= 1'b0;
@@ -612,6 +649,9 @@ module gc_mmio_regs
         endcase
       end
       if (wr_glob && wdec.off == GC_REG_GLOBAL_ACQ_RETRY_INTERVAL) acq_retry_q <= wval;
+      if (wr_glob && wdec.off == GC_REG_GLOBAL_CLOCK_GATING) begin
+        clk_gate_dis_q <= wval[GC_GLOBAL_CLOCK_GATING_DISABLE_LSB];
+      end
       cycle_q <= cycle_q + 64'd1;
       if (do_read && rdec.hit && rdec.blk == BLK_GLOBAL && rdec.off == GC_REG_GLOBAL_CYCLE_LO) begin
         cycle_hi_q <= cycle_q[63:32];
@@ -639,8 +679,35 @@ module gc_mmio_regs
   assign no_evict_o         = no_evict_q;
 
   // ------------------------------------------------------------------------------------------
-  // Channel registers
+  // Channel registers. Everything is written by index on an event; where two writes of one
+  // cycle name the same channel, the later statement wins: the lowest runlist index for GP_GET
+  // and faults (the runlist loops count down), a PBDMA fault over a register-block fault, and
+  // CTRL.RESET over everything. Increments of one channel from two runlists in one cycle add up
+  // (each writer writes the same sum).
   // ------------------------------------------------------------------------------------------
+  function automatic logic [31:0] n_same_ch(input logic [NRL-1:0] v, input logic [NRL-1:0][CH_W-1:0] chs,
+                                            input logic [CH_W-1:0] ch);
+    logic [31:0] n;
+    n = '0;
+    for (int r = 0; r < NRL; r++) n = n + 32'(v[r] && chs[r] == ch);
+    return n;
+  endfunction
+  function automatic logic [31:0] n_cause(input logic [NRL-1:0] v, input logic [NRL-1:0][CH_W-1:0] chs,
+                                          input logic [NRL-1:0][3:0] cause, input logic [CH_W-1:0] ch,
+                                          input logic [1:0] bit_i);
+    logic [31:0] n;
+    n = '0;
+    for (int r = 0; r < NRL; r++) n = n + 32'(v[r] && chs[r] == ch && cause[r][bit_i]);
+    return n;
+  endfunction
+
+  // A PBDMA fault record for the channel the register block faults (it wins)
+  logic rf_pf;
+  always_comb begin
+    rf_pf = 1'b0;
+    for (int r = 0; r < NRL; r++) rf_pf = rf_pf || (fault_valid_i[r] && fault_ch_i[r] == wdec.ch);
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       base_lo_q    <= '0;
@@ -650,101 +717,83 @@ module gc_mmio_regs
       gp_get_q     <= '0;
       enable_q     <= '0;
       runlist_q    <= '0;
-      err_gp_get_q <= '0;
-      err_method_q <= '0;
-      err_data_q   <= '0;
-      methods_q    <= '0;
       timeslice_q  <= {NCH{TIMESLICE_RESET}};
       acq_timeout_q <= '0;
       interleave_q <= '0;
-      resident_cyc_q <= '0;
-      acq_blk_cyc_q  <= '0;
-      sw_ts_q      <= '0;
-      sw_acq_q     <= '0;
-      sw_eng_q     <= '0;
-      sw_empty_q   <= '0;
-      rl_switches_q <= '0;
-      for (int c = 0; c < NCH; c++) err_cause_q[c] <= ERROR_CAUSE_NONE;
-    end else begin
-      for (int r = 0; r < NRL; r++) begin
-        if (sw_valid_i[r]) rl_switches_q[r] <= rl_switches_q[r] + 32'd1;
-      end
+      err_map_q    <= '0;
       for (int c = 0; c < NCH; c++) begin
-        logic        pf_valid;
-        logic [31:0] m_inc, s_ts, s_acq, s_eng, s_empty;
-        error_cause_e pf_cause;
-        logic [31:0] pf_gp_get, pf_method, pf_data;
-        // PBDMA updates (lowest runlist index wins for GP_GET and faults)
-        pf_valid  = 1'b0;
-        pf_cause  = ERROR_CAUSE_NONE;
-        pf_gp_get = '0;
-        pf_method = '0;
-        pf_data   = '0;
-        m_inc = '0; s_ts = '0; s_acq = '0; s_eng = '0; s_empty = '0;
-        for (int r = NRL - 1; r >= 0; r--) begin
-          if (gp_get_we_i[r] && 32'(gp_get_ch_i[r]) == c) gp_get_q[c] <= gp_get_val_i[r];
-          if (mthd_inc_i[r] && 32'(mthd_ch_i[r]) == c) m_inc = m_inc + 32'd1;
-          if (sw_valid_i[r] && 32'(sw_ch_i[r]) == c) begin
-            s_ts    = s_ts    + 32'(sw_cause_i[r][SW_TIMESLICE]);
-            s_acq   = s_acq   + 32'(sw_cause_i[r][SW_ACQUIRE]);
-            s_eng   = s_eng   + 32'(sw_cause_i[r][SW_ENGINE]);
-            s_empty = s_empty + 32'(sw_cause_i[r][SW_EMPTY]);
-          end
-          if (fault_valid_i[r] && 32'(fault_ch_i[r]) == c) begin
-            pf_valid  = 1'b1;
-            pf_cause  = fault_cause_i[r];
-            pf_gp_get = fault_gp_get_i[r];
-            pf_method = fault_method_i[r];
-            pf_data   = fault_data_i[r];
-          end
+        err_cause_q[c]  <= ERROR_CAUSE_NONE;
+        err_gp_get_q[c] <= '0;
+        err_method_q[c] <= '0;
+        err_data_q[c]   <= '0;
+        methods_q[c]    <= '0;
+        sw_ts_q[c]      <= '0;
+        sw_acq_q[c]     <= '0;
+        sw_eng_q[c]     <= '0;
+        sw_empty_q[c]   <= '0;
+      end
+      for (int r = 0; r < NRL; r++) rl_switches_q[r] <= '0;
+    end else begin
+      // PBDMA reports (lowest runlist index last: it wins for GP_GET and faults)
+      for (int r = NRL - 1; r >= 0; r--) begin
+        if (gp_get_we_i[r]) gp_get_q[gp_get_ch_i[r]] <= gp_get_val_i[r];
+        if (mthd_inc_i[r]) begin
+          methods_q[mthd_ch_i[r]] <= methods_q[mthd_ch_i[r]] + n_same_ch(mthd_inc_i, mthd_ch_i, mthd_ch_i[r]);
         end
-        methods_q[c]  <= methods_q[c] + m_inc;
-        sw_ts_q[c]    <= sw_ts_q[c] + s_ts;
-        sw_acq_q[c]   <= sw_acq_q[c] + s_acq;
-        sw_eng_q[c]   <= sw_eng_q[c] + s_eng;
-        sw_empty_q[c] <= sw_empty_q[c] + s_empty;
-        if (ch_resident_i[c]) resident_cyc_q[c] <= resident_cyc_q[c] + 32'd1;
-        if (ch_acq_blk_i[c])  acq_blk_cyc_q[c]  <= acq_blk_cyc_q[c] + 32'd1;
-        // Fault record: first error wins; the PBDMA's record wins over a register-block fault
-        if (err_cause_q[c] == ERROR_CAUSE_NONE) begin
-          if (pf_valid) begin
-            err_cause_q[c]  <= pf_cause;
-            err_gp_get_q[c] <= pf_gp_get;
-            err_method_q[c] <= pf_method;
-            err_data_q[c]   <= pf_data;
-          end else if (rf_valid && 32'(wdec.ch) == c) begin
-            err_cause_q[c]  <= rf_cause;
-            err_gp_get_q[c] <= gp_get_q[c];
-            err_method_q[c] <= '0;
-            err_data_q[c]   <= rf_data;
-          end
+        if (sw_valid_i[r]) begin
+          rl_switches_q[r] <= rl_switches_q[r] + 32'd1;
+          sw_ts_q[sw_ch_i[r]]    <= sw_ts_q[sw_ch_i[r]] +
+                                    n_cause(sw_valid_i, sw_ch_i, sw_cause_i, sw_ch_i[r], 2'(SW_TIMESLICE));
+          sw_acq_q[sw_ch_i[r]]   <= sw_acq_q[sw_ch_i[r]] +
+                                    n_cause(sw_valid_i, sw_ch_i, sw_cause_i, sw_ch_i[r], 2'(SW_ACQUIRE));
+          sw_eng_q[sw_ch_i[r]]   <= sw_eng_q[sw_ch_i[r]] +
+                                    n_cause(sw_valid_i, sw_ch_i, sw_cause_i, sw_ch_i[r], 2'(SW_ENGINE));
+          sw_empty_q[sw_ch_i[r]] <= sw_empty_q[sw_ch_i[r]] +
+                                    n_cause(sw_valid_i, sw_ch_i, sw_cause_i, sw_ch_i[r], 2'(SW_EMPTY));
         end
-        // Host writes
-        if (32'(wdec.ch) == c) begin
-          if (we_base_lo) base_lo_q[c] <= wval[31:ENTRY_LSB];
-          if (we_base_hi) begin
-            base_hi_q[c] <= wval[GC_CHANNEL_GPFIFO_BASE_HI_HI_LSB +: GC_CHANNEL_GPFIFO_BASE_HI_HI_W];
-          end
-          if (we_size)    log2_q[c] <= w_log2;
-          if (we_gp_put && !w_put_bad) gp_put_q[c] <= wval;
-          if (we_ctrl)    enable_q[c] <= w_enable;
-          if (we_runlist) runlist_q[c] <= wval[GC_CHANNEL_RUNLIST_ID_LSB +: GC_CHANNEL_RUNLIST_ID_W];
-          if (we_timeslice)   timeslice_q[c]   <= wval;
-          if (we_acq_timeout) acq_timeout_q[c] <= wval;
-          if (we_interleave) begin
-            interleave_q[c] <= wval[GC_CHANNEL_INTERLEAVE_LEVEL_LSB +: GC_CHANNEL_INTERLEAVE_LEVEL_W];
-          end
+        // Fault record: first error wins
+        if (fault_valid_i[r] && !err_map_q[fault_ch_i[r]]) begin
+          err_cause_q[fault_ch_i[r]]  <= fault_cause_i[r];
+          err_map_q[fault_ch_i[r]]    <= (fault_cause_i[r] != ERROR_CAUSE_NONE);
+          err_gp_get_q[fault_ch_i[r]] <= fault_gp_get_i[r];
+          err_method_q[fault_ch_i[r]] <= fault_method_i[r];
+          err_data_q[fault_ch_i[r]]   <= fault_data_i[r];
         end
-        // CTRL.RESET: last, so it wins over everything above
-        if (ch_reset_o[c]) begin
-          enable_q[c]     <= 1'b0;
-          gp_put_q[c]     <= '0;
-          gp_get_q[c]     <= '0;
-          err_cause_q[c]  <= ERROR_CAUSE_NONE;
-          err_gp_get_q[c] <= '0;
-          err_method_q[c] <= '0;
-          err_data_q[c]   <= '0;
+      end
+      // A register-block fault (a PBDMA record of the same channel in this cycle wins)
+      if (rf_valid && !rf_pf && !err_map_q[wdec.ch]) begin
+        err_cause_q[wdec.ch]  <= rf_cause;
+        err_map_q[wdec.ch]    <= 1'b1;
+        err_gp_get_q[wdec.ch] <= gp_get_q[wdec.ch];
+        err_method_q[wdec.ch] <= '0;
+        err_data_q[wdec.ch]   <= rf_data;
+      end
+      // Host writes
+      if (wr_ch) begin
+        if (we_base_lo) base_lo_q[wdec.ch] <= wval[31:ENTRY_LSB];
+        if (we_base_hi) begin
+          base_hi_q[wdec.ch] <= wval[GC_CHANNEL_GPFIFO_BASE_HI_HI_LSB +: GC_CHANNEL_GPFIFO_BASE_HI_HI_W];
         end
+        if (we_size)    log2_q[wdec.ch] <= w_log2;
+        if (we_gp_put && !w_put_bad) gp_put_q[wdec.ch] <= wval;
+        if (we_ctrl)    enable_q[wdec.ch] <= w_enable;
+        if (we_runlist) runlist_q[wdec.ch] <= wval[GC_CHANNEL_RUNLIST_ID_LSB +: GC_CHANNEL_RUNLIST_ID_W];
+        if (we_timeslice)   timeslice_q[wdec.ch]   <= wval;
+        if (we_acq_timeout) acq_timeout_q[wdec.ch] <= wval;
+        if (we_interleave) begin
+          interleave_q[wdec.ch] <= wval[GC_CHANNEL_INTERLEAVE_LEVEL_LSB +: GC_CHANNEL_INTERLEAVE_LEVEL_W];
+        end
+      end
+      // CTRL.RESET: last, so it wins over everything above
+      if (we_ctrl && w_reset) begin
+        enable_q[wdec.ch]     <= 1'b0;
+        gp_put_q[wdec.ch]     <= '0;
+        gp_get_q[wdec.ch]     <= '0;
+        err_cause_q[wdec.ch]  <= ERROR_CAUSE_NONE;
+        err_map_q[wdec.ch]    <= 1'b0;
+        err_gp_get_q[wdec.ch] <= '0;
+        err_method_q[wdec.ch] <= '0;
+        err_data_q[wdec.ch]   <= '0;
       end
     end
   end
@@ -758,6 +807,7 @@ module gc_mmio_regs
     end
   end
   assign ch_enable_o      = enable_q;
+  assign fault_map        = err_map_q;
   assign ch_err_o         = fault_map;
   assign ch_gpfifo_log2_o = log2_q;
   assign ch_gp_put_o      = gp_put_q;
@@ -768,5 +818,6 @@ module gc_mmio_regs
   assign ch_acq_timeout_o = acq_timeout_q;
   assign acq_retry_o      = acq_retry_q;
   assign cycle_o          = cycle_q;
+  assign clk_gate_dis_o   = clk_gate_dis_q;
 
 endmodule

@@ -45,6 +45,7 @@ module gc_simt
   input  logic                       log_ctrl_we_i,
   input  logic                       no_evict_i,
   output logic [NREG-1:0][31:0]      regs_o,
+  output logic                       idle_o,        // nothing to do (gc_compute idle_o)
   input  logic [63:0]                timestamp_i,
 
   // crossbar client ports
@@ -173,7 +174,8 @@ module gc_simt
     .aq_wdata_o    (aq_wdata_o[0]),
     .as_valid_i    (as_valid_i[0]),
     .as_err_i      (as_err_i),
-    .regs_o
+    .regs_o,
+    .idle_o
   );
   // the front only reads memory and only writes through the atomic unit
   assign c_awvalid_o[0] = 1'b0;

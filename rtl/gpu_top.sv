@@ -9,6 +9,14 @@
 // Crossbar clients (= AXI IDs): 0..NUM_RUNLISTS-1 the PBDMAs (GPFIFO / pushbuffer reads only),
 // then CE0, CE1, then the atomic unit, then u_simt's (TMD reads, then per SM instruction fetch
 // and load/store).
+// Clock gating: each PBDMA, each copy engine and u_simt runs on its own gated clock
+// (gc_idle_gate: a latch-based ICG, gc_clock_gate), stopped while the engine is idle and running
+// again in the cycle its first doorbell, copy command, launch or memory response arrives. The
+// register block, the atomic unit and the crossbar always run; the free-running counters
+// (GLOBAL.CYCLE, the per-channel counters of gc_mmio_regs) live there, and the engines read time
+// as a timestamp (cycle), so a gated stretch changes no count. GLOBAL.CLOCK_GATING.DISABLE keeps
+// every engine clock running; *.GATED_CYCLES count the stopped cycles. The gated clocks
+// (clk_pbdma[n], clk_ce[n], clk_simt) and gated_* are in the waveform.
 `include "gc_axi_check.svh"
 
 module gpu_top
@@ -185,6 +193,71 @@ module gpu_top
   logic                     tmu_log_en, tmu_log_ctrl_we, tmu_no_evict;
   logic [GC_COMPUTE_LOG_CTRL_SIZE_LOG2_W-1:0] tmu_log_size_log2;
 
+  // ------------------------------------------------------------------------------------------
+  // Engine clock gates. busy_* is each engine's "cannot stop now": in every cycle it is 0 (and
+  // HOLD more) no register of the engine would change, so stopping its clock changes nothing:
+  //   PBDMA n   in IDLE with no channel of its runlist having GPFIFO work, blocked on an acquire,
+  //             waiting for its engine or saved mid-entry; no read, atomic or engine handshake or
+  //             response and no pulse on its outputs; no channel reset and no register write in
+  //             progress (any of which may make a channel runnable). In IDLE with none of these
+  //             the scheduler finds nothing to select; its owner bookkeeping settles within the
+  //             HOLD cycles (an owner holding its slice for an engine is dropped at once when the
+  //             engine is idle); its free-running slice / turn / retry timers are only read for an
+  //             owner, a guest or a blocked channel, and restart when one is selected or blocked.
+  //   CE n      in IDLE with no command offered: every register holds (the state machine leaves
+  //             IDLE only on a command; the busy-cycle counter counts only outside IDLE).
+  //   u_simt    gc_compute's idle_o (no task entry, every state machine idle, no active warp, no
+  //             event from the SMs), no launch offered, no task-log control write, and none of
+  //             its memory or atomic ports active.
+  // ------------------------------------------------------------------------------------------
+  localparam int unsigned GATE_HOLD = 8;
+  logic [NCH-1:0]  ch_work;             // enabled, no error, GP_GET != GP_PUT
+  logic            reg_wr;              // a register write in progress
+  logic [NRL-1:0]  busy_pbdma, gated_pbdma, clk_pbdma;
+  logic [NCE-1:0]  busy_ce, gated_ce, clk_ce;
+  logic            busy_simt, gated_simt, clk_simt, simt_idle;
+  logic            clk_gate_dis;        // GLOBAL.CLOCK_GATING.DISABLE: every engine clock runs
+
+  assign reg_wr = s_awvalid_i || s_wvalid_i;
+  always_comb begin
+    for (int c = 0; c < NCH; c++) begin
+      ch_work[c] = ch_enable[c] && !ch_err[c] && (ch_gp_put[c] != ch_gp_get[c]);
+    end
+    for (int n = 0; n < NRL; n++) begin
+      logic work;
+      work = 1'b0;
+      for (int c = 0; c < NCH; c++) work = work || (ch_work[c] && (32'(ch_runlist[c]) == n));
+      busy_pbdma[n] = work || reg_wr || clk_gate_dis || (ch_reset != '0) || (dbg_pbdma_state[n] != PBDMA_STATE_IDLE) ||
+                      (rl_acq_blk[n] != '0) || (rl_eng_busy[n] != '0) || (rl_in_entry[n] != '0) ||
+                      c_arvalid[n] || c_rvalid[n] || aq_valid[n] || as_valid[n] || cmd_valid[n] ||
+                      ce_done[n] || gp_get_we[n] || fault_valid[n] || mthd_inc[n] || sw_valid[n] ||
+                      pbdma_nonstall[n];
+    end
+    for (int n = 0; n < NCE; n++) begin
+      busy_ce[n] = clk_gate_dis || (ce_state[n] != GC_ENGINE_DBG_STATE_W'(CE_STATE_IDLE)) || cmd_valid[n + 1] ||
+                   c_rvalid[CLI_CE0 + n] || c_bvalid[CLI_CE0 + n] || as_valid[AQ_CE0 + n];
+    end
+    busy_simt = clk_gate_dis || !simt_idle || cmd_valid[0] || tmu_log_ctrl_we ||
+                (c_arvalid[CLI_SIMT +: NC_SIMT] != '0) || (c_rvalid[CLI_SIMT +: NC_SIMT] != '0) ||
+                (c_awvalid[CLI_SIMT +: NC_SIMT] != '0) || (c_wvalid[CLI_SIMT +: NC_SIMT] != '0) ||
+                (c_bvalid[CLI_SIMT +: NC_SIMT] != '0) || (aq_valid[AQ_SIMT +: NA_SIMT] != '0) ||
+                (as_valid[AQ_SIMT +: NA_SIMT] != '0);
+  end
+
+  for (genvar n = 0; n < NRL; n++) begin : g_gate_pbdma
+    gc_idle_gate #(.HOLD (GATE_HOLD)) u_gate (
+      .clk_i, .rst_ni, .busy_i (busy_pbdma[n]), .clk_o (clk_pbdma[n]), .gated_o (gated_pbdma[n])
+    );
+  end
+  for (genvar n = 0; n < NCE; n++) begin : g_gate_ce
+    gc_idle_gate #(.HOLD (GATE_HOLD)) u_gate (
+      .clk_i, .rst_ni, .busy_i (busy_ce[n]), .clk_o (clk_ce[n]), .gated_o (gated_ce[n])
+    );
+  end
+  gc_idle_gate #(.HOLD (GATE_HOLD)) u_gate_simt (
+    .clk_i, .rst_ni, .busy_i (busy_simt), .clk_o (clk_simt), .gated_o (gated_simt)
+  );
+
   always_comb begin
     ch_resident = '0;
     ch_acq_blk  = '0;
@@ -232,6 +305,8 @@ module gpu_top
     .ch_acq_timeout_o    (ch_acq_timeout),
     .acq_retry_o         (acq_retry),
     .cycle_o             (cycle),
+    .clk_gate_dis_o      (clk_gate_dis),
+    .gated_i             ({gated_simt, gated_ce, gated_pbdma}),
     .gp_get_we_i         (gp_get_we),
     .gp_get_ch_i         (gp_get_ch),
     .gp_get_val_i        (gp_get_val),
@@ -278,7 +353,7 @@ module gpu_top
     gc_pbdma #(
       .RL (n)
     ) u_pbdma (
-      .clk_i,
+      .clk_i             (clk_pbdma[n]),
       .rst_ni,
       .ch_enable_i       (ch_enable),
       .ch_err_i          (ch_err),
@@ -385,7 +460,7 @@ module gpu_top
     .NENT  (TASK_ENTRIES),
     .FPU   (FPU)
   ) u_simt (
-    .clk_i,
+    .clk_i             (clk_simt),
     .rst_ni,
     .cmd_valid_i       (cmd_valid[0]),
     .cmd_ready_o       (cmd_ready[0]),
@@ -405,6 +480,7 @@ module gpu_top
     .log_ctrl_we_i     (tmu_log_ctrl_we),
     .no_evict_i        (tmu_no_evict),
     .regs_o            (simt_regs),
+    .idle_o            (simt_idle),
     .timestamp_i       (cycle),
     .c_arvalid_o       (c_arvalid[CLI_SIMT +: NC_SIMT]),
     .c_arready_i       (c_arready[CLI_SIMT +: NC_SIMT]),
@@ -452,7 +528,7 @@ module gpu_top
   // Copy engines: CE n serves runlist n + 1
   // ------------------------------------------------------------------------------------------
   gc_copy_engine u_ce0 (
-    .clk_i,
+    .clk_i             (clk_ce[0]),
     .rst_ni,
     .cmd_valid_i       (cmd_valid[1]),
     .cmd_ready_o       (cmd_ready[1]),
@@ -520,7 +596,7 @@ module gpu_top
   );
 
   gc_copy_engine u_ce1 (
-    .clk_i,
+    .clk_i             (clk_ce[1]),
     .rst_ni,
     .cmd_valid_i       (cmd_valid[2]),
     .cmd_ready_o       (cmd_ready[2]),

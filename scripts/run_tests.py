@@ -15,6 +15,14 @@ and its cases are named BACKEND/<case>: the same driver suite on every device ba
 program (the memory model's seed and random stall percentage) and pass +seed=N / +stall_pct=P to
 the RTL block benches.  A failing case prints the one command that reproduces it: the environment
 (seed, stall, backend), the program and the case.
+
+--filter TEXT keeps the cases whose name contains TEXT; a leading ^ anchors it at the start of the
+name and a trailing $ at the end (^cosim_ leaves out sc/cosim_..., ref/cosim_...).
+
+--needs prints, one a line, the programs (as given) that may hold a case the filter keeps, and runs
+nothing: `make test TESTS=x` builds only those.  A program is kept when its name matches, when it
+is not built yet, when its test source (tests/*/NAME.c) is newer than it, or when the case list of
+the binary already built has a match (.py programs list their cases directly).
 """
 import argparse
 import concurrent.futures as cf
@@ -70,6 +78,45 @@ def repro(prog, case, backend, knobs):
     return " ".join(words)
 
 
+def matches(flt, name):
+    """The --filter rule: a substring of name; ^ anchors it at the start, $ at the end."""
+    start, end = flt.startswith("^"), flt.endswith("$") and len(flt) > 1
+    core = flt[1 if start else 0:len(flt) - (1 if end else 0)]
+    if start and end:
+        return name == core
+    if start:
+        return name.startswith(core)
+    if end:
+        return name.endswith(core)
+    return core in name
+
+
+def test_source(prog):
+    """tests/*/NAME.c of a test binary, or None."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for sub in ("unit", "cosim", "compute"):
+        src = os.path.join(root, "tests", sub, os.path.basename(prog) + ".c")
+        if os.path.exists(src):
+            return src
+    return None
+
+
+def may_match(spec, flt):
+    """True when program spec (BACKEND@PATH or PATH) may hold a case the filter keeps."""
+    backend, prog = split_backend(spec)
+    prefix = f"{backend}/" if backend else ""
+    base = os.path.basename(prog)
+    if matches(flt, prefix + base) or not os.path.exists(prog):
+        return True
+    src = test_source(prog)
+    if src and os.path.getmtime(src) > os.path.getmtime(prog):
+        return True
+    cases = list_cases(prog)
+    if not isinstance(cases, list):
+        return isinstance(cases, Exception)
+    return any(matches(flt, prefix + c) for c in cases)
+
+
 def list_cases(prog):
     """The case names of prog, or None when it runs whole (RTL block benches: not test_*)."""
     if not os.path.basename(prog).startswith("test_"):
@@ -107,8 +154,10 @@ def main():
     ap.add_argument("programs", nargs="+", help="test programs (binaries or .py files)")
     ap.add_argument("--jobs", type=int, default=2, help="cases run at once (default %(default)s)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per case (default %(default)s)")
-    ap.add_argument("--filter", default="", help="only cases whose name contains this")
+    ap.add_argument("--filter", default="", help="only cases whose name contains this (^ / $ anchor it)")
     ap.add_argument("--junit", help="write JUnit XML here")
+    ap.add_argument("--needs", action="store_true",
+                    help="print the programs that may hold a matching case (one a line) and run nothing")
     ap.add_argument("--seed", type=int, help="GPUCOSIM_SEED for every program (+seed=N for the RTL benches)")
     ap.add_argument("--stall", type=int, help="GPUCOSIM_STALL_PCT (0..90) for every program (+stall_pct=P for the benches)")
     args = ap.parse_args()
@@ -116,6 +165,11 @@ def main():
         ap.error(f"--seed {args.seed}: a seed is >= 0")
     if args.stall is not None and not 0 <= args.stall <= 90:
         ap.error(f"--stall {args.stall}: the stall percentage is 0..90")
+    if args.needs:
+        for spec in args.programs:
+            if may_match(spec, args.filter):
+                print(spec)
+        return 0
     knobs = {}
     if args.seed is not None:
         knobs["GPUCOSIM_SEED"] = str(args.seed)
@@ -135,7 +189,7 @@ def main():
         base = os.path.basename(prog)
         for c in cases or [None]:
             name = (f"{backend}/" if backend else "") + (c or base)
-            if args.filter in name:
+            if matches(args.filter, name):
                 jobs.append((prog, c, name, backend))
 
     results = []

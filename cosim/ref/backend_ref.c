@@ -156,6 +156,8 @@ static bool reg_read(ref_t *r, uint32_t off, uint32_t *v) {
             *v = GC_RUNLIST_DBG_STATE(p->state) | GC_RUNLIST_DBG_CHANNEL(p->cur) | GC_RUNLIST_DBG_PB_LEFT(left);
         } else if (a == GC_REG_RUNLIST_SWITCHES(n)) {
             *v = p->switches;
+        } else if (a == GC_REG_RUNLIST_GATED_CYCLES(n)) {
+            *v = 0; /* the functional model has no clocks to stop (GLOBAL.CLOCK_GATING) */
         } else {
             return false;
         }
@@ -168,6 +170,7 @@ static bool reg_read(ref_t *r, uint32_t off, uint32_t *v) {
         if (a == GC_REG_ENGINE_DBG(n)) *v = GC_ENGINE_DBG_STATE(e->state) | GC_ENGINE_DBG_CHANNEL(e->ch);
         else if (a == GC_REG_ENGINE_BYTES(n)) *v = e->bytes;
         else if (a == GC_REG_ENGINE_BUSY_CYCLES(n)) *v = e->busy_cycles;
+        else if (a == GC_REG_ENGINE_GATED_CYCLES(n)) *v = 0; /* no clocks (GLOBAL.CLOCK_GATING) */
         else return false;
         return true;
     }
@@ -188,6 +191,7 @@ static bool reg_read(ref_t *r, uint32_t off, uint32_t *v) {
         case GC_REG_GLOBAL_CYCLE_HI: *v = r->cycle_hi; break;
         case GC_REG_GLOBAL_FAULT_CHANNELS: *v = fault_map(r); break;
         case GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: *v = r->acq_retry; break;
+        case GC_REG_GLOBAL_CLOCK_GATING: *v = r->clock_gating; break;
         default: return false;
         }
         return true;
@@ -244,6 +248,9 @@ static bool reg_write(ref_t *r, uint32_t off, uint32_t v) {
         case GC_REG_GLOBAL_INTR_STATUS: r->intr_status &= ~v & INTR_MASK; break;
         case GC_REG_GLOBAL_INTR_ENABLE: r->intr_enable = v & INTR_MASK; break;
         case GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: r->acq_retry = v; break;
+        case GC_REG_GLOBAL_CLOCK_GATING:
+            r->clock_gating = GC_GLOBAL_CLOCK_GATING_DISABLE(GC_GLOBAL_CLOCK_GATING_DISABLE_GET(v));
+            break;
         case GC_REG_GLOBAL_ID:
         case GC_REG_GLOBAL_VERSION:
         case GC_REG_GLOBAL_CONFIG:

@@ -256,6 +256,7 @@ typedef struct ref {
     ref_au_req_t au[REF_NAU];
     uint64_t au_free;    /* the atomic unit serves one request at a time */
     uint32_t intr_status, intr_enable, acq_retry, cycle_hi;
+    uint32_t clock_gating; /* GLOBAL.CLOCK_GATING, kept for read-back (no clocks are modelled) */
     uint64_t n_reads, n_wbeats; /* read bursts issued, write beats (fault injection, dump) */
     double t_open;
 } ref_t;

@@ -1373,6 +1373,7 @@ bool ref_cmp_reg_read(const ref_t *r, uint32_t a, uint32_t *v) {
     case GC_REG_COMPUTE_LOG_CTRL: *v = c->log_ctrl; break;
     case GC_REG_COMPUTE_LOG_PUT: *v = c->log_put; break;
     case GC_REG_COMPUTE_TMU_CTRL: *v = c->tmu_ctrl; break;
+    case GC_REG_COMPUTE_GATED_CYCLES: *v = 0; break; /* no clocks (GLOBAL.CLOCK_GATING) */
     default: return false;
     }
     return true;

@@ -187,9 +187,12 @@ out:
     return ok ? 0 : 1;
 }
 
-/* Copy-engine efficiency: vidmem -> vidmem copies of 64 KiB and 1 MiB on CE0.  A timestamped host
- * release right before the copy and the copy's four-word release (timestamped at completion)
- * bracket it; efficiency = bytes / cycles / bus bytes per cycle. */
+/* Copy-engine efficiency: vidmem -> vidmem copies of 64 KiB and 1 MiB on CE0, measured on the
+ * engine alone: the copy's four-word completion record holds the cycle the engine took the command
+ * (+4, low 32 bits) and the atomic unit's stamp of the release, issued after the last data write's
+ * response (+8); efficiency = bytes / (end - start) / bus bytes per cycle.  The timestamped host
+ * release before the copy (launch_cycles: from it to the end) adds the PBDMA's launch path and the
+ * release's own sysmem round trip. */
 static int scenario_ce_bandwidth(const opts_t *o) {
     gc_device_t *dev = NULL;
     gc_channel_t *ch = NULL;
@@ -217,9 +220,10 @@ static int scenario_ce_bandwidth(const opts_t *o) {
         TRY(dev, S, "waiting for the copy", gc_channel_wait_idle(ch));
         uint64_t rec[4];
         TRY(dev, S, "reading the timestamps", gc_mem_read(dev, sem.addr, rec, sizeof rec));
-        uint64_t cycles = rec[3] - rec[1];
+        uint64_t cycles = (uint32_t)((uint32_t)rec[3] - (uint32_t)(rec[2] >> 32));
         double eff = (double)sizes[i] / (double)cycles / (GC_AXI_DATA_W / 8.0);
-        printf("ce_efficiency bytes=%u cycles=%llu efficiency=%.4f\n", sizes[i], (unsigned long long)cycles, eff);
+        printf("ce_efficiency bytes=%u cycles=%llu efficiency=%.4f launch_cycles=%llu\n", sizes[i],
+               (unsigned long long)cycles, eff, (unsigned long long)(rec[3] - rec[1]));
     }
     ok = 1;
 out:
@@ -437,7 +441,7 @@ static const option_t options[] = {
     {"--backend", K_TEXT, "NAME", 0, 0, 0, "device backend: rtl, ref or sc (default rtl, or $GPUCOSIM_BACKEND); with sc "
                                            "the whole scenario, driver included, runs in a SystemC SC_THREAD"},
     {"--seed", K_NUM, "N", 0, UINT64_MAX, 0, "memory-model seed, 0..2^64-1 (default 1, or $GPUCOSIM_SEED)"},
-    {"--waves", K_TEXT, "FILE", 0, 0, 0, "write an FST waveform (rtl and sc; open with cosim/gpucosim.gtkw)"},
+    {"--waves", K_TEXT, "FILE", 0, 0, 0, "write an FST waveform (rtl: only build/bin/gpucosim-waves, the traced build; sc; open with cosim/gpucosim.gtkw)"},
     {"--stall", K_NUM, "PCT", 0, 90, 0, "random memory stalls, percent (default 0, or $GPUCOSIM_STALL_PCT)"},
     {"--max-cycles", K_NUM, "N", 0, UINT64_MAX, 0, "watchdog: stop a run at N cycles, 0 = none (or $GPUCOSIM_MAX_CYCLES)"},
     {"--progress", K_NUM, "N", 1, UINT64_MAX, 0, "a progress line on stderr every N device cycles (default: every "
@@ -699,6 +703,11 @@ int main(int argc, char **argv) {
     if (o.dev.waves && !strcmp(o.dev.backend, "ref")) {
         fprintf(stderr, "gpucosim: the ref backend has no signals to write a waveform of (waves '%s': use --backend rtl "
                         "or sc)\n", o.dev.waves);
+        return 2;
+    }
+    if (o.dev.waves && !strcmp(o.dev.backend, "rtl") && !cosim_has_trace()) {
+        fprintf(stderr, "gpucosim: this model is built without tracing (waves '%s'): " COSIM_NO_TRACE_HINT "\n",
+                o.dev.waves);
         return 2;
     }
     /* outputs last: every other refusal leaves nothing behind */

@@ -8,7 +8,13 @@
  *     in about equal shares (a pick that never leaves the current channel starves the others);
  *   - the slice: a channel is switched away for TIMESLICE only after a whole slice of residency
  *     (SWITCH_TIMESLICE <= CYCLES_RESIDENT / TIMESLICE: a slice not renewed at selection would
- *     switch at every method), and alone its slice is renewed silently (no switch at all).
+ *     switch at every method), and alone its slice is renewed silently (no switch at all);
+ *   - interleave levels: LOW, MEDIUM and HIGH channels with long pushbuffers get 1, 2 and 3 slices
+ *     per round-robin cycle (CYCLES_RESIDENT 1 : 2 : 3) and are switched away 1, 2 and 2 times
+ *     per cycle (HIGH's second and third turns follow each other: its slice is renewed in place);
+ *   - GP_GET after ring wraps: small rings, many entries from several channels switching at short
+ *     slices; GP_GET trails the entries' own releases by at most the entry in progress whenever
+ *     the device is stopped, and ends exactly at the number of entries modulo the ring size.
  */
 #include "cosim_util.h"
 #include "tcase.h"
@@ -160,9 +166,152 @@ static void t_alone_renewed(void) {
     gc_device_close(dev);
 }
 
+/* Run until channel `id` has taken every entry (GP_GET == GP_PUT) and left the PBDMA. */
+static gc_status_t wait_drained(gc_device_t *dev, uint32_t id) {
+    for (uint32_t t = 0; t < 20000; t++) {
+        if (rd(dev, GC_REG_CHANNEL_GP_GET(id)) == rd(dev, GC_REG_CHANNEL_GP_PUT(id)))
+            return util_wait_left(dev, id, 100000);
+        gc_status_t s = gc_device_run(dev, 10);
+        if (s != GC_OK) return s;
+    }
+    return GC_ERR_TIMEOUT;
+}
+
+/* |a - b| <= tol */
+static int near(uint32_t a, uint32_t b, uint32_t tol) { return a <= b + tol && b <= a + tol; }
+
+/* Interleave levels: one LOW, one MEDIUM and one HIGH channel, each with a pushbuffer longer than
+ * the window, equal slices. Per round-robin cycle (rounds 0, 1, 2: LOW M H, M H, H) LOW gets one
+ * slice, MEDIUM two, HIGH three; the window holds many cycles, its two ends cut at most one
+ * cycle short. A pick that never leaves the current channel, or a slice never renewed at
+ * selection, breaks both the shares and the switch counts. */
+static void t_interleave_levels(void) {
+    enum { SLICE = 500, WINDOW = 36000 };
+    static const uint32_t lvl[NCH] = {GC_CHANNEL_INTERLEAVE_LEVEL_LOW, GC_CHANNEL_INTERLEAVE_LEVEL_MEDIUM,
+                                      GC_CHANNEL_INTERLEAVE_LEVEL_HIGH};
+    gc_device_t *dev = util_open(NULL);
+    REQUIRE(dev);
+    gc_channel_t *ch[NCH];
+    for (int c = 0; c < NCH; c++) {
+        gc_channel_config_t cc;
+        gc_channel_config_init(&cc);
+        cc.runlist = 1;
+        cc.timeslice = SLICE;
+        cc.interleave = lvl[c];
+        REQUIRE_OK(dev, gc_channel_open(dev, &cc, &ch[c]));
+    }
+    gc_buf_t slots;
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 16u * NCH * RELEASES, 64, &slots));
+    static const uint8_t zero[16 * NCH * RELEASES];
+    REQUIRE_OK(dev, gc_mem_write(dev, slots.addr, zero, sizeof zero));
+    counters_t c0[NCH], c1[NCH];
+    for (int c = 0; c < NCH; c++) c0[c] = counters(dev, ch[c]);
+    for (int c = 0; c < NCH; c++)
+        REQUIRE_OK(dev, submit_releases(ch[c], slots.addr + 16u * RELEASES * (uint32_t)c, RELEASES));
+    REQUIRE_OK(dev, gc_device_run(dev, WINDOW));
+    uint32_t res[NCH], sw[NCH];
+    for (int c = 0; c < NCH; c++) {
+        c1[c] = counters(dev, ch[c]);
+        uint32_t st = rd(dev, GC_REG_CHANNEL_STATUS(gc_channel_id(ch[c])));
+        CHECK_EQ(GC_CHANNEL_STATUS_PENDING_GET(st), 1); /* every channel had work all along */
+        res[c] = c1[c].resident - c0[c].resident;
+        sw[c] = c1[c].sw_ts - c0[c].sw_ts;
+        fprintf(stderr, "level %u (channel %u): %u cycles resident, %u methods, %u time-slice switches\n", lvl[c],
+                gc_channel_id(ch[c]), res[c], c1[c].methods - c0[c].methods, sw[c]);
+        CHECK_EQ(c1[c].sw_empty, c0[c].sw_empty);
+        CHECK(sw[c] <= res[c] / SLICE); /* a switch only after a whole slice resident */
+    }
+    /* the cycles: WINDOW / (6 slices + overruns) >= 8 */
+    CHECK(sw[0] >= 8);
+    CHECK(near(sw[1], 2 * sw[0], 2));
+    CHECK(near(sw[2], 2 * sw[0], 2));
+    /* residency 1 : 2 : 3, within one cycle's share at either end of the window */
+    uint32_t unit = res[0] / sw[0]; /* LOW's residency per cycle */
+    fprintf(stderr, "LOW resident %u cycles per round-robin cycle\n", unit);
+    CHECK(near(res[1], 2 * res[0], 2 * unit));
+    CHECK(near(res[2], 3 * res[0], 3 * unit));
+    CHECK(res[0] < res[1] && res[1] < res[2]);
+    for (int c = 0; c < NCH; c++) REQUIRE_OK(dev, gc_channel_wait_idle(ch[c]));
+    check_releases(dev, &slots, RELEASES);
+    gc_device_close(dev);
+}
+
+/* GP_GET exactly, across ring wraps: NCH channels with 4-entry rings at a 40-cycle slice (entries
+ * are left mid-way and resumed), ENTRIES entries each of PER releases, the last of which writes
+ * the entry's sequence number to the channel's progress word. Whenever the device stands still
+ * GP_GET (over MMIO) is the number of entries whose release landed, or one less (the entry whose
+ * last release just landed has not been retired yet), modulo 4; in the end exactly ENTRIES mod 4
+ * beyond where it started, equal to GP_PUT. */
+static void t_gp_get_wraps(void) {
+    enum { LOG2 = 2, RING = 1 << LOG2, ENTRIES = 23, PER = 6, SLICE = 40 };
+    gc_device_t *dev = util_open(NULL);
+    REQUIRE(dev);
+    gc_channel_t *ch[NCH];
+    uint32_t id[NCH], g0[NCH];
+    for (int c = 0; c < NCH; c++) {
+        gc_channel_config_t cc;
+        gc_channel_config_init(&cc);
+        cc.runlist = 1;
+        cc.timeslice = SLICE;
+        cc.log2_entries = LOG2;
+        REQUIRE_OK(dev, gc_channel_open(dev, &cc, &ch[c]));
+        id[c] = gc_channel_id(ch[c]);
+    }
+    for (int c = 0; c < NCH; c++) { /* the open's own entry (SET_OBJECT) first */
+        REQUIRE_OK(dev, wait_drained(dev, id[c]));
+        g0[c] = rd(dev, GC_REG_CHANNEL_GP_GET(id[c]));
+    }
+    gc_buf_t prog;
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 64u * NCH, 64, &prog));
+    static const uint8_t zero[64 * NCH];
+    REQUIRE_OK(dev, gc_mem_write(dev, prog.addr, zero, sizeof zero));
+    uint32_t checks = 0, behind = 0;
+    for (int e = 0; e < ENTRIES; e++) {
+        for (int c = 0; c < NCH; c++) {
+            uint32_t w[8 * PER];
+            gc_pushbuf_t pb;
+            gc_pb_init(&pb, w, 8 * PER);
+            uint64_t word = prog.addr + 64u * (uint32_t)c;
+            for (int k = 0; k < PER; k++) gc_pb_sem_release(&pb, word + (k + 1 < PER ? 8u : 0u), (uint32_t)e + 1, false, false);
+            REQUIRE_OK(dev, gc_channel_submit(ch[c], &pb)); /* waits for ring space */
+        }
+        /* the device stands still between these reads: GP_GET against the entries' releases */
+        for (int c = 0; c < NCH; c++) {
+            uint32_t done = 0;
+            REQUIRE_OK(dev, gc_mem_read(dev, prog.addr + 64u * (uint32_t)c, &done, sizeof done));
+            uint32_t g = (rd(dev, GC_REG_CHANNEL_GP_GET(id[c])) - g0[c]) & (RING - 1);
+            uint32_t want = done & (RING - 1), prev = (done - 1u) & (RING - 1);
+            if (g != want) behind++;
+            if (g != want && !(done > 0 && g == prev))
+                fprintf(stderr, "entry %d channel %u: GP_GET %u, %u entries released\n", e, id[c], g, done);
+            CHECK(g == want || (done > 0 && g == prev));
+            checks++;
+        }
+        REQUIRE_OK(dev, gc_device_run(dev, 37u * (uint32_t)(e % 5)));
+    }
+    for (int c = 0; c < NCH; c++) {
+        REQUIRE_OK(dev, wait_drained(dev, id[c]));
+        uint32_t done = 0;
+        REQUIRE_OK(dev, gc_mem_read(dev, prog.addr + 64u * (uint32_t)c, &done, sizeof done));
+        CHECK_EQ(done, ENTRIES);
+        uint32_t g = rd(dev, GC_REG_CHANNEL_GP_GET(id[c])), p = rd(dev, GC_REG_CHANNEL_GP_PUT(id[c]));
+        fprintf(stderr, "channel %u: GP_GET %u -> %u after %d entries through a %d-entry ring\n", id[c], g0[c], g,
+                ENTRIES, RING);
+        CHECK_EQ(g, (g0[c] + ENTRIES) % RING);
+        CHECK_EQ(g, p);
+        uint32_t tmp = 0;
+        REQUIRE_OK(dev, gc_channel_gp_get(ch[c], &tmp));
+        CHECK_EQ(tmp, g);
+    }
+    fprintf(stderr, "%u GP_GET checks while running, %u with the last entry not yet retired\n", checks, behind);
+    gc_device_close(dev);
+}
+
 static const tcase_t cases[] = {
     {"sched_forward_progress", t_forward_progress},
     {"sched_round_robin_slices", t_round_robin_slices},
     {"sched_alone_renewed", t_alone_renewed},
+    {"sched_interleave_levels", t_interleave_levels},
+    {"sched_gp_get_wraps", t_gp_get_wraps},
 };
 TCASE_MAIN(cases)

@@ -3,7 +3,7 @@
 // and only adds read-only event probes).
 //
 // Build (from the repository root, after `python3 scripts/gen_spec.py`):
-//   verilator --cc --exe --build -j 2 -O2 -Ibuild/gen -CFLAGS -I$PWD/build/gen build/gen/gpucosim_pkg.sv rtl/lint.vlt rtl/gc_sem_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv rtl/gc_pbdma.sv rtl/gpu_top.sv tests/rtl/pbdma_tb_top.sv $PWD/tests/rtl/pbdma_tb.cpp --top-module pbdma_tb_top -Mdir build/rtl_pbdma
+//   verilator --cc --exe --build -j 2 -O2 -Ibuild/gen -CFLAGS -I$PWD/build/gen build/gen/gpucosim_pkg.sv rtl/lint.vlt rtl/gc_sem_pkg.sv rtl/gc_pbdma_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv rtl/gc_pbdma_{sched,ctx,fetch,dec,sem,eng}.sv rtl/gc_pbdma.sv rtl/gpu_top.sv tests/rtl/pbdma_tb_top.sv $PWD/tests/rtl/pbdma_tb.cpp --top-module pbdma_tb_top -Mdir build/rtl_pbdma
 // (Makefile: $(eval $(call rtl_bench,pbdma,$(RTL))) and pbdma in RTL_BENCHES builds the same.)
 // Run:
 //   build/rtl_pbdma/Vpbdma_tb_top [+seed=N]        (PBDMA_TB_DEBUG=1 prints the interleave trace)

@@ -43,6 +43,7 @@ module simt_tb_top
   input  logic            log_ctrl_we_i,
   input  logic            no_evict_i,
   output logic [31:0][31:0] regs_o,
+  output logic              idle_o,   // gc_simt idle_o (gpu_top gates the engine's clock on it)
   output logic [63:0]     cycle_o,
 
   output logic            m_awvalid_o,
@@ -134,6 +135,7 @@ module simt_tb_top
     .log_ctrl_we_i,
     .no_evict_i,
     .regs_o,
+    .idle_o,
     .timestamp_i (cycle_q),
     .c_arvalid_o (c_arvalid[NC-1:0]),
     .c_arready_i (c_arready[NC-1:0]),

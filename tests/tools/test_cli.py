@@ -195,8 +195,17 @@ def t_bad_waves_refused():
         # an option refused after --waves leaves no file either
         refused(run("run", "copy", "--waves", f, "--stall", "91"), r"gpucosim: --stall '91' is not a number in 0\.\.90")
         assert not os.path.exists(f)
-    refused(run("run", "copy", "--waves", "/nonexistent-dir/w.fst"),
+    # (on sc: the default build's rtl model has no tracing, refused below)
+    refused(run("run", "copy", "--backend", "sc", "--waves", "/nonexistent-dir/w.fst"),
             r"gpucosim: cannot write the waveform '/nonexistent-dir/w\.fst': No such file or directory")
+    # the default build has no tracing: it names the traced one and leaves no file
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "w.fst")
+        for how in ({"args": ("--waves", f)}, {"env": {"GPUCOSIM_WAVES": f}}):
+            refused(run("run", "copy", *how.get("args", ()), env=how.get("env")),
+                    r"gpucosim: this model is built without tracing \(waves '.*w\.fst'\): waveforms come from "
+                    r"build/bin/gpucosim-waves \(make waves-bin, or make run WAVES=1\)")
+            assert not os.path.exists(f)
 
 
 def t_bad_environment_refused():

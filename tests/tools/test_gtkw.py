@@ -37,7 +37,7 @@ import gen_spec  # noqa: E402
 SAVEFILE = os.environ.get("GTKW_SAVEFILE", os.path.join(ROOT, "cosim", "gpucosim.gtkw"))
 SPEC = os.path.join(ROOT, "spec", "gpucosim.yaml")
 BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
-GPUCOSIM = os.path.join(BUILD, "bin", "gpucosim")
+GPUCOSIM = os.path.join(BUILD, "bin", "gpucosim-waves")   # the traced build (make waves-bin)
 
 PS_PER_CYCLE = 1000
 # GTKWave trace flags (gtkwave3 analyzer.h, enum TraceEntFlagBits)
@@ -80,7 +80,7 @@ def default_run():
     trace name to dict(id, len, type, enum); tables maps an enum handle to (name, {item: value});
     changes maps an FST id to its [(time, value)] list; plus the header's timescale."""
     assert shutil.which("fst2vcd"), "fst2vcd not found (Debian package gtkwave): run 'make setup'"
-    assert os.access(GPUCOSIM, os.X_OK), f"{GPUCOSIM} not built: run 'make all'"
+    assert os.access(GPUCOSIM, os.X_OK), f"{GPUCOSIM} not built: run 'make waves-bin'"
     with tempfile.TemporaryDirectory() as d:
         fst = os.path.join(d, "run.fst")
         # the default run exactly: rtl backend, seed 1, no stalls, whatever GPUCOSIM_* the suite sets
@@ -212,11 +212,11 @@ def case_enums():
 
 def active(prefix):
     """{instance scope: whether its state_q leaves its reset value in the default run} for each
-    instance prefix[n] / prefixN (its state_q directly inside it, or one module further down)."""
+    instance prefix[n] / prefixN (its state_q directly inside it, or one or two modules further down)."""
     vars_, _, changes, _ = default_run()
     out = {}
     for name, v in vars_.items():
-        m = re.fullmatch(re.escape(prefix) + r"(\[\d+\]|\d+)(\.\w+)?\.state_q\[\d+:0\]", name)
+        m = re.fullmatch(re.escape(prefix) + r"(\[\d+\]|\d+)(\.\w+){0,2}\.state_q\[\d+:0\]", name)
         if m:
             out[prefix + m.group(1)] = len({val for _, val in changes.get(v["id"], [])}) > 1
     return out
@@ -267,7 +267,7 @@ def case_time_and_zoom():
     for prefix in ("TOP.gpu_top.u_pbdma", "TOP.gpu_top.u_ce"):
         for scope, used in active(prefix).items():
             if used:
-                state = [n for n in vars_ if re.fullmatch(re.escape(scope) + r"(\.\w+)?\.state_q\[\d+:0\]", n)]
+                state = [n for n in vars_ if re.fullmatch(re.escape(scope) + r"(\.\w+){0,2}\.state_q\[\d+:0\]", n)]
                 ch = changes[vars_[state[0]]["id"]]
                 first[scope] = min(t for t, _ in ch if t > 0)
     late = {s: t for s, t in first.items() if not start <= t < start + span}

@@ -1,0 +1,255 @@
+// gc_pbdma_sem: the host-method / semaphore unit of one PBDMA (part of gc_pbdma).
+//
+//   atomic port  SEM_EXECUTE as decoded by the FSM (start_i with op, size, address, data):
+//                one request at a time to the atomic unit (aq_* / as_*), acquires as READs
+//                whose answer is compared here (gc_sem_pkg::sem_acquire_pass: pass_o), RELEASE
+//                as a WRITE, REDUCTION as an RMW. busy_o until the answer came.
+//   acquires     per channel: blocked (an acquire failed and has not passed), armed (a snoop
+//                of a write to the awaited 8-byte word wakes it), woken, the awaited word, and
+//                two timestamps: when the channel blocked (ACQ_TIMEOUT: blocked more than that
+//                many cycles, resident or not, is a timeout) and when its last try failed
+//                (retry due after ACQ_RETRY_INTERVAL cycles, 0 counts as 1). Timers are
+//                compared when asked, not counted per channel per cycle; the due / timeout
+//                vectors are computed only while some channel is blocked, and the snoop is
+//                compared only in a cycle with a snoop.
+//   timeouts     to_req_o / to_ch_o: the lowest channel on this runlist, not resident, not in
+//                error or reset, whose acquire timed out (the FSM sends its fault record when
+//                the fault port is free: to_send_i clears the channel's acquire).
+module gc_pbdma_sem
+  import gpucosim_pkg::*;
+  import gc_sem_pkg::*;
+  import gc_pbdma_pkg::*;
+#(
+  parameter int unsigned RL = 0,
+  localparam int unsigned RLW = GC_CHANNEL_RUNLIST_ID_W
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic [TS_W-1:0]      now_i,
+
+  input  logic [NCH-1:0]       ch_err_i,
+  input  logic [NCH-1:0]       ch_reset_i,
+  input  logic [NCH-1:0][RLW-1:0] ch_runlist_i,
+  input  logic [NCH-1:0][31:0] ch_acq_timeout_i,
+  input  logic [31:0]          acq_retry_i,      // GLOBAL.ACQ_RETRY_INTERVAL
+
+  // From the FSM
+  input  logic [CH_W-1:0]      cur_ch_i,
+  input  logic [NCH-1:0]       cur_oh_i,         // resident channel (one-hot, 0 when idle)
+  input  logic                 start_i,          // SEM_EXECUTE: request to the atomic unit
+  input  logic [1:0]           op_i,
+  input  logic [1:0]           size_i,
+  input  logic [AW-1:0]        addr_i,
+  input  logic [63:0]          wdata_i,
+  input  logic [31:0]          mthd_data_i,      // the SEM_EXECUTE dword
+  input  logic [SC_W-1:0]      mthd_subch_i,
+  input  logic [63:0]          payload_i,        // SEM_PAYLOAD_HI / LO
+  input  logic                 acq_try_i,        // start_i is an acquire
+  input  logic                 acq_fail_i,       // the resident channel's acquire failed
+  input  logic                 acq_pass_i,       // ... passed
+  input  logic                 acq_clr_i,        // ... timed out (fault recorded)
+  input  logic                 to_send_i,        // to_ch_o's timeout fault is being sent
+
+  // To the FSM
+  output logic                 busy_o,           // a request is outstanding
+  output logic                 acq_o,            // the outstanding request is an acquire
+  output logic                 acq_sw_o,         // ... with ACQUIRE_SWITCH_TSG EN
+  output logic                 pass_o,           // with as_valid_i: the acquire passed
+  output logic [NCH-1:0]       acq_blk_o,
+  output logic [NCH-1:0]       acq_due_o,        // blocked and due for a retry
+  output logic [NCH-1:0]       acq_woke_o,
+  output logic                 cur_due_o,        // the resident channel is due for a retry
+  output logic                 cur_to_o,         // the resident channel's acquire timed out
+  output logic                 to_req_o,         // a switched-out channel's acquire timed out
+  output logic [CH_W-1:0]      to_ch_o,
+  output logic [31:0]          to_method_o,      // its fault record
+  output logic [31:0]          to_data_o,
+
+  // Atomic unit request port
+  output logic                 aq_valid_o,
+  input  logic                 aq_ready_i,
+  output logic [1:0]           aq_op_o,
+  output logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red_o,
+  output logic                 aq_signed_o,
+  output logic [1:0]           aq_size_o,
+  output logic [AW-1:0]        aq_addr_o,
+  output logic [63:0]          aq_wdata_o,
+  input  logic                 as_valid_i,
+  input  logic [63:0]          as_rdata_i,
+  input  logic                 snoop_valid_i,
+  input  logic [AW-1:0]        snoop_addr_i
+);
+
+  // Atomic request
+  logic                 aq_valid_q, aq_busy_q;
+  logic [1:0]           aq_op_q, aq_size_q;
+  logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red_q;
+  logic                 aq_signed_q;
+  logic [AW-1:0]        aq_addr_q;
+  logic [63:0]          aq_wdata_q;
+  logic                 sem_acq_q, sem_is64_q, sem_sw_q;
+  logic [GC_HOST_SEM_EXECUTE_OPERATION_W-1:0] sem_op_q;
+  logic [63:0]          sem_pay_q;
+
+  // Per-channel acquire state
+  logic [NCH-1:0]       acq_blk_q;           // an acquire failed and has not passed yet
+  logic [NCH-1:0]       acq_arm_q;           // snoop matching armed (acquire read issued)
+  logic [NCH-1:0]       acq_woke_q;          // a write to the awaited word landed since the try
+  logic [TS_W-1:0]      acq_blk_t_q [NCH];   // first cycle blocked
+  logic [TS_W-1:0]      acq_try_t_q [NCH];   // first cycle after the last failed try
+  logic [AW-1:3]        acq_addr_q [NCH];
+  logic [SC_W-1:0]      acq_subch_q [NCH];
+  logic [31:0]          acq_data_q  [NCH];
+
+  assign pass_o = sem_acquire_pass(sem_op_q, sem_is64_q,
+                                   sem_is64_q ? as_rdata_i : {32'h0, as_rdata_i[31:0]}, sem_pay_q);
+
+  // Due / timeout vectors, compared only while some channel is blocked
+  logic [NCH-1:0] acq_due, acq_to;
+  logic [31:0]    retry;
+  assign retry = at_least_1(acq_retry_i);
+  always_comb begin
+    acq_due = '0;
+    acq_to  = '0;
+    if (acq_blk_q != '0) begin
+      for (int c = 0; c < NCH; c++) begin
+        if (acq_blk_q[c]) begin
+          acq_due[c] = (since(now_i, acq_try_t_q[c]) >= retry);
+          acq_to[c]  = (ch_acq_timeout_i[c] != '0) &&
+                       (since(now_i, acq_blk_t_q[c]) > ch_acq_timeout_i[c]);
+        end
+      end
+    end
+  end
+  assign cur_due_o = since(now_i, acq_try_t_q[cur_ch_i]) >= retry;
+  assign cur_to_o  = acq_to[cur_ch_i];
+
+  // Timeouts of channels that are not resident: the lowest index first
+  logic [NCH-1:0] to_cand;
+  always_comb begin
+    to_cand = '0;
+    if (acq_to != '0) begin
+      for (int c = 0; c < NCH; c++) to_cand[c] = (32'(ch_runlist_i[c]) == RL);
+      to_cand = to_cand & acq_to & ~ch_err_i & ~ch_reset_i & ~cur_oh_i;
+    end
+  end
+  assign to_req_o    = (to_cand != '0);
+  assign to_ch_o     = to_req_o ? first_set(to_cand) : '0;
+  assign to_method_o = err_method(acq_subch_q[to_ch_o], GC_HOST_SEM_EXECUTE_DW);
+  assign to_data_o   = acq_data_q[to_ch_o];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      aq_valid_q  <= 1'b0;
+      aq_busy_q   <= 1'b0;
+      aq_op_q     <= '0;
+      aq_size_q   <= '0;
+      aq_red_q    <= '0;
+      aq_signed_q <= 1'b0;
+      aq_addr_q   <= '0;
+      aq_wdata_q  <= '0;
+      sem_acq_q   <= 1'b0;
+      sem_is64_q  <= 1'b0;
+      sem_sw_q    <= 1'b0;
+      sem_op_q    <= '0;
+      sem_pay_q   <= '0;
+    end else begin
+      if (aq_valid_q && aq_ready_i) aq_valid_q <= 1'b0;
+      if (as_valid_i) aq_busy_q <= 1'b0;
+      if (start_i) begin
+        aq_valid_q  <= 1'b1;
+        aq_busy_q   <= 1'b1;
+        aq_op_q     <= op_i;
+        aq_size_q   <= size_i;
+        aq_red_q    <= mthd_data_i[GC_HOST_SEM_EXECUTE_REDUCTION_LSB +:
+                                   GC_HOST_SEM_EXECUTE_REDUCTION_W];
+        aq_signed_q <= (mthd_data_i[GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_LSB +:
+                                    GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_W] ==
+                        GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_SIGNED);
+        aq_addr_q   <= addr_i;
+        aq_wdata_q  <= wdata_i;
+        sem_acq_q   <= acq_try_i;
+        sem_is64_q  <= (size_i == SEM_ASIZE_8);
+        sem_op_q    <= mthd_data_i[GC_HOST_SEM_EXECUTE_OPERATION_LSB +:
+                                   GC_HOST_SEM_EXECUTE_OPERATION_W];
+        sem_sw_q    <= (mthd_data_i[GC_HOST_SEM_EXECUTE_ACQUIRE_SWITCH_TSG_LSB +:
+                                    GC_HOST_SEM_EXECUTE_ACQUIRE_SWITCH_TSG_W] ==
+                        GC_HOST_SEM_EXECUTE_ACQUIRE_SWITCH_TSG_EN);
+        sem_pay_q   <= payload_i;
+      end
+    end
+  end
+
+  // Acquire tracking (a CTRL.RESET or an error of the channel wins)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int c = 0; c < NCH; c++) begin
+        acq_blk_t_q[c] <= '0;
+        acq_try_t_q[c] <= '0;
+        acq_addr_q[c]  <= '0;
+        acq_subch_q[c] <= '0;
+        acq_data_q[c]  <= '0;
+      end
+      acq_blk_q  <= '0;
+      acq_arm_q  <= '0;
+      acq_woke_q <= '0;
+    end else begin
+      logic [NCH-1:0] blk_n, arm_n, woke_n;
+      blk_n  = acq_blk_q;
+      arm_n  = acq_arm_q;
+      woke_n = acq_woke_q;
+      if (snoop_valid_i && acq_arm_q != '0) begin
+        for (int c = 0; c < NCH; c++) begin
+          if (acq_arm_q[c] && snoop_addr_i[AW-1:3] == acq_addr_q[c]) woke_n[c] = 1'b1;
+        end
+      end
+      if (start_i && acq_try_i) begin
+        arm_n[cur_ch_i]        = 1'b1;
+        woke_n[cur_ch_i]       = 1'b0;
+        acq_addr_q[cur_ch_i]  <= addr_i[AW-1:3];
+        acq_subch_q[cur_ch_i] <= mthd_subch_i;
+        acq_data_q[cur_ch_i]  <= mthd_data_i;
+      end
+      if (acq_fail_i) begin
+        blk_n[cur_ch_i]        = 1'b1;
+        acq_try_t_q[cur_ch_i] <= now_i + TS_W'(1);
+        if (!acq_blk_q[cur_ch_i]) acq_blk_t_q[cur_ch_i] <= now_i + TS_W'(1);
+      end
+      if (acq_pass_i) begin
+        blk_n[cur_ch_i]  = 1'b0;
+        arm_n[cur_ch_i]  = 1'b0;
+        woke_n[cur_ch_i] = 1'b0;
+      end
+      if (to_send_i) begin
+        blk_n[to_ch_o] = 1'b0;
+        arm_n[to_ch_o] = 1'b0;
+      end
+      if (acq_clr_i) begin
+        blk_n[cur_ch_i] = 1'b0;
+        arm_n[cur_ch_i] = 1'b0;
+      end
+      acq_blk_q  <= blk_n & ~(ch_reset_i | ch_err_i);
+      acq_arm_q  <= arm_n & ~(ch_reset_i | ch_err_i);
+      acq_woke_q <= woke_n & ~(ch_reset_i | ch_err_i);
+    end
+  end
+
+  assign busy_o     = aq_busy_q;
+  assign acq_o      = sem_acq_q;
+  assign acq_sw_o   = sem_sw_q;
+  assign acq_blk_o  = acq_blk_q;
+  assign acq_due_o  = acq_due;
+  assign acq_woke_o = acq_woke_q;
+
+  assign aq_valid_o  = aq_valid_q;
+  assign aq_op_o     = aq_op_q;
+  assign aq_red_o    = aq_red_q;
+  assign aq_signed_o = aq_signed_q;
+  assign aq_size_o   = aq_size_q;
+  assign aq_addr_o   = aq_addr_q;
+  assign aq_wdata_o  = aq_wdata_q;
+
+  logic unused_sem;
+  assign unused_sem = ^{snoop_addr_i[2:0]};
+
+endmodule
