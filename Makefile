@@ -109,7 +109,7 @@ help:
 	@echo "make plots      PNG + SVG of the bench figures, copy latency vs time slice, eviction -> $(BUILD)/plots"
 	@echo "make sweep      SWEEP_ARGS='--scenario S --param timeslice=500,3000 --seeds 1-4': a grid on Dask"
 	@echo "                -> $(BUILD)/sweep/sweep.csv + .png (scripts/sweep.py --help: --scheduler, --slurm)"
-	@echo "make cocotb     cocotb + cocotbext-axi around gpu_top's BAR0 and memory port (not yet passing: README)"
+	@echo "make cocotb     only the cocotb + cocotbext-axi peer check of gpu_top's BAR0 and memory port (part of make test)"
 	@echo "make clean      remove $(BUILD)/"
 
 # ---------------------------------------------------------------- setup
@@ -437,10 +437,14 @@ run: $(RUN_BIN)
 	@mkdir -p $(BUILD)/waves
 	$(RUN_BIN) run copy $(RUN_WAVES) $(ARGS)
 
+# coverage, plots, sweeps, the cocotb build and the AXI checker's test (before the test lists:
+# TESTS=x selects among them when the makefile is read)
+include mk/tools.mk
+
 # Every test program: BACKEND@PROGRAM runs PROGRAM's cases on that backend (scripts/run_tests.py).
 TEST_PROGS = $(TEST_BINS) $(RTL_TBS) \
   tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
-  tests/tools/test_sweep.py \
+  tests/tools/test_sweep.py tests/tools/test_cocotb.py \
   $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
   $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t))
 # What a program needs built besides itself (a sc@ program: the sc plugin as well)
@@ -449,6 +453,7 @@ NEEDS_test_cli.py       = $(BUILD)/bin/gpucosim $(SC_PLUGIN)
 NEEDS_test_gtkw.py      = $(BUILD)/bin/gpucosim-waves
 NEEDS_test_gen_spec.py  = $(GEN_FILES)
 NEEDS_test_sweep.py     = $(BUILD)/bin/gpucosim $(FW_ELFS)
+NEEDS_test_cocotb.py    = $(COCOTB_SIM) $(FW_ELFS)
 needs_of = $(if $(filter %.py,$(1)),,$(lastword $(subst @, ,$(1)))) $(NEEDS_$(notdir $(1))) \
            $(if $(filter sc@%,$(1)),$(SC_PLUGIN))
 
@@ -553,6 +558,5 @@ lint: check-tools $(GEN_FILES)
 clean:
 	rm -rf $(BUILD)
 
-include mk/tools.mk
 
 -include $(shell find $(BUILD)/rel $(BUILD)/san -name '*.d' 2>/dev/null)

@@ -15,7 +15,7 @@ from casemain import main  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
+BUILD = os.path.abspath(os.environ.get("BUILD", os.path.join(ROOT, "build")))
 SIM = os.path.join(BUILD, "cocotb", "gpu_top_cocotb")
 TESTS = ("copies", "semaphores", "kernel")
 
