@@ -19,7 +19,8 @@ LDLIBS   += --coverage
 endif
 COV_PROGS = $(filter-out %/test_sc %/test_simt32 %/test_simt2sm,$(TEST_BINS)) $(RTL_TBS)
 # COV_ONLY='test_copy Vce_tb_top ...': only these programs (a quicker, partial report); TESTS=x
-# filters the cases as in make test.  A partial run says so and leaves results.json alone.
+# filters the cases as in make test.  A partial run says so in its output and summary.txt, and its
+# figures go into results.json with "scope": "partial: COV_ONLY=... TESTS=..." (a full run: "full").
 ifneq ($(COV_ONLY),)
 COV_PROGS := $(filter $(addprefix %/,$(COV_ONLY)),$(COV_PROGS))
 endif
@@ -36,7 +37,7 @@ coverage: check-tools
 	  $(patsubst $(BUILD)/%,$(COV_BUILD)/%,$(COV_PROGS)) \
 	  $(if $(COV_ONLY),,tests/tools/test_cli.py $(foreach t,$(DRIVER_SUITE) $(REF_SUITE),ref@$(COV_BUILD)/tests/$(t))); \
 	  st=$$?; $(PY) scripts/coverage.py --build $(COV_BUILD) \
-	  $(if $(COV_ONLY)$(TESTS),--partial "COV_ONLY='$(COV_ONLY)' TESTS='$(TESTS)'",--results $(BUILD)/bench/results.json) \
+	  --results $(BUILD)/bench/results.json $(if $(COV_ONLY)$(TESTS),--partial "COV_ONLY='$(COV_ONLY)' TESTS='$(TESTS)'") \
 	  && exit $$st
 
 # ---------------------------------------------------------------- plots and sweeps

@@ -9,7 +9,8 @@ Outputs, in $BUILD:
   driver.info       the driver's lcov tracefile (gcovr --lcov): hostdrv/ and cosim/ref/
   html/index.html   the HTML report of both (Debian lcov's genhtml)
   summary.txt       the figures and the least covered files
-and the figures, merged by name into --results (the bench's other figures stay):
+and the figures, merged by name into --results (the bench's other figures stay), each with a
+"scope": "full", or "partial: ..." naming what ran (--partial: a subset, said in every output):
   rtl_line_coverage    covered / all line and branch points (v_line, v_branch) of the design
   rtl_toggle_coverage  covered / all toggle points (v_toggle: each bit's 0->1 and 1->0)
   driver_line_coverage covered / instrumented lines of the driver (gcov)
@@ -86,9 +87,10 @@ def per_file(pts, kind):
     return d
 
 
-def merge_results(path, figures):
+def merge_results(path, figures, scope):
     """Put figures (name -> (value, unit, better)) into the bench's results.json, replacing
-    same-named entries and keeping every other one."""
+    same-named entries and keeping every other one; each carries "scope": what ran ("full", or
+    "partial: ..." for a subset run)."""
     old = []
     if os.path.exists(path):
         with open(path) as fh:
@@ -97,7 +99,8 @@ def merge_results(path, figures):
             raise CovError(f"{path}: not a list of figures")
     names = set(figures)
     out = [r for r in old if r.get("name") not in names]
-    out += [{"name": n, "value": round(v, 4), "unit": u, "better": b} for n, (v, u, b) in figures.items()]
+    out += [{"name": n, "value": round(v, 4), "unit": u, "better": b, "scope": scope}
+            for n, (v, u, b) in figures.items()]
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as fh:
         json.dump(out, fh, indent=2)
@@ -109,7 +112,8 @@ def main(argv=None):
     ap.add_argument("--build", default="build/coverage", help="the coverage build (default %(default)s)")
     ap.add_argument("--results", default="build/bench/results.json", help="figures file to merge into")
     ap.add_argument("--partial", metavar="WHAT",
-                    help="a partial run (WHAT: which): print the figures, say so, leave --results alone")
+                    help="a partial run (WHAT: which programs / cases ran): its figures are merged with "
+                         "scope 'partial: WHAT' and every output says PARTIAL")
     args = ap.parse_args(argv)
     b = os.path.abspath(args.build)
     try:
@@ -160,8 +164,7 @@ def main(argv=None):
     figures = {"rtl_line_coverage": (line, "fraction", "higher"),
                "rtl_toggle_coverage": (toggle, "fraction", "higher"),
                "driver_line_coverage": (driver, "fraction", "higher")}
-    if not args.partial:
-        merge_results(args.results, figures)
+    merge_results(args.results, figures, f"partial: {args.partial}" if args.partial else "full")
     lines = ([f"PARTIAL coverage run ({args.partial}): not the figures of the whole suite", ""]
              if args.partial else []) + [f"rtl_line_coverage     {line:.3f}  ({nline} line/branch points, goal 0.90)",
              f"rtl_toggle_coverage   {toggle:.3f}  ({ntoggle} toggle points, goal 0.80)",
@@ -180,8 +183,8 @@ def main(argv=None):
     text = "\n".join(lines) + "\n"
     with open(os.path.join(b, "summary.txt"), "w") as fh:
         fh.write(text)
-    where = f"PARTIAL run ({args.partial}): figures not merged" if args.partial else \
-        f"figures merged into {args.results}"
+    where = (f"PARTIAL run ({args.partial}): " if args.partial else "") + \
+        f"figures merged into {args.results}" + (" with that scope" if args.partial else "")
     print(text + f"coverage: {os.path.relpath(html, ROOT)}/index.html; {where}")
     return 0
 
