@@ -224,13 +224,13 @@ void run_broken(const Broken &k) {
 
 #define BROKEN(i) [] { run_broken(kBroken[i]); }
 static const tcase_t kCases[] = {
-    {"legal", case_legal},
-    {"aw_valid_dropped", BROKEN(0)}, {"w_payload_changed", BROKEN(1)}, {"b_valid_dropped", BROKEN(2)},
-    {"r_payload_changed", BROKEN(3)}, {"ar_crosses_4k", BROKEN(4)}, {"aw_wrap_of_3", BROKEN(5)},
-    {"aw_reserved_burst", BROKEN(6)}, {"ar_too_long", BROKEN(7)}, {"aw_size_too_wide", BROKEN(8)},
-    {"wlast_early", BROKEN(9)}, {"wlast_missing", BROKEN(10)}, {"w_before_aw_wrong_count", BROKEN(11)},
-    {"b_without_write", BROKEN(12)}, {"b_before_wlast", BROKEN(13)}, {"b_wrong_id", BROKEN(14)},
-    {"r_without_read", BROKEN(15)}, {"rlast_early", BROKEN(16)}, {"rlast_missing", BROKEN(17)},
+    {"axi_legal", case_legal},
+    {"axi_aw_valid_dropped", BROKEN(0)}, {"axi_w_payload_changed", BROKEN(1)}, {"axi_b_valid_dropped", BROKEN(2)},
+    {"axi_r_payload_changed", BROKEN(3)}, {"axi_ar_crosses_4k", BROKEN(4)}, {"axi_aw_wrap_of_3", BROKEN(5)},
+    {"axi_aw_reserved_burst", BROKEN(6)}, {"axi_ar_too_long", BROKEN(7)}, {"axi_aw_size_too_wide", BROKEN(8)},
+    {"axi_wlast_early", BROKEN(9)}, {"axi_wlast_missing", BROKEN(10)}, {"axi_w_before_aw_wrong_count", BROKEN(11)},
+    {"axi_b_without_write", BROKEN(12)}, {"axi_b_before_wlast", BROKEN(13)}, {"axi_b_wrong_id", BROKEN(14)},
+    {"axi_r_without_read", BROKEN(15)}, {"axi_rlast_early", BROKEN(16)}, {"axi_rlast_missing", BROKEN(17)},
 };
 
 int main(int argc, char **argv) {
