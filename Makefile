@@ -16,7 +16,7 @@ VERILATOR_WANT    := 5.006
 VERILATOR_ROOT_INC := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)/include
 
 APT_PACKAGES := make g++ ccache python3 python3-venv zlib1g-dev verilator libsystemc-dev gtkwave \
-                gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+                gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf lcov
 
 # ---------------------------------------------------------------- sources
 SPEC      := spec/gpucosim.yaml
@@ -28,6 +28,10 @@ RTL       += rtl/gc_sem_pkg.sv rtl/gc_pbdma_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_cop
              rtl/gc_pbdma_sem.sv rtl/gc_pbdma_eng.sv rtl/gc_pbdma.sv rtl/gc_clock_gate.sv rtl/gc_idle_gate.sv rtl/gpu_top.sv
 RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
              rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
+# AXI protocol checkers (simulation only) and their macro files (RTL_INC, found through -Irtl)
+AXI_CHECK := rtl/gc_axi_check.sv rtl/gc_axil_check.sv
+RTL_INC   := rtl/gc_assert.svh rtl/gc_axi_check.svh
+RTL       += $(AXI_CHECK)
 # The driver's layers (hostdrv/README.md), lowest first; the ref model (cosim/ref/) is a backend of
 # the device layer; the scenarios (hostdrv/tools/) sit on the runtime.
 DRV_DEVICE  := hostdrv/device/status.c hostdrv/device/device.c hostdrv/device/backends.c \
@@ -83,6 +87,9 @@ VL_COMMON := --cc -O3 --x-assign fast --x-initial fast -I$(GEN) -Irtl -Wno-fatal
 VL_FLAGS  := $(VL_COMMON) --top-module gpu_top
 VL_TRACE_FLAGS := --trace-fst --trace-structs
 VL_LIB   := $(VL)/Vgpu_top__ALL.a $(VL)/libverilated.a
+# COVERAGE=1 (make coverage, mk/tools.mk): every Verilated model with line and toggle coverage
+VL_COV   := $(if $(filter 1,$(COVERAGE)),--coverage-line --coverage-toggle)
+VL_FLAGS += $(VL_COV)
 
 .PHONY: all help setup check-tools gen lint test test-unit run bench waves clean soak FORCE
 FORCE:
@@ -105,6 +112,12 @@ help:
 	@echo "make bench      benchmarks: a table and $(BUILD)/bench/results.json"
 	@echo "                (also builds $(BUILD)/bin/gpucosim-lanes32: gpu_top with LANES=32)"
 	@echo "make waves      open the last FST in GTKWave with cosim/gpucosim.gtkw"
+	@echo "make coverage   line + toggle RTL coverage and driver gcov over the benches and the end-to-end suite:"
+	@echo "                $(COV_BUILD)/html/index.html and three figures in $(BUILD)/bench/results.json"
+	@echo "make plots      PNG + SVG of the bench figures, copy latency vs time slice, eviction -> $(BUILD)/plots"
+	@echo "make sweep      SWEEP_ARGS='--scenario S --param timeslice=500,3000 --seeds 1-4': a grid on Dask"
+	@echo "                -> $(BUILD)/sweep/sweep.csv + .png (scripts/sweep.py --help: --scheduler, --slurm)"
+	@echo "make cocotb     only the cocotb + cocotbext-axi peer check of gpu_top's BAR0 and memory port (part of make test)"
 	@echo "make clean      remove $(BUILD)/"
 
 # ---------------------------------------------------------------- setup
@@ -191,17 +204,17 @@ $(BUILD)/tests/%: $(BUILD)/san/obj/tests/cosim/%.c.o $(BUILD)/san/libgpucosim.a 
 # -> build/rtl_NAME/VNAME_tb_top
 define rtl_bench
 $(BUILD)/rtl_$(1)/V$(1)_tb_top: $(2) tests/rtl/$(1)_tb_top.sv tests/rtl/$(1)_tb.cpp $(GEN)/gpucosim_pkg.sv \
-    $(GEN)/gpucosim_spec.h rtl/lint.vlt $(RTL_INC) cosim/harness.h cosim/axi_mem.h | check-tools
+    $(GEN)/gpucosim_spec.h rtl/lint.vlt $(RTL_INC) cosim/harness.h cosim/axi_mem.h cosim/gc_cov.h | check-tools
 	@mkdir -p $(BUILD)
 	$(VERILATOR) --cc --exe $(VL_BUILD) -O2 -Wno-fatal -I$(GEN) -Irtl -CFLAGS -I$(CURDIR)/$(GEN) \
-	  -CFLAGS -I$(CURDIR)/cosim $(3) \
+	  -CFLAGS -I$(CURDIR)/cosim $(3) $(VL_COV) \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(2) tests/rtl/$(1)_tb_top.sv $(CURDIR)/tests/rtl/$(1)_tb.cpp \
 	  --top-module $(1)_tb_top -Mdir $(BUILD)/rtl_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || { cat $(BUILD)/rtl_$(1).log; exit 1; }
 endef
 RTL_BENCHES := ce xbar atomic pbdma fpu
-$(eval $(call rtl_bench,ce,rtl/gc_axi_pkg.sv rtl/gc_copy_engine.sv tests/rtl/tb_cli_pins.sv))
-$(eval $(call rtl_bench,xbar,rtl/gc_axi_pkg.sv rtl/gc_axi_pins.sv rtl/gc_mem_xbar.sv))
-$(eval $(call rtl_bench,atomic,rtl/gc_axi_pkg.sv rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv tests/rtl/tb_cli_pins.sv))
+$(eval $(call rtl_bench,ce,rtl/gc_axi_pkg.sv rtl/gc_copy_engine.sv tests/rtl/tb_cli_pins.sv rtl/gc_axi_check.sv))
+$(eval $(call rtl_bench,xbar,rtl/gc_axi_pkg.sv rtl/gc_axi_pins.sv rtl/gc_mem_xbar.sv rtl/gc_axi_check.sv))
+$(eval $(call rtl_bench,atomic,rtl/gc_axi_pkg.sv rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv tests/rtl/tb_cli_pins.sv rtl/gc_axi_check.sv))
 $(eval $(call rtl_bench,pbdma,$(RTL)))
 # The FP units against SoftFloat vectors (scripts/gen_fp_vectors.py: >= 10^4 per operation)
 FP_RTL     := rtl/gc_fp_pkg.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv
@@ -290,7 +303,7 @@ lint-sc: $(VL_SC)/.stamp $(GEN_FILES)
 SIMT_RTL   := rtl/gc_axi_pkg.sv rtl/gc_axi_pins.sv
 SIMT_RTL   += rtl/gc_sem_pkg.sv rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_atomic_unit.sv \
               rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv \
-              rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
+              rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv rtl/gc_axi_check.sv
 FW         := $(BUILD)/firmware
 RV_CC      ?= riscv64-unknown-elf-gcc
 # Kernels are RV32IMAF (ilp32f) and may use picolibc's libm (Debian picolibc-riscv64-unknown-elf):
@@ -359,11 +372,11 @@ drop_stale_dep = d=$(1)/$(2).d; [ ! -f $$$$d ] || for f in $$$$(sed 's/^[^:]*://
 define simt_bench
 $(BUILD)/rtl_$(1)/test_$(1): $(SIMT_RTL) $(RTL_INC) tests/rtl/simt_tb_top.sv tests/rtl/simt_tb.cpp tests/rtl/simt_isa_list.h \
     hostdrv/compute/elf.c hostdrv/compute/compute.c hostdrv/include/gpucosim/elf.h hostdrv/include/gpucosim/compute.h \
-    firmware/include/gc_kernels.h cosim/axi_mem.h cosim/harness.h tests/common/tcase.h $(GEN)/gpucosim_pkg.sv \
-    $(GEN)/gpucosim_spec.h rtl/lint.vlt | check-tools
+    firmware/include/gc_kernels.h cosim/axi_mem.h cosim/harness.h cosim/gc_cov.h tests/common/tcase.h $(GEN)/gpucosim_pkg.sv \
+    $(GEN)/gpucosim_spec.h rtl/lint.vlt $(RTL_INC) | check-tools
 	@mkdir -p $(BUILD)
 	@$(call drop_stale_dep,$(BUILD)/rtl_$(1),simt_tb)
-	$(VERILATOR) --cc --exe $(VL_BUILD) -O2 -Wno-fatal $(2) -I$(GEN) -Irtl \
+	$(VERILATOR) --cc --exe $(VL_BUILD) -O2 -Wno-fatal $(2) $(VL_COV) -I$(GEN) -Irtl \
 	  -CFLAGS "-I$(CURDIR)/$(GEN) -I$(CURDIR)/hostdrv/include -I$(CURDIR)/cosim -I$(CURDIR)/tests/common \
 	  -I$(CURDIR)/tests/rtl -I$(CURDIR)/firmware/include -DFPU_VECTORS='\"$(abspath $(FP_VECTORS))\"'" \
 	  $(GEN)/gpucosim_pkg.sv rtl/lint.vlt $(SIMT_RTL) tests/rtl/simt_tb_top.sv $(CURDIR)/tests/rtl/simt_tb.cpp \
@@ -451,11 +464,16 @@ run: $(RUN_BIN)
 	@mkdir -p $(BUILD)/waves
 	$(RUN_BIN) run copy $(RUN_WAVES) $(ARGS)
 
+# coverage, plots, sweeps, the cocotb build and the AXI checker's test (before the test lists:
+# TESTS=x selects among them when the makefile is read)
+include mk/tools.mk
+
 # Every test program: BACKEND@PROGRAM runs PROGRAM's cases on that backend (scripts/run_tests.py).
 TEST_PROGS = $(TEST_BINS) $(RTL_TBS) \
   tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
   tests/tools/test_axi_ports.py \
   tests/tools/test_layers.py \
+  tests/tools/test_sweep.py tests/tools/test_cocotb.py \
   $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
   $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t)) $(foreach t,$(SC_ONCE),sc@$(BUILD)/tests/$(t))
 # What a program needs built besides itself (a sc@ program: the sc plugin as well)
@@ -464,6 +482,8 @@ NEEDS_test_cli.py       = $(BUILD)/bin/gpucosim $(SC_PLUGIN)
 NEEDS_test_gtkw.py      = $(BUILD)/bin/gpucosim-waves
 NEEDS_test_gen_spec.py  = $(GEN_FILES)
 NEEDS_test_layers.py    = $(BUILD)/rel/libgpucosim.a
+NEEDS_test_sweep.py     = $(BUILD)/bin/gpucosim $(FW_ELFS)
+NEEDS_test_cocotb.py    = $(COCOTB_SIM) $(FW_ELFS)
 needs_of = $(if $(filter %.py,$(1)),,$(lastword $(subst @, ,$(1)))) $(NEEDS_$(notdir $(1))) \
            $(if $(filter sc@%,$(1)),$(SC_PLUGIN))
 
@@ -569,5 +589,6 @@ lint: check-tools $(GEN_FILES)
 
 clean:
 	rm -rf $(BUILD)
+
 
 -include $(shell find $(BUILD)/rel $(BUILD)/san -name '*.d' 2>/dev/null)

@@ -126,6 +126,7 @@ extern "C" cosim_t *cosim_open(const cosim_config_t *cfg, char *err, size_t errl
     s->cfg.waves = s->waves.empty() ? nullptr : s->waves.c_str();
     s->cfg.inject = s->inject.empty() ? nullptr : s->inject.c_str();
     s->h = std::make_unique<gctb::Harness<Vgpu_top>>(cfg->seed, !s->waves.empty());
+    s->h->cov_tag = "cosim";
     s->h->max_cycles = cfg->max_cycles;
     s->h->attach_mem(cfg->sys_latency, cfg->sys_bytes_per_cycle, cfg->vid_latency, cfg->vid_bytes_per_cycle,
                      cfg->stall_pct, s->inject);

@@ -30,6 +30,7 @@
 #include <string>
 
 #include "axi_mem.h"
+#include "gc_cov.h"
 #include "verilated.h"
 #ifdef GC_HARNESS_FST
 #include "verilated_fst_c.h"
@@ -82,6 +83,7 @@ template <class Top> class Harness {
     std::function<void()> post_edge;  // after the edge and the memory model: the next inputs
 
     // waves: trace on (the FST itself is opened by open_waves)
+    const char *cov_tag = "bench";   // names this model's coverage file (cosim/gc_cov.h)
     explicit Harness(uint64_t seed_ = 1, bool waves = false) : seed(seed_) {
         ctx = std::make_unique<VerilatedContext>();
         ctx->randReset(0);
@@ -95,6 +97,7 @@ template <class Top> class Harness {
         if (fst_ && fst_->isOpen()) fst_->close();
 #endif
         top->final();
+        gc_cov_write(ctx.get(), cov_tag);   // `make coverage` builds: the model's line / toggle counts
     }
     Harness(const Harness &) = delete;
     Harness &operator=(const Harness &) = delete;

@@ -18,6 +18,8 @@
 // every engine clock running; *.GATED_CYCLES count the stopped cycles. The gated clocks
 // (clk_pbdma[n], clk_ce[n], clk_simt) and gated_* are in the waveform.
 `include "gc_axi_pins.svh"
+`include "gc_axi_check.svh"
+
 module gpu_top
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
@@ -606,6 +608,17 @@ module gpu_top
     .c_rsp_o (c_rsp),
     .m_req_o (m_req),
     .m_rsp_i (m_rsp)
+  );
+
+  // AXI protocol checkers at the device boundary (rtl/gc_axi_check.sv, rtl/gc_axil_check.sv)
+  `GC_AXI_CHECK_M(u_axi_check)
+  gc_axil_check #(.AW(MW)) u_axil_check (
+    .clk_i, .rst_ni,
+    .awvalid_i (s_awvalid_i), .awready_i (s_awready_o), .awaddr_i (s_awaddr_i),
+    .wvalid_i (s_wvalid_i), .wready_i (s_wready_o), .wdata_i (s_wdata_i), .wstrb_i (s_wstrb_i),
+    .bvalid_i (s_bvalid_o), .bready_i (s_bready_i), .bresp_i (s_bresp_o),
+    .arvalid_i (s_arvalid_i), .arready_i (s_arready_o), .araddr_i (s_araddr_i),
+    .rvalid_i (s_rvalid_o), .rready_i (s_rready_i), .rdata_i (s_rdata_o), .rresp_i (s_rresp_o)
   );
 
   // Runlist 0's copy-command outputs (the compute engine takes the TMD address on cmd_src) and

@@ -73,6 +73,7 @@
 #include <vector>
 
 #include "Vatomic_tb_top.h"
+#include "../../cosim/gc_cov.h"
 #include "../../build/gen/gpucosim_spec.h"
 #include "harness.h"
 
@@ -1272,6 +1273,7 @@ int main(int argc, char** argv) {
   printf("atomic_tb: seed %" PRIu64 " (rerun with +seed=%" PRIu64 "), N = %d, %u random ops per requester and config\n", seed, seed, N, ops);
   g_rng.seed(seed);
   gctb::Harness<Vatomic_tb_top> h(seed);
+  h.cov_tag = "atomic";
   h.ctx->commandArgs(argc, argv);
   Vatomic_tb_top* t = h.top.get();
 

@@ -4,6 +4,8 @@
 // memory port), plus a combinational window on the gc_sem_pkg functions: fn_* inputs in,
 // fn_pass_o = sem_acquire_pass(...) and fn_reduce_o = sem_reduce(...) out.
 `include "gc_axi_pins.svh"
+`include "gc_axi_check.svh"
+
 module atomic_tb_top
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
@@ -70,5 +72,8 @@ module atomic_tb_top
 
   assign fn_pass_o   = sem_acquire_pass(fn_op_i, fn_is64_i, fn_mem_i, fn_arg_i);
   assign fn_reduce_o = sem_reduce(fn_red_i, fn_signed_i, fn_is64_i, fn_mem_i, fn_arg_i);
+
+  // AXI protocol checker on the engine's memory port (no IDs) (rtl/gc_axi_check.sv)
+  `GC_AXI_CHECK_CLIENT(u_axi_check)
 
 endmodule

@@ -62,6 +62,7 @@
 #include <vector>
 
 #include "Vce_tb_top.h"
+#include "../../cosim/gc_cov.h"
 #include "../../build/gen/gpucosim_spec.h"
 #include "harness.h"
 
@@ -904,6 +905,7 @@ int main(int argc, char** argv) {
          copies, memsets);
   g_rng.seed(seed);
   g_h = std::make_unique<gctb::Harness<Vce_tb_top>>(seed);
+  g_h->cov_tag = "ce";
   g_h->ctx->commandArgs(argc, argv);
   g_top = g_h->top.get();
   g_mem = std::make_unique<CliMem>(g_top);

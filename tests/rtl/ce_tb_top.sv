@@ -1,6 +1,8 @@
 // ce_tb_top: block-test wrapper for gc_copy_engine (the engine alone; its client memory port
 // and its atomic-unit request port exposed for the C++ models of tests/rtl/ce_tb.cpp).
 `include "gc_axi_pins.svh"
+`include "gc_axi_check.svh"
+
 module ce_tb_top
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
@@ -75,5 +77,8 @@ module ce_tb_top
     .m_req_o (m_req),
     .m_rsp_i (m_rsp)
   );
+
+  // AXI protocol checker on the engine's memory port (no IDs) (rtl/gc_axi_check.sv)
+  `GC_AXI_CHECK_CLIENT(u_axi_check)
 
 endmodule

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "Vfpu_tb_top.h"
+#include "../../cosim/gc_cov.h"
 #include "gpucosim_spec.h"
 
 #ifndef FPU_VECTORS
@@ -315,5 +316,6 @@ int main(int argc, char** argv) {
   for (auto& kv : sum) printf("  %-10s %6u vectors passed, %u failed\n", kv.first.c_str(), kv.second.first, kv.second.second);
   printf("%" PRIu64 " passed, %" PRIu64 " failed\n", g_pass, g_fail);
   t->final();
+  gc_cov_write(g_ctx.get(), "fpu");
   return g_fail ? 1 : 0;
 }

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "Vpbdma_tb_top.h"
+#include "../../cosim/gc_cov.h"
 #include "gpucosim_spec.h"
 #include "harness.h"
 
@@ -1246,6 +1247,7 @@ int main(int argc, char **argv) {
   g_rng.seed(seed);
   printf("pbdma_tb: seed %" PRIu64 "\n", seed);
   gctb::Harness<Vpbdma_tb_top> h(seed);
+  h.cov_tag = "pbdma";
   h.ctx->commandArgs(argc, argv);
   h.pre_edge = pre_edge;
   h.post_edge = post_edge;

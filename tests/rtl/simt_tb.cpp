@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "Vsimt_tb_top.h"
+#include "../../cosim/gc_cov.h"
 
 #define GC_ELF_NO_DEVICE
 #define GC_COMPUTE_NO_DEVICE
@@ -95,6 +96,7 @@ struct Sim : gctb::Harness<Vsimt_tb_top> {
             const char *av[] = {"simt_tb", a.c_str()};
             ctx->commandArgs(2, av);
         }
+        cov_tag = "simt";
         attach_mem(100, 4, 40, 8, (uint32_t)env_u64("GPUCOSIM_STALL_PCT", stall_pct), g_mem_inject);
         pre_edge = [this] { edge_records(); };
         post_edge = [this] {

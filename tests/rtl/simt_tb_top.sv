@@ -5,6 +5,8 @@
 // the register block's part for the TMU (COMPUTE.LOG_*, TMU_CTRL, INTR_STATUS bits) and reads the
 // COMPUTE registers on regs_o.  WARPS / LANES / NSM (and NSLOT / NENT) are overridden with -G.
 `include "gc_axi_pins.svh"
+`include "gc_axi_check.svh"
+
 module simt_tb_top
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
@@ -166,5 +168,8 @@ module simt_tb_top
     .m_req_o (m_req),
     .m_rsp_i (m_rsp)
   );
+
+  // AXI protocol checker on the AXI4 memory port (rtl/gc_axi_check.sv)
+  `GC_AXI_CHECK_M(u_axi_check)
 
 endmodule

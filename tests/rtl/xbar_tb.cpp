@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "Vxbar_tb_top.h"
+#include "../../cosim/gc_cov.h"
 #include "../../build/gen/gpucosim_spec.h"
 #include "harness.h"
 
@@ -546,6 +547,7 @@ int main(int argc, char** argv) {
   printf("xbar_tb: seed %" PRIu64 " (rerun with +seed=%" PRIu64 "), N = %d, %d random rounds\n", seed, seed, N, rounds);
   g_rng.seed(seed);
   g_h = std::make_unique<gctb::Harness<Vxbar_tb_top>>(seed);
+  g_h->cov_tag = "xbar";
   g_h->ctx->commandArgs(argc, argv);
   g_top = g_h->top.get();
   g_h->drive = hook_drive;

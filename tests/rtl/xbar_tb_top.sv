@@ -1,6 +1,8 @@
 // xbar_tb_top: block-test wrapper for gc_mem_xbar with N = 3 clients (tests/rtl/xbar_tb.cpp
 // drives the three client ports and models the AXI4 memory on the master side).
 `include "gc_axi_pins.svh"
+`include "gc_axi_check.svh"
+
 module xbar_tb_top
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
@@ -66,5 +68,8 @@ module xbar_tb_top
     .m_req_o (m_req),
     .m_rsp_i (m_rsp)
   );
+
+  // AXI protocol checker on the AXI4 memory port (rtl/gc_axi_check.sv)
+  `GC_AXI_CHECK_M(u_axi_check)
 
 endmodule
