@@ -612,7 +612,7 @@ module gpu_top
 
   // AXI protocol checkers at the device boundary (rtl/gc_axi_check.sv, rtl/gc_axil_check.sv)
   `GC_AXI_CHECK_M(u_axi_check)
-  gc_axil_check #(.AW(MW)) u_axil_check (
+  gc_axil_check #(.AW(GC_MMIO_ADDR_W)) u_axil_check (
     .clk_i, .rst_ni,
     .awvalid_i (s_awvalid_i), .awready_i (s_awready_o), .awaddr_i (s_awaddr_i),
     .wvalid_i (s_wvalid_i), .wready_i (s_wready_o), .wdata_i (s_wdata_i), .wstrb_i (s_wstrb_i),
