@@ -8,9 +8,9 @@
                               and without copy priorities (a sweep, scripts/sweep.py)
   eviction.{png,svg}          the high-priority kernel's launch-to-completion latency (eviction
                               scenario) with eviction and with TMU_CTRL.NO_EVICT, per seed
-  fusion.{png,svg}            fused against unfused arrays: drawn once `gpucosim list` has a
-                              `fusion` scenario printing metric fused_* / unfused_* lines (the hook:
-                              plot_fusion below); until then it says so and draws nothing
+  fusion.{png,svg}            fused against unfused arrays: the `fusion` scenario's metric
+                              fused_* / unfused_* pairs (cycles, bytes; plot_fusion below); a build
+                              without that scenario says so and draws nothing
 Each sweep plot also writes its table (CSV) next to the images.  A sweep run that does not pass
 stops the plots with exit status 1 (a figure is drawn only from runs that passed).
 """
@@ -178,7 +178,7 @@ def plot_eviction(args):
 
 def plot_fusion(args):
     """Hook for fused against unfused arrays: a `fusion` scenario printing metric fused_<name> and
-    unfused_<name> lines (cycles) is plotted as pairs of bars; absent until the fusion layer lands."""
+    unfused_<name> lines (cycles, bytes) is plotted as pairs of bars."""
     listing = subprocess.run([args.bin, "list"], capture_output=True, text=True).stdout
     if not any(line.split()[:1] == ["fusion"] for line in listing.splitlines()):
         print("plots: fusion: no 'fusion' scenario in this build yet (fused vs unfused comes with the array layer)")

@@ -160,8 +160,8 @@ def test_bad_arguments():
 
 
 def test_plots_bench_and_sweep():
-    """plots.py: the bench figures of a results.json as PNG and SVG; the fusion hook draws nothing
-    (and says so) while no fusion scenario exists; a results.json of the wrong shape is refused."""
+    """plots.py: the bench figures of a results.json as PNG and SVG; fused against unfused from the
+    fusion scenario's metric pairs; a results.json of the wrong shape is refused."""
     with tempfile.TemporaryDirectory() as d:
         res = os.path.join(d, "results.json")
         with open(res, "w") as fh:
@@ -175,7 +175,9 @@ def test_plots_bench_and_sweep():
         with open(os.path.join(d, "bench.svg")) as fh:
             svg = fh.read()
         assert "<svg" in svg
-        assert "no 'fusion' scenario" in p.stdout, p.stdout
+        assert "wrote " + os.path.join(d, "fusion.png") in p.stdout, p.stdout
+        with open(os.path.join(d, "fusion.png"), "rb") as fh:
+            assert fh.read(8) == b"\x89PNG\r\n\x1a\n"
         with open(res, "w") as fh:
             json.dump({"oops": 1}, fh)
         p = subprocess.run([sys.executable, PLOTS, "--bin", CLI, "--results", res, "--outdir", d, "--only", "bench"],
