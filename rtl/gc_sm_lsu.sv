@@ -24,8 +24,11 @@
 //           lane and retry).
 //           A load burst first waits until no store burst of its warp to the same 128-byte segment
 //           is still waiting for its B response (a thread must read its own stores, and AXI
-//           orders nothing between reads and writes); an atomic waits for every store of its warp
-//           (it goes through the atomic unit's own port).  When a store burst's AW is accepted,
+//           orders nothing between reads and writes); a store burst waits, the other way round,
+//           until no earlier load of its warp whose bursts span its segment (q_slo_q ..
+//           q_shi_q) is still in the return queue (the load must not see the store; gc_sm's
+//           scoreboard no longer holds stores back for loads); an atomic waits for every store
+//           of its warp (it goes through the atomic unit's own port).  When a store burst's AW is accepted,
 //           st_valid_o tells the atomic unit its segment and the 4-byte words it writes, which
 //           breaks the LR/SC reservations on them.
 //
@@ -144,6 +147,14 @@ module gc_sm_lsu
     $error("gc_sm_lsu: LQ must be a power of two >= 2 (the entry after the head takes R beats)");
   end
 
+`ifdef GC_MUTATIONS
+  // the mutation build's hook (gc_sm: +gc_mutate=N); 1 drops the store-after-load wait below
+  int unsigned mut_q;
+  initial begin
+    if (!$value$plusargs("gc_mutate=%d", mut_q)) mut_q = 0;
+  end
+`endif
+
   function automatic logic [LW-1:0] lowest(input logic [NL-1:0] m);
     logic [LW-1:0] r;
     r = '0;
@@ -199,6 +210,8 @@ module gc_sm_lsu
   logic [31:0]            q_pc_q     [LQ];
   logic [NL-1:0]          q_mask_q   [LQ];
   logic [NL-1:0]          q_gm_q     [LQ];     // lanes waiting for a beat
+  logic [AW-1:SEG_LSB]    q_slo_q    [LQ];     // lowest and highest 128-byte segment of its
+  logic [AW-1:SEG_LSB]    q_shi_q    [LQ];     //   bursts (valid once q_gm_q != 0)
   logic [SEQW-1:0]        q_total_q  [LQ];
   logic [LW-1:0]          q_elane_q  [LQ];
   logic [31:0]            q_eaddr_q  [LQ];
@@ -316,7 +329,24 @@ module gc_sm_lsu
   end
 
   assign g_ar = do_glb && cur_kind_q == LK_LOAD && !seg_hazard && ar_free;
-  assign g_aw = do_glb && cur_kind_q == LK_STORE && !w_phase_q && aw_free && !sq_full;
+  // an earlier load of this warp whose bursts span the store's segment is still in the return
+  // queue (its data may not have been read yet: AXI orders nothing between reads and writes, so
+  // the store's AW waits until that load has completed)
+  logic ld_hazard;
+  always_comb begin
+    ld_hazard = 1'b0;
+    for (int i = 0; i < LQ; i++) begin
+      if (q_valid_q[i] && q_ld_q[i] && q_warp_q[i] == cur_warp_q && q_gm_q[i] != '0 &&
+          g_seg >= q_slo_q[i] && g_seg <= q_shi_q[i]) begin
+        ld_hazard = 1'b1;
+      end
+    end
+`ifdef GC_MUTATIONS
+    if (mut_q == 1) ld_hazard = 1'b0;
+`endif
+  end
+
+  assign g_aw = do_glb && cur_kind_q == LK_STORE && !w_phase_q && aw_free && !sq_full && !ld_hazard;
   assign g_aq = do_glb && cur_kind_q == LK_AMO && !st_wait && !aq_busy_q;
 
   // The instruction finishes this cycle: its last lanes are served now (a load's last AR, local
@@ -562,6 +592,8 @@ module gc_sm_lsu
           end
         end
         q_gm_q[cur_q_q] <= q_gm_q[cur_q_q] | g_lanes;
+        if (q_gm_q[cur_q_q] == '0 || g_seg < q_slo_q[cur_q_q]) q_slo_q[cur_q_q] <= g_seg;
+        if (q_gm_q[cur_q_q] == '0 || g_seg > q_shi_q[cur_q_q]) q_shi_q[cur_q_q] <= g_seg;
       end else if (m_rsp_i.ar_ready) begin
         ar_valid_q <= 1'b0;
       end
