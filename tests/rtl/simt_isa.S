@@ -549,6 +549,62 @@ ld_inflight:
     sw s3, 20(s1)
     .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
 
+/* ld_scatter: PARAM = { buf, out }: every thread loads buf[32 lane + 512 k], k = 0..7 (lanes 128
+ * bytes apart: every load instruction is one burst per lane), then out[tid_x] = their sum.  The
+ * LSU's limit on load bursts in flight (RB) is what bounds the reads at the memory port. */
+    .globl ld_scatter; .type ld_scatter, @function; .p2align 2
+ld_scatter:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw s0, 0(t0)
+    lw s1, 4(t0)
+    csrr t1, GC_SIMT_CSR_LANEID
+    slli t1, t1, 7
+    add s0, s0, t1
+    li t1, 2048
+    add s2, s0, t1
+    csrr t2, GC_SIMT_CSR_TID_X
+    slli t2, t2, 2
+    add s1, s1, t2
+    lw a0, 0(s0)
+    lw a1, 0(s2)
+    add s0, s2, t1
+    add s2, s0, t1
+    lw a2, 0(s0)
+    lw a3, 0(s2)
+    add s0, s2, t1
+    add s2, s0, t1
+    lw a4, 0(s0)
+    lw a5, 0(s2)
+    add s0, s2, t1
+    add s2, s0, t1
+    lw a6, 0(s0)
+    lw a7, 0(s2)
+    add a0, a0, a1
+    add a0, a0, a2
+    add a0, a0, a3
+    add a0, a0, a4
+    add a0, a0, a5
+    add a0, a0, a6
+    add a0, a0, a7
+    sw a0, 0(s1)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* st_buffered: PARAM = { buf }: every thread stores its tid_x to buf[4 lane], buf[128 + 4 lane],
+ * buf[256 + 4 lane] (lanes 16 bytes apart: each store is 15-beat bursts, 30 cycles of W data to
+ * SYSMEM), three stores in a row */
+    .globl st_buffered; .type st_buffered, @function; .p2align 2
+st_buffered:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw s0, 0(t0)
+    csrr t1, GC_SIMT_CSR_LANEID
+    slli t1, t1, 4
+    add s0, s0, t1
+    csrr t2, GC_SIMT_CSR_TID_X
+    sw t2, 0(s0)
+    sw t2, 512(s0)
+    sw t2, 1024(s0)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
 /* st_past_loads: PARAM = { buf (SYSMEM: reads take >= 100 cycles), far, out }; thread t:
  *   A  lw buf[t]; sw to far[t] (another segment): the store does not wait for the load
  *   B  lw buf[t]; sw t to buf[t] (the word just loaded): the store waits for the load's data

@@ -1472,6 +1472,76 @@ void t_ld_inflight() {
     gc_elf_free(e);
 }
 
+// The LSU keeps at most RB = 32 load bursts in flight per SM (the read IDs a real LSU has): every
+// warp slot runs ld_scatter (8 loads per thread, each one burst per lane: WARPS x 8 x LANES bursts
+// wanted at once, 256 with 4 warps of 8 lanes) from SYSMEM (>= 100 cycles per read); the memory
+// model counts the read bursts in flight at its port, which also carries the instruction fetches
+// (one fill at a time).  Sums checked.
+void t_ld_burst_limit() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t RB = 32, threads = s.nw * s.nl, nbuf = 32 * s.nl + 512 * 7;
+    std::vector<uint32_t> buf = rnd_vec(nbuf, 41);
+    uint64_t dbuf = s.alloc(nbuf * 4, 256, true), out = s.alloc(threads * 4);
+    s.write(dbuf, buf.data(), nbuf * 4);
+    uint64_t p = s.put({tp(dbuf), tp(out)});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "ld_scatter");
+    t.param = tp(p);
+    t.cta[0] = threads;
+    Sim::Result r = s.run(t);
+    REQUIRE(r.done && !r.err);
+    std::vector<uint32_t> o = s.get(out, threads);
+    for (uint32_t tid = 0; tid < threads; tid++) {
+        uint32_t l = tid % s.nl, sum = 0;
+        for (uint32_t k = 0; k < 8; k++) sum += buf[32 * l + 512 * k];
+        CHECK_EQ(o[tid], sum);
+    }
+    uint64_t mx = s.mem->read_bursts_in_flight_max();
+    std::printf("ld_burst_limit: %u threads, %u bursts wanted: at most %" PRIu64 " read bursts in flight at the port\n",
+                threads, 8 * threads, mx);
+    CHECK(mx <= RB + s.nsm);   // the LSUs' loads + one instruction fill per SM
+    CHECK(mx >= RB);           // the limit is what held them back (one warp's loads alone reach it)
+    gc_elf_free(e);
+}
+
+// Stores are buffered: a store burst's AW and data go into the LSU's store buffer (WB = 2 bursts)
+// and the next store's AW goes out while the earlier burst's W beats still drain, so back-to-back
+// stores do not wait for each other's data.  st_buffered: one warp, three stores of 15-beat
+// bursts to SYSMEM (W at 4 bytes per cycle: 30 cycles each); the memory model sees a second AW
+// before the first burst's last W beat.  Memory checked.
+void t_st_buffered() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t words = 256 + 4 * s.nl;
+    uint64_t dbuf = s.alloc(words * 4, 256, true);
+    std::vector<uint32_t> junk(words, 0xC0FFEE00u);
+    s.write(dbuf, junk.data(), words * 4);
+    uint64_t p = s.put({tp(dbuf)});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "st_buffered");
+    t.param = tp(p);
+    t.cta[0] = s.nl;
+    Sim::Result r = s.run(t);
+    REQUIRE(r.done && !r.err);
+    std::vector<uint32_t> b = s.get(dbuf, words);
+    for (uint32_t w = 0; w < words; w++) {
+        uint32_t want = (w % 4 == 0 && w % 128 < 4 * s.nl) ? (w % 128) / 4 : 0xC0FFEE00u;
+        if (b[w] != want) {
+            TCASE_FAIL_("st_buffered: word %u = 0x%x, want 0x%x", w, b[w], want);
+            break;
+        }
+    }
+    size_t open = s.mem->write_bursts_open_max();
+    std::printf("st_buffered: at most %zu write bursts open (AW accepted, W data not all in)\n", open);
+    CHECK(open >= 2);
+    gc_elf_free(e);
+}
+
 // A store waits only for the loads of its warp that it could overtake: a store to another
 // segment goes while an earlier load is in flight (the warp moves on before the load's data can
 // be back), one to the segment of a load in flight waits for that load's data (its old value is
@@ -2298,6 +2368,8 @@ const tcase_t cases[] = {
     {"fp_flags_meet", t_fp_flags_meet},
     {"ld_inflight", t_ld_inflight},
     {"st_past_loads", t_st_past_loads},
+    {"ld_burst_limit", t_ld_burst_limit},
+    {"st_buffered", t_st_buffered},
     {"perf_fp", t_perf_fp},
     {"tmd_checks", t_tmd_checks},
     {"tmd_release", t_tmd_release},
