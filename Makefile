@@ -100,7 +100,7 @@ help:
 	@echo "make run        run the default scenario (copy demo); WAVES=1 writes $(BUILD)/waves/run.fst"
 	@echo "                ARGS='--seed 7 --bytes 65536' passes options to gpucosim run"
 	@echo "make test       all tests (unit, RTL block benches, end to end) -> 'N passed, N failed'"
-	@echo "                TESTS=substring runs a subset (^ / \$$ anchor it) and builds only what it needs;"
+	@echo "                TESTS=substring runs a subset (^ / \$$ anchor it, a|b: either) and builds only what it needs;"
 	@echo "                SEED=N STALL=P run every test with memory-model"
 	@echo "                seed N and P % random stalls (GPUCOSIM_SEED / GPUCOSIM_STALL_PCT, +seed=/+stall_pct="
 	@echo "                for the RTL benches); a failing case prints the command that reproduces it"
