@@ -234,10 +234,10 @@ static int scenario_work_queue_bench(const opts_t *o) {
            "  parts: reserve %u, block %u, GPFIFO entries %u, FENCE %u, release store %u, gate opened %u, "
            "work started %u\n"
            "through a host round trip (the kernel ends, the host sees it, reacts for %llu cycles, submits): %llu "
-           "cycles\n  parts: kernel end %llu, completion in memory %llu, host reaction %llu, submit to work %llu\n",
+           "cycles\n  parts: kernel end %llu, host reaction %llu, submit to work %llu\n",
            (unsigned long long)q, qp[0], qp[1], qp[2], qp[3], qp[4], qp[5],
            qp[6], (unsigned long long)hl, (unsigned long long)h, (unsigned long long)L.h_parts[0],
-           (unsigned long long)L.h_parts[1], (unsigned long long)L.h_parts[2], (unsigned long long)L.h_parts[3]);
+           (unsigned long long)L.h_parts[1], (unsigned long long)L.h_parts[2]);
     double ipk = 0;
     uint32_t items = 0;
     e = gcsc_wq_throughput(&c, image, 32, 1024, &ipk, &items, err, sizeof err);

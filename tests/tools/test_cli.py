@@ -369,7 +369,10 @@ def t_work_queue():
         assert len(parts) == 2, p.stdout
         qsum, hsum = (sum(int(v) for v in re.findall(r" (\d+)(?:,|$)", x)) for x in parts)
         assert qsum == int(m["device_work_latency_queue"]), p.stdout
-        assert hsum == int(m["device_work_latency_host"]) and f"host reaction {hl}," in parts[1], p.stdout
+        react = int(re.search(r"host reaction (\d+),", parts[1]).group(1))
+        assert hsum == int(m["device_work_latency_host"]), p.stdout
+        # the reaction is host_latency from the kernel's end (at 0, the synchronize's own wait)
+        assert react == int(hl) if int(hl) else 0 < react < 1000, p.stdout
 
 
 def t_info():
