@@ -853,8 +853,8 @@ out:
 }
 
 /* The fusion scenario at 2048 elements: one fused kernel against four, fewer cycles and half the
- * bytes (6 arrays moved against 12, counted by COMPUTE.LSU_BEATS), a second context compiles
- * nothing, the kernels on the timeline by name. */
+ * bytes (6 arrays moved against 12, counted by COMPUTE.LSU_BEATS; with c, d, e scalars a third:
+ * 3 against 9), a second context compiles nothing, the kernels on the timeline by name. */
 static void t_fusion_scenario(void) {
     gcrt_config_t rc;
     gcrt_config_init(&rc);
@@ -874,6 +874,12 @@ static void t_fusion_scenario(void) {
     /* 6 arrays of 8 KiB against 12: at least the arrays, at most one extra 64-byte burst per kernel */
     CHECK(r.bytes_fused >= 6 * 2048 * 4 && r.bytes_unfused >= 12 * 2048 * 4);
     CHECK(2 * r.bytes_fused <= r.bytes_unfused + 1024);
+    /* c, d, e scalars: the same kernels, 3 arrays moved against 9 */
+    CHECK_EQ(r.kernels_scalar_fused, 1);
+    CHECK_EQ(r.kernels_scalar_unfused, 4);
+    CHECK(r.cycles_scalar_fused > 0 && r.cycles_scalar_fused < r.cycles_scalar_unfused);
+    CHECK(r.bytes_scalar_fused >= 3 * 2048 * 4 && r.bytes_scalar_unfused >= 9 * 2048 * 4);
+    CHECK(3 * r.bytes_scalar_fused <= r.bytes_scalar_unfused + 1024);
     CHECK_EQ(r.trace_hits, 3);
     const char *json = NULL;
     FILE *f = fopen(tl, "r");
