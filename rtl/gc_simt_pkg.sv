@@ -205,4 +205,14 @@ package gc_simt_pkg;
     return m << off;
   endfunction
 
+`ifdef GC_MUTATIONS
+  // The SIMT block bench's mutation build (Makefile: simtmut, +define+GC_MUTATIONS; never in
+  // gpu_top): the plusarg +gc_mutate=N names the rule gc_sm / gc_sm_lsu drop (0: none)
+  function automatic int unsigned gc_mutation();
+    int unsigned m;
+    if (!$value$plusargs("gc_mutate=%d", m)) m = 0;
+    return m;
+  endfunction
+`endif
+
 endpackage

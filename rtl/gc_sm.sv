@@ -346,9 +346,7 @@ module gc_sm
   // instructions, 3: at most LD_MAX loads in flight), so that tests/rtl/simt_tb.cpp shows that
   // its checks catch the broken rule.  0 (no plusarg): the real design.
   int unsigned mut_q;
-  initial begin
-    if (!$value$plusargs("gc_mutate=%d", mut_q)) mut_q = 0;
-  end
+  initial mut_q = gc_mutation();
 `endif
   function automatic logic sb_blocked(input sb_need_t n, input logic [31:0] px,
                                       input logic [31:0] pf, input logic [3:0] fc,

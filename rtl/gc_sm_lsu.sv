@@ -158,11 +158,8 @@ module gc_sm_lsu
   end
 
 `ifdef GC_MUTATIONS
-  // the mutation build's hook (gc_sm: +gc_mutate=N); 1 drops the store-after-load wait below
-  int unsigned mut_q;
-  initial begin
-    if (!$value$plusargs("gc_mutate=%d", mut_q)) mut_q = 0;
-  end
+  int unsigned mut_q;   // (gc_sm) 1 drops the store-after-load wait below
+  initial mut_q = gc_mutation();
 `endif
 
   function automatic logic [LW-1:0] lowest(input logic [NL-1:0] m);

@@ -1418,6 +1418,17 @@ void t_fp_scoreboard() {
     gc_elf_free(e);
 }
 
+// Run simt_isa.elf's `entry` in one CTA of `threads` threads, PARAM -> the words `param`
+Sim::Result run_entry(Sim &s, gc_elf_t *e, const char *entry, const std::vector<uint32_t> &param, uint32_t threads) {
+    uint64_t p = s.put(param);
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, entry);
+    t.param = tp(p);
+    t.cta[0] = threads;
+    return s.run(t);
+}
+
 // Loads do not block the warp: eight independent loads issue before the first one's data can be
 // back (SYSMEM: >= 100 cycles), the sum waits for them, a ninth load in a row waits for a free
 // load slot (LD_MAX = 8 per warp).  With every warp slot running it, every warp's eight loads
@@ -1434,13 +1445,7 @@ void t_ld_inflight() {
     s.write(dbuf, buf.data(), nbuf * 4);
     for (uint32_t threads : {s.nl, s.nw * s.nl}) {
         uint64_t out = s.alloc(threads * 24);
-        uint64_t p = s.put({tp(dbuf), tp(out)});
-        gc_tmd_t t;
-        gc_tmd_init(&t);
-        t.entry_pc = sym(e, "ld_inflight");
-        t.param = tp(p);
-        t.cta[0] = threads;
-        Sim::Result r = s.run(t);
+        Sim::Result r = run_entry(s, e, "ld_inflight", {tp(dbuf), tp(out)}, threads);
         REQUIRE(r.done && !r.err);
         std::vector<uint32_t> o = s.get(out, threads * 6);
         for (uint32_t tid = 0; tid < threads; tid++) {
@@ -1485,13 +1490,7 @@ void t_ld_burst_limit() {
     std::vector<uint32_t> buf = rnd_vec(nbuf, 41);
     uint64_t dbuf = s.alloc(nbuf * 4, 256, true), out = s.alloc(threads * 4);
     s.write(dbuf, buf.data(), nbuf * 4);
-    uint64_t p = s.put({tp(dbuf), tp(out)});
-    gc_tmd_t t;
-    gc_tmd_init(&t);
-    t.entry_pc = sym(e, "ld_scatter");
-    t.param = tp(p);
-    t.cta[0] = threads;
-    Sim::Result r = s.run(t);
+    Sim::Result r = run_entry(s, e, "ld_scatter", {tp(dbuf), tp(out)}, threads);
     REQUIRE(r.done && !r.err);
     std::vector<uint32_t> o = s.get(out, threads);
     for (uint32_t tid = 0; tid < threads; tid++) {
@@ -1520,13 +1519,7 @@ void t_st_buffered() {
     uint64_t dbuf = s.alloc(words * 4, 256, true);
     std::vector<uint32_t> junk(words, 0xC0FFEE00u);
     s.write(dbuf, junk.data(), words * 4);
-    uint64_t p = s.put({tp(dbuf)});
-    gc_tmd_t t;
-    gc_tmd_init(&t);
-    t.entry_pc = sym(e, "st_buffered");
-    t.param = tp(p);
-    t.cta[0] = s.nl;
-    Sim::Result r = s.run(t);
+    Sim::Result r = run_entry(s, e, "st_buffered", {tp(dbuf)}, s.nl);
     REQUIRE(r.done && !r.err);
     std::vector<uint32_t> b = s.get(dbuf, words);
     for (uint32_t w = 0; w < words; w++) {
@@ -1558,13 +1551,7 @@ void t_st_past_loads() {
         std::vector<uint32_t> buf = rnd_vec(threads, 31 + threads);
         uint64_t dbuf = s.alloc(threads * 4, 256, true), far = s.alloc(threads * 4), out = s.alloc(threads * 16);
         s.write(dbuf, buf.data(), threads * 4);
-        uint64_t p = s.put({tp(dbuf), tp(far), tp(out)});
-        gc_tmd_t t;
-        gc_tmd_init(&t);
-        t.entry_pc = sym(e, "st_past_loads");
-        t.param = tp(p);
-        t.cta[0] = threads;
-        Sim::Result r = s.run(t);
+        Sim::Result r = run_entry(s, e, "st_past_loads", {tp(dbuf), tp(far), tp(out)}, threads);
         REQUIRE(r.done && !r.err);
         std::vector<uint32_t> o = s.get(out, threads * 4), f = s.get(far, threads), b = s.get(dbuf, threads);
         for (uint32_t tid = 0; tid < threads; tid++) {
@@ -1607,13 +1594,7 @@ void t_perf_fp() {
 
 // Runs `entry` of simt_isa.elf as one CTA of `threads` threads with PARAM = {words, out}.
 Sim::Result run_words_out(Sim &s, gc_elf_t *e, const char *entry, uint64_t words, uint64_t out, uint32_t threads) {
-    uint64_t p = s.put({tp(words), tp(out)});
-    gc_tmd_t t;
-    gc_tmd_init(&t);
-    t.entry_pc = sym(e, entry);
-    t.param = tp(p);
-    t.cta[0] = threads;
-    return s.run(t);
+    return run_entry(s, e, entry, {tp(words), tp(out)}, threads);
 }
 
 // A plain store by another thread (same warp, or another warp between BARs) between an LR and
