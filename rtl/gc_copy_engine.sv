@@ -45,11 +45,11 @@
 // The write walker cuts each destination line the same way (128-byte boundaries of the
 // destination address).  A write burst covering stream bytes [wr_resv_q, wr_resv_q + n) is
 // issued (AW) cut-through: once read bursts already issued cover all of them
-// (rd_resv_q >= wr_resv_q + n) and the bytes of its first beat are in the ring or arrive on R in
-// that very cycle.  Its W beats then follow the R beats one cycle behind: each W beat waits
-// until its own bytes are in the ring (rd_fill_q >= wr_cons_q + cnt), which the reads already
-// in flight guarantee, so the W channel is held only while the burst's data streams in (not a
-// whole memory latency).  Accepted write bursts queue their (lo, n) in a small FIFO; the W
+// (rd_resv_q >= wr_resv_q + n) and the bytes of its first beat are in the ring.  Its W beats
+// then follow the R beats two cycles behind (ring write, AW, W): each W beat waits until its
+// own bytes are in the ring (rd_fill_q >= wr_cons_q + cnt), which the reads already in flight
+// guarantee, so the W channel is held only while the burst's data streams in (not a whole
+// memory latency).  Accepted write bursts queue their (lo, n) in a small FIFO; the W
 // generator walks it: a beat with first lane
 // lo' and cnt bytes takes wdata lane b from ring slot wr_cons_q + (b - lo') and sets wstrb for
 // lanes [lo', lo'+cnt), so bytes outside the destination range are never written.  Source and
@@ -320,7 +320,7 @@ module gc_copy_engine
   logic [NW-1:0]     wr_room, wr_n;
   logic [CW-1:0]     wr_first;                  // bytes of the burst's first beat
   logic [7:0]        wr_len;
-  logic [PW-1:0]     fill_now, wr_resv_diff, wr_first_diff;
+  logic [PW-1:0]     wr_resv_diff, wr_first_diff;
   logic              wr_data_ok, aw_want, aw_hs, wr_line_end, aw_copy_hs;
 
   always_comb begin
@@ -330,11 +330,12 @@ module gc_copy_engine
     wr_first     = (NW'(DB) - NW'(wr_lo) < wr_n) ? CW'(DB - 32'(wr_lo)) : CW'(wr_n);
     wr_len       = 8'((NW'(wr_lo) + wr_n - NW'(1)) >> LW);
     // cut-through: every byte of the burst is covered by read bursts already issued, and the
-    // bytes of its first beat are in the ring or arrive on R in this cycle (a memset needs no
-    // ring data)
-    fill_now      = rd_fill_q + (r_hs ? PW'(r_cnt) : '0);
+    // bytes of its first beat are in the ring (a memset needs no ring data).  Registered state
+    // only: an AW that also counted the beat arriving on R in this cycle would go out a cycle
+    // sooner, but would make AW (and the crossbar's AW grant behind it) depend combinationally
+    // on the memory's R pins, which costs the Verilated model ~20% per cycle.
     wr_resv_diff  = rd_resv_q - wr_resv_q - PW'(wr_n);
-    wr_first_diff = fill_now - wr_resv_q - PW'(wr_first);
+    wr_first_diff = rd_fill_q - wr_resv_q - PW'(wr_first);
     wr_data_ok    = remap_q || (!wr_resv_diff[PW-1] && !wr_first_diff[PW-1]);
     wr_line_end  = (wr_left_q == LLW'(wr_n));
     aw_want      = (state_q == CE_STATE_COPY) && wr_busy_q && !err_q && wr_data_ok &&
