@@ -23,15 +23,15 @@ template <class T, unsigned NID> class IdQueues {
         std::deque<Entry> &q = q_[id % NID];
         if (!q.empty() && q.back().item.when > x.when) x.when = q.back().item.when;
         q.push_back(Entry{x, seq_++});
+        live_ |= 1ull << (id % NID);
         n_++;
     }
     // The ID whose head leaves at cycle `now` (the oldest ready head), or -1.
     int ready(uint64_t now) const {
-        if (!n_) return -1;
         int best = -1;
         uint64_t best_seq = 0;
-        for (unsigned i = 0; i < NID; i++) {
-            if (q_[i].empty()) continue;
+        for (uint64_t m = live_; m; m &= m - 1) {   // the IDs with a response queued
+            unsigned i = (unsigned)__builtin_ctzll(m);
             const Entry &e = q_[i].front();
             if (e.item.when <= now && (best < 0 || e.seq < best_seq)) {
                 best = (int)i;
@@ -43,12 +43,14 @@ template <class T, unsigned NID> class IdQueues {
     const T &front(unsigned id) const { return q_[id].front().item; }
     void pop(unsigned id) {
         q_[id].pop_front();
+        if (q_[id].empty()) live_ &= ~(1ull << id);
         n_--;
     }
     size_t size() const { return n_; }
     bool empty() const { return n_ == 0; }
     void clear() {
         for (auto &q : q_) q.clear();
+        live_ = 0;
         n_ = 0;
         seq_ = 0;
     }
@@ -58,7 +60,9 @@ template <class T, unsigned NID> class IdQueues {
         T item;
         uint64_t seq;  // request order over all IDs
     };
+    static_assert(NID >= 1 && NID <= 64, "IdQueues: 1..64 IDs (one bit each in live_)");
     std::deque<Entry> q_[NID];
+    uint64_t live_ = 0;  // bit i: q_[i] is not empty
     size_t n_ = 0;
     uint64_t seq_ = 0;
 };
