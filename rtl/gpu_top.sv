@@ -120,10 +120,7 @@ module gpu_top
   logic [NAQ-1:0][RTW-1:0]  aq_rtag;
   logic [63:0]              as_rdata;
   logic                     as_err;
-  logic                     snoop_valid;
-  logic [AW-1:0]            snoop_addr;
-  logic [63:0]              snoop_data;          // the write's first beat (acquire wake)
-  logic [7:0]               snoop_strb;
+  wsnoop_t                  snoop;               // the crossbar's write snoop (acquire wake)
   logic [NUM_SM-1:0]        st_valid;            // the SMs' global store bursts (LR/SC breaks)
   logic [NUM_SM-1:0][AW-1:0] st_addr;
   logic [NUM_SM-1:0][31:0]  st_wmask;
@@ -357,11 +354,8 @@ module gpu_top
       .eng_rsp_i         (eng_rsp[n]),
       .aq_req_o          (aq_req[n]),
       .aq_rsp_i          (aq_rsp[n]),
-      .snoop_valid_i     (snoop_valid),
-      .snoop_addr_i      (snoop_addr),
       .now_i             (cycle),
-      .snoop_data_i      (snoop_data),
-      .snoop_strb_i      (snoop_strb),
+      .snoop_i           (snoop),
       .m_req_o           (c_req[n]),
       .m_rsp_i           (c_rsp[n])
     );
@@ -501,10 +495,6 @@ module gpu_top
     .st_valid_i    (st_valid),
     .st_addr_i     (st_addr),
     .st_wmask_i    (st_wmask),
-    .snoop_valid_o (snoop_valid),
-    .snoop_addr_o  (snoop_addr),
-    .snoop_data_o  (snoop_data),
-    .snoop_strb_o  (snoop_strb),
     .m_req_o   (c_req[CLI_ATOM]),
     .m_rsp_i   (c_rsp[CLI_ATOM])
   );
@@ -517,7 +507,8 @@ module gpu_top
     .c_req_i (c_req),
     .c_rsp_o (c_rsp),
     .m_req_o (m_req),
-    .m_rsp_i (m_rsp)
+    .m_rsp_i (m_rsp),
+    .snoop_o (snoop)
   );
 
   // AXI protocol checker on BAR0 (rtl/gc_axil_check.sv).  The memory port's checker
