@@ -16,6 +16,7 @@
 module gc_pbdma_fetch
   import gpucosim_pkg::*;
   import gc_pbdma_pkg::*;
+  import gc_axi_pkg::*;
 #(
   parameter int unsigned PB_FIFO_DW = 64,  // pushbuffer dword FIFO depth (power of 2, >= 2 bursts)
   localparam int unsigned FIFO_AW   = $clog2(PB_FIFO_DW)
@@ -42,15 +43,9 @@ module gc_pbdma_fetch
   output logic                 ar_free_o,       // a new AR may be loaded this cycle
   output logic                 ar_hs_o,         // the AR was accepted
 
-  // Client memory port, reads only
-  output logic                 m_arvalid_o,
-  input  logic                 m_arready_i,
-  output logic [AW-1:0]        m_araddr_o,
-  output logic [7:0]           m_arlen_o,
-  input  logic                 m_rvalid_i,
-  output logic                 m_rready_o,
-  input  logic [63:0]          m_rdata_i,
-  input  logic [1:0]           m_rresp_i
+  // Client memory port (gc_axi_pkg), reads only: no AW, no W, every B accepted
+  output cli_req_t             m_req_o,
+  input  cli_rsp_t             m_rsp_i
 );
 
   localparam int unsigned BEAT_B     = GC_AXI_DATA_W / 8;     // bytes per beat (8)
@@ -97,9 +92,9 @@ module gc_pbdma_fetch
 
   // R beat: discard stale beats, split live ones into the segment's dwords
   logic rx_live, rx_beat, rx_lo, rx_hi;
-  assign ar_free_o = !ar_valid_q || m_arready_i;
-  assign ar_hs_o   = ar_valid_q && m_arready_i;
-  assign rx_live   = m_rvalid_i && (disc_q == '0);
+  assign ar_free_o = !ar_valid_q || m_rsp_i.ar_ready;
+  assign ar_hs_o   = ar_valid_q && m_rsp_i.ar_ready;
+  assign rx_live   = m_rsp_i.r_valid && (disc_q == '0);
   assign rx_beat   = rx_live && rx_en_q;
   assign rx_lo     = rx_beat && !rx_skip_q && (rx_left_q != '0);
   assign rx_hi     = rx_beat && ((rx_left_q - LEN_W'(rx_lo)) != '0);
@@ -142,11 +137,11 @@ module gc_pbdma_fetch
         fetch_beats_q <= fetch_beats_q - burst_beats;
         rd_beats_n = rd_beats_n + RD_OUT_W'(burst_beats);
       end
-      if (m_rvalid_i) rd_beats_n = rd_beats_n - RD_OUT_W'(1);
+      if (m_rsp_i.r_valid) rd_beats_n = rd_beats_n - RD_OUT_W'(1);
       rd_beats_q <= rd_beats_n;
       // stale beats: everything still in flight when a segment stops (a GPFIFO read loaded in
       // the same cycle by SEG_DONE is not stale)
-      if (m_rvalid_i && disc_q != '0) disc_q <= disc_q - RD_OUT_W'(1);
+      if (m_rsp_i.r_valid && disc_q != '0) disc_q <= disc_q - RD_OUT_W'(1);
       if (stop_i) disc_q <= rd_beats_n - RD_OUT_W'(gp_load_i);
 
       // ---- segment (re)start ----
@@ -165,7 +160,7 @@ module gc_pbdma_fetch
         rx_skip_q <= 1'b0;
         rx_left_q <= rx_left_q - LEN_W'(rx_lo) - LEN_W'(rx_hi);
         // no more bursts after a bus error: the decoder faults when it reaches the poison
-        if (resp_err(m_rresp_i)) fetch_en_q <= 1'b0;
+        if (resp_err(m_rsp_i.r.resp)) fetch_en_q <= 1'b0;
       end
       wp = fifo_wptr_q + FIFO_AW'(rx_lo) + FIFO_AW'(rx_hi);
       cnt_n = fifo_cnt_q + (FIFO_AW + 1)'(rx_lo) + (FIFO_AW + 1)'(rx_hi);
@@ -189,15 +184,20 @@ module gc_pbdma_fetch
 
   // FIFO storage (no reset needed: only entries below the write pointer are read)
   always_ff @(posedge clk_i) begin
-    if (rx_lo) fifo_q[fifo_wptr_q] <= {resp_err(m_rresp_i), m_rdata_i[31:0]};
-    if (rx_hi) fifo_q[fifo_wptr_q + FIFO_AW'(rx_lo)] <= {resp_err(m_rresp_i), m_rdata_i[63:32]};
+    if (rx_lo) fifo_q[fifo_wptr_q] <= {resp_err(m_rsp_i.r.resp), m_rsp_i.r.data[31:0]};
+    if (rx_hi) fifo_q[fifo_wptr_q + FIFO_AW'(rx_lo)] <= {resp_err(m_rsp_i.r.resp),
+                                                         m_rsp_i.r.data[63:32]};
   end
 
   assign head_o      = fifo_q[fifo_rptr_q];
   assign cnt_o       = fifo_cnt_q;
-  assign m_arvalid_o = ar_valid_q;
-  assign m_araddr_o  = ar_addr_q;
-  assign m_arlen_o   = ar_len_q;
-  assign m_rready_o  = 1'b1;   // FIFO room is reserved before a burst is issued
+  // FIFO room is reserved before a burst is issued, so R is always ready
+  assign m_req_o = cli_rd_only('{addr: ar_addr_q, len: ar_len_q}, ar_valid_q, 1'b1);
+
+  // A read-only port: the write channels' responses are not looked at; bursts are counted by
+  // beats (rlast not needed)
+  logic unused_fetch;
+  assign unused_fetch = ^{m_rsp_i.aw_ready, m_rsp_i.w_ready, m_rsp_i.b_valid, m_rsp_i.b_resp,
+                          m_rsp_i.r.last};
 
 endmodule
