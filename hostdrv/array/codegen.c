@@ -214,7 +214,8 @@ static void copy_of(cg_t *g, int u) {
 /* the element loads of one copy */
 static void loads(cg_t *g) {
     for (uint32_t j = 0; j < g->k->nin; j++)
-        if (g->ld[j] & LD_ELEM) sbf(&g->b, "        const %s x%u%s = in%u[%s];\n", ctype(rdt(g, g->k->in[j])), j, g->cs, j, g->ix);
+        if (g->ld[j] & LD_ELEM)
+            sbf(&g->b, "        const %s x%u%s = in%u[%s];\n", ctype(rdt(g, g->k->in[j])), j, g->cs, j, g->ix);
 }
 
 /* the element ops of one copy and the reductions' accumulation */
@@ -267,11 +268,11 @@ static bool calls(const gca_wn_t *w) {
 }
 
 /* Copies of the element code per pass of the grid-stride loop (U).  The SM issues a warp's
- * instructions in order and keeps at most 4 of its loads in flight (gc_sm LD_MAX), so one element
- * per pass leaves a warp waiting a memory round trip before every use; with U copies the loads of
- * later copies are issued while earlier copies compute (and a fused kernel's FDIV runs beside
- * them).  Bounded so that the copies' values stay in the 32 FP registers: U x loads <= 20 and
- * U x (loads + ops) <= 40, at most 8; 1 when an op calls libm. */
+ * instructions in order and keeps only a few of its loads in flight (gc_sm LD_MAX), so one
+ * element per pass leaves a warp waiting a memory round trip before every use; with U copies the
+ * loads of later copies are in flight while earlier copies compute (and a fused kernel's FDIV
+ * runs beside them).  Bounded so that the copies' values stay in the 32 FP registers:
+ * U x loads <= 16 and U x (loads + ops) <= 40, at most 8; 1 when an op calls libm. */
 static int unroll_of(const cg_t *g) {
     uint32_t L = 0;
     for (uint32_t j = 0; j < g->k->nin; j++) L += (g->ld[j] & LD_ELEM) != 0;
@@ -318,8 +319,8 @@ char *gca__codegen(const gca_ctx_t *ctx, const gca_pk_t *k, const gca_wn_t *w, c
         sbf(b, "    const %s *__restrict in%u = (const %s *)(uintptr_t)P[%u];\n", ctype(rdt(&g, k->in[i])), i,
             ctype(rdt(&g, k->in[i])), np);
     for (uint32_t i = 0; i < k->nout; i++, np++)
-        sbf(b, "    %s *__restrict out%u = (%s *)(uintptr_t)P[%u];\n", ctype(w[k->out[i]].dt), i, ctype(w[k->out[i]].dt),
-            np);
+        sbf(b, "    %s *__restrict out%u = (%s *)(uintptr_t)P[%u];\n", ctype(w[k->out[i]].dt), i,
+            ctype(w[k->out[i]].dt), np);
     for (uint32_t i = 0; i < k->nsc; i++, np++) {
         gca_ref_t r = k->sc[i];
         int dt = r.ext ? e[r.idx].dt : w[r.idx].dt;

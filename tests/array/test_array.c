@@ -1075,7 +1075,8 @@ static void t_grid_stride_copies(void) {
     RTL_REF_CASE(t, NULL);
     uint32_t cw = 0;
     gc_mmio_read(gcrt_device(t.rt), GC_REG_COMPUTE_CONFIG, &cw);
-    const uint32_t B = GC_SIMT_WARPS * GC_SIMT_LANES, per_sm = GC_COMPUTE_CONFIG_WARPS_GET(cw) * GC_COMPUTE_CONFIG_LANES_GET(cw) / B;
+    const uint32_t B = GC_SIMT_WARPS * GC_SIMT_LANES;
+    const uint32_t per_sm = GC_COMPUTE_CONFIG_WARPS_GET(cw) * GC_COMPUTE_CONFIG_LANES_GET(cw) / B;
     const uint32_t ctas = GC_COMPUTE_CONFIG_NUM_SM_GET(cw) * (per_sm ? per_sm : 1), S = ctas * B, U = 3;
     const uint32_t sizes[] = {1, S - 1, S, U * S - 1, U * S, U * S + 1, 3 * U * S + S / 2 + 3};
     enum { NMAX = 4096 };
@@ -1103,7 +1104,8 @@ static void t_grid_stride_copies(void) {
         EXPECT_BITS(n, y, ((h[0][i] + h[1][i]) * h[2][i] - h[3][i]) / h[4][i], "chain");
         /* five arrays loaded, four ops: three copies, every load of the pass before the barrier
          * and the first op */
-        const char *src = k->source, *last = strstr(src, "const float x4_2 = in4[i_2];"), *op = strstr(src, "gca_add_f(x0_0");
+        const char *src = k->source, *last = strstr(src, "const float x4_2 = in4[i_2];");
+        const char *op = strstr(src, "gca_add_f(x0_0");
         const char *bar = last ? strstr(last, "__asm__ volatile(\"\" ::: \"memory\");") : NULL;
         CHECK(last && bar && op && last < bar && bar < op);
         CHECK(strstr(src, "i += 3u * S") && strstr(src, "i += S") && !strstr(src, "x4_3"));
