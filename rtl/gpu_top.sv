@@ -124,6 +124,10 @@ module gpu_top
   logic [AW-1:0]            snoop_addr;
   logic [63:0]              snoop_data;          // the write's first beat (acquire wake)
   logic [7:0]               snoop_strb;
+  logic                     wsn_valid, wsn_all;  // every completed write on the bus (gc_mem_snoop)
+  logic [AW-1:0]            wsn_addr;
+  logic [7:0]               wsn_len;
+  logic [NRL-1:0]           pf_busy;             // a PBDMA's prefetch unit holds data
   logic [NUM_SM-1:0]        st_valid;            // the SMs' global store bursts (LR/SC breaks)
   logic [NUM_SM-1:0][AW-1:0] st_addr;
   logic [NUM_SM-1:0][31:0]  st_wmask;
@@ -192,7 +196,7 @@ module gpu_top
                       (rl_acq_blk[n] != '0) || (rl_eng_busy[n] != '0) || (rl_in_entry[n] != '0) ||
                       c_arvalid[n] || c_rvalid[n] || aq_valid[n] || as_valid[n] || cmd_valid[n] ||
                       ce_done[n] || gp_get_we[n] || fault_valid[n] || mthd_inc[n] || sw_valid[n] ||
-                      pbdma_nonstall[n];
+                      pbdma_nonstall[n] || pf_busy[n];
     end
     for (int n = 0; n < NCE; n++) begin
       busy_ce[n] = clk_gate_dis || (ce_state[n] != GC_ENGINE_DBG_STATE_W'(CE_STATE_IDLE)) || cmd_valid[n + 1] ||
@@ -388,6 +392,11 @@ module gpu_top
       .now_i             (cycle),
       .snoop_data_i      (snoop_data),
       .snoop_strb_i      (snoop_strb),
+      .wsn_valid_i       (wsn_valid),
+      .wsn_addr_i        (wsn_addr),
+      .wsn_len_i         (wsn_len),
+      .wsn_all_i         (wsn_all),
+      .pf_busy_o         (pf_busy[n]),
       .m_arvalid_o       (c_req[n].ar_valid),
       .m_arready_i       (c_rsp[n].ar_ready),
       .m_araddr_o        (c_req[n].ar.addr),
@@ -608,6 +617,17 @@ module gpu_top
     .c_rsp_o (c_rsp),
     .m_req_o (m_req),
     .m_rsp_i (m_rsp)
+  );
+
+  // Write snoop of the memory bus: every client's completed writes, for the PBDMAs' prefetch
+  gc_mem_snoop u_wsnoop (
+    .clk_i, .rst_ni,
+    .req_i   (m_req),
+    .rsp_i   (m_rsp),
+    .valid_o (wsn_valid),
+    .all_o   (wsn_all),
+    .addr_o  (wsn_addr),
+    .len_o   (wsn_len)
   );
 
   // AXI protocol checker on BAR0 (rtl/gc_axil_check.sv).  The memory port's checker
