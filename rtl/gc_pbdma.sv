@@ -1,6 +1,7 @@
 // gc_pbdma: the push-buffer DMA and host scheduler of one runlist (RL). gpu_top instantiates
 // NUM_RUNLISTS of them; each serves only the channels whose RUNLIST.ID == RL. Runlist 0 owns the
-// compute engine (gc_simt); runlist RL >= 1 owns copy engine RL-1 (cmd_* / ce_done_*).
+// compute engine (gc_simt); runlist RL >= 1 owns copy engine RL-1 (the engine command port
+// eng_req_o / eng_rsp_i, gc_eng_pkg).
 //
 //   scheduler   round robin over runnable channels (on this runlist, enabled, ERROR.CAUSE NONE,
 //               work pending, not blocked on an acquire unless due for a retry or woken, not
@@ -65,7 +66,7 @@
 //               bus error is queued as poisoned dwords and faults when the decoder reaches it.
 //               The word 0 where a header may stand is NVIDIA's DMA_NOP (PB_DMA_NOP): popped, not
 //               a method; the other GRP0 / GRP2 / RESERVED6 headers fault INVALID_METHOD_HEADER.
-//   semaphores  SEM_EXECUTE goes to the atomic unit (aq_* / as_*): acquires are READs compared
+//   semaphores  SEM_EXECUTE goes to the atomic unit (aq_req_o / aq_rsp_i): acquires are READs compared
 //               with gc_sem_pkg::sem_acquire_pass, RELEASE a WRITE, REDUCTION an RMW (4 or 8
 //               bytes, or 16 with RELEASE_TIMESTAMP: SEM_ASIZE_16 / _16W, address 16-aligned).
 //               A reduction form NVIDIA rejects (gc_sem_pkg::sem_red_form_ok) faults
@@ -73,7 +74,7 @@
 //               LAUNCH_DMA: every field is decoded at dispatch (spec COPY.LAUNCH_DMA); a value not
 //               implemented faults UNSUPPORTED, a rejected reduction form INVALID_REDUCTION;
 //               DATA_TRANSFER_TYPE NONE only releases / interrupts (its layout fields are not
-//               looked at); the reduction goes to the copy engine (cmd_sem_reduce/red/signed_o).
+//               looked at); the reduction goes to the copy engine (cmd.sem_reduce / red / signed).
 //               SEM_EXECUTE is consumed only when the operation succeeded, so a failed acquire
 //               that switches out re-executes the same SEM_EXECUTE on resume. A failed acquire
 //               is retried every ACQ_RETRY_INTERVAL cycles (0 counts as 1) or at once when the
@@ -95,17 +96,17 @@
 //   compute     runlist 0: SET_OBJECT binds the COMPUTE class (COPY binds but its methods fault
 //               UNSUPPORTED there, as COMPUTE's do on the copy runlists). SEND_PCAS_A is a method
 //               register; SEND_SIGNALING_PCAS_B with SCHEDULE TRUE is the compute LAUNCH_DMA: the
-//               TMD address SEND_PCAS_A << 8 goes to the engine on cmd_src_o (cmd_valid/ready,
-//               counted when accepted; cmd_ready is the TMU's back-pressure: a free task table
+//               TMD address SEND_PCAS_A << 8 goes to the engine on cmd.src (valid / ready,
+//               counted when accepted; ready is the TMU's back-pressure: a free task table
 //               entry). Unlike a copy engine the compute engine runs several channels' tasks at
 //               once (docs/tmu.md "The PBDMA side"): a launch goes to the engine whenever it is
 //               ready, never waiting for another channel's task, and no ENGINE switch is caused by
 //               another channel's task (guests may launch too). Each channel has at most one task
 //               in flight (ce_pend_q[ch]): the channel's next method, WFI and RELEASE_WFI
-//               included, waits until the engine reports that task done (ce_done_i with its
-//               channel on ce_done_ch_i); while it waits the channel keeps its slice (hold) as for
-//               a copy and other channels run as guests. ce_done_err_i faults that channel with
-//               TASK_FAULT (the record names its SEND_SIGNALING_PCAS_B). ce_done_ch_i is ignored
+//               included, waits until the engine reports that task done (eng_rsp_i.done with its
+//               channel on done_ch); while it waits the channel keeps its slice (hold) as for
+//               a copy and other channels run as guests. done_err faults that channel with
+//               TASK_FAULT (the record names its SEND_SIGNALING_PCAS_B). done_ch is ignored
 //               on the copy runlists (one copy at a time, its channel is known).
 //
 // Parts (one module each, wired here; this top has no logic of its own):
@@ -123,6 +124,8 @@
 //   gc_pbdma_eng    engine dispatch: the copy / compute command and each channel's work in flight
 module gc_pbdma
   import gpucosim_pkg::*;
+  import gc_axi_pkg::cli_req_t, gc_axi_pkg::cli_rsp_t;
+  import gc_eng_pkg::*;
   import gc_pbdma_pkg::dec_ctx_t, gc_pbdma_pkg::obj_e, gc_pbdma_pkg::mreg_e,
          gc_pbdma_pkg::NMREG, gc_pbdma_pkg::NSUBCH, gc_pbdma_pkg::SC_W, gc_pbdma_pkg::LEN_W;
 #(
@@ -176,45 +179,12 @@ module gc_pbdma
   output logic [GC_RUNLIST_DBG_CHANNEL_W-1:0]  dbg_ch_o,
   output logic [GC_RUNLIST_DBG_PB_LEFT_W-1:0]  dbg_pb_left_o,
 
-  // Copy engine command (unused on runlist 0)
-  output logic                 cmd_valid_o,
-  input  logic                 cmd_ready_i,
-  output logic [7:0]           cmd_ch_o,
-  output logic [AW-1:0]        cmd_src_o,
-  output logic [AW-1:0]        cmd_dst_o,
-  output logic [31:0]          cmd_line_len_o,
-  output logic [31:0]          cmd_line_count_o,
-  output logic [31:0]          cmd_pitch_in_o,
-  output logic [31:0]          cmd_pitch_out_o,
-  output logic                 cmd_copy_o,
-  output logic                 cmd_remap_o,
-  output logic [31:0]          cmd_const_a_o,
-  output logic [31:0]          cmd_const_b_o,
-  output logic [31:0]          cmd_components_o,
-  output logic                 cmd_sem_o,
-  output logic                 cmd_sem_four_o,
-  output logic [AW-1:0]        cmd_sem_addr_o,
-  output logic [31:0]          cmd_sem_payload_o,
-  output logic                 cmd_sem_reduce_o,   // the release is a reduction ...
-  output logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] cmd_sem_red_o,   // ... this one
-  output logic                 cmd_sem_signed_o,   // ... signed (IMIN, IMAX, IADD)
-  output logic                 cmd_intr_o,
-  input  logic                 ce_done_i,
-  input  logic                 ce_done_err_i,
-  input  logic [7:0]           ce_done_ch_i,     // runlist 0: the channel whose task completed
-
-  // Atomic unit request port
-  output logic                 aq_valid_o,
-  input  logic                 aq_ready_i,
-  output logic [1:0]           aq_op_o,
-  output logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red_o,
-  output logic                 aq_signed_o,
-  output logic [1:0]           aq_size_o,
-  output logic [AW-1:0]        aq_addr_o,
-  output logic [63:0]          aq_wdata_o,
-  input  logic                 as_valid_i,
-  input  logic [63:0]          as_rdata_i,
-  input  logic                 as_err_i,
+  // Engine command port (copy engine RL-1; runlist 0: the compute engine) and atomic-unit
+  // requester port (gc_eng_pkg)
+  output eng_req_t             eng_req_o,
+  input  eng_rsp_t             eng_rsp_i,
+  output aq_req_t              aq_req_o,
+  input  aq_rsp_t              aq_rsp_i,
   input  logic                 snoop_valid_i,
   input  logic [AW-1:0]        snoop_addr_i,
   input  logic [63:0]          now_i,            // gpu_top's free-running cycle counter
@@ -226,16 +196,9 @@ module gc_pbdma
   input  logic                 wsn_all_i,        // ... or at an address not recorded (any)
   output logic                 pf_busy_o,        // the prefetch unit holds data (clock stays on)
 
-  // Client memory port, reads only (GPFIFO entries and pushbuffer)
-  output logic                 m_arvalid_o,
-  input  logic                 m_arready_i,
-  output logic [AW-1:0]        m_araddr_o,
-  output logic [7:0]           m_arlen_o,
-  input  logic                 m_rvalid_i,
-  output logic                 m_rready_o,
-  input  logic [63:0]          m_rdata_i,
-  input  logic [1:0]           m_rresp_i,
-  input  logic                 m_rlast_i
+  // Client memory port (gc_axi_pkg), reads only (GPFIFO entries and pushbuffer)
+  output cli_req_t             m_req_o,
+  input  cli_rsp_t             m_rsp_i
 );
 
   localparam int unsigned FIFO_AW = $clog2(PB_FIFO_DW);
@@ -409,8 +372,7 @@ module gc_pbdma
     .rx_live_o      (rx_live),
     .ar_free_o      (ar_free),
     .ar_hs_o        (ar_hs),
-    .m_arvalid_o, .m_arready_i, .m_araddr_o, .m_arlen_o,
-    .m_rvalid_i, .m_rready_o, .m_rdata_i, .m_rresp_i, .m_rlast_i
+    .m_req_o, .m_rsp_i
   );
 
   gc_pbdma_pf #(.RL(RL), .PF_DW(PF_DW)) u_pf (
@@ -437,7 +399,7 @@ module gc_pbdma
     .ar_ready_i     (pf_ar_ready),
     .drop_o         (pf_drop),
     .rx_i           (pf_rx),
-    .m_rdata_i, .m_rresp_i, .m_rlast_i,
+    .m_r_i          (m_rsp_i.r),
     .gp_ok_o        (pf_gp_ok),
     .gp_ent_o       (pf_gp_ent),
     .gp_err_o       (pf_gp_err),
@@ -499,7 +461,7 @@ module gc_pbdma
     .rx_live_i      (rx_live),
     .ar_free_i      (ar_free),
     .ar_hs_i        (ar_hs),
-    .m_rdata_i, .m_rresp_i,
+    .m_r_i          (m_rsp_i.r),
     .ar_load_gp_o   (ar_load_gp),
     .gp_rd_addr_o   (gp_rd_addr),
     .seg_start_o    (seg_start),
@@ -519,7 +481,7 @@ module gc_pbdma
     .pf_mid_i       (pf_mid),
     .pf_pb_addr_i   (pf_pb_addr),
     .pf_keep_o      (pf_keep),
-    .as_valid_i, .as_err_i,
+    .aq_rsp_i,
     .sem_pass_i     (sem_pass),
     .sem_acq_i      (sem_acq),
     .sem_sw_i       (sem_sw),
@@ -532,11 +494,11 @@ module gc_pbdma
     .to_ch_i        (to_ch),
     .to_method_i    (to_method),
     .to_data_i      (to_data),
-    .aq_start_o     (aq_start),
-    .aq_op_o        (aq_op),
-    .aq_size_o      (aq_size),
-    .aq_addr_o      (aq_addr),
-    .aq_wdata_o     (aq_wdata),
+    .sem_start_o    (aq_start),
+    .sem_op_o       (aq_op),
+    .sem_size_o     (aq_size),
+    .sem_addr_o     (aq_addr),
+    .sem_wdata_o    (aq_wdata),
     .acq_try_o      (acq_try),
     .acq_fail_o     (acq_fail),
     .acq_pass_o     (acq_pass),
@@ -603,9 +565,7 @@ module gc_pbdma
     .to_ch_o        (to_ch),
     .to_method_o    (to_method),
     .to_data_o      (to_data),
-    .aq_valid_o, .aq_ready_i, .aq_op_o, .aq_red_o, .aq_signed_o, .aq_size_o, .aq_addr_o,
-    .aq_wdata_o, .as_valid_i, .as_rdata_i, .snoop_valid_i, .snoop_addr_i, .snoop_data_i,
-    .snoop_strb_i
+    .aq_req_o, .aq_rsp_i, .snoop_valid_i, .snoop_addr_i, .snoop_data_i, .snoop_strb_i
   );
 
   gc_pbdma_eng #(.RL(RL)) u_eng (
@@ -632,11 +592,7 @@ module gc_pbdma
     .flt_gp_get_o   (ce_gp_get),
     .flt_method_o   (ce_method),
     .flt_data_o     (ce_data),
-    .cmd_valid_o, .cmd_ready_i, .cmd_ch_o, .cmd_src_o, .cmd_dst_o, .cmd_line_len_o,
-    .cmd_line_count_o, .cmd_pitch_in_o, .cmd_pitch_out_o, .cmd_copy_o, .cmd_remap_o,
-    .cmd_const_a_o, .cmd_const_b_o, .cmd_components_o, .cmd_sem_o, .cmd_sem_four_o,
-    .cmd_sem_addr_o, .cmd_sem_payload_o, .cmd_sem_reduce_o, .cmd_sem_red_o, .cmd_sem_signed_o,
-    .cmd_intr_o, .ce_done_i, .ce_done_err_i, .ce_done_ch_i
+    .eng_req_o, .eng_rsp_i
   );
 
   // Outputs
@@ -647,6 +603,5 @@ module gc_pbdma
   assign ch_in_entry_o = in_ent;
   assign dbg_state_o   = state;
   assign dbg_ch_o      = GC_RUNLIST_DBG_CHANNEL_W'(cur_ch);
-
 
 endmodule

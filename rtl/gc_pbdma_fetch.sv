@@ -24,6 +24,7 @@
 module gc_pbdma_fetch
   import gpucosim_pkg::*;
   import gc_pbdma_pkg::*;
+  import gc_axi_pkg::*;
 #(
   parameter int unsigned PB_FIFO_DW = 64,  // pushbuffer dword FIFO depth (power of 2, >= 2 bursts)
   parameter int unsigned PF_DW      = 2 * GC_AXI_MAX_BURST,   // prefetched dwords (one burst)
@@ -65,16 +66,9 @@ module gc_pbdma_fetch
   output logic                 ar_free_o,       // a new AR may be loaded this cycle
   output logic                 ar_hs_o,         // the AR was accepted
 
-  // Client memory port, reads only
-  output logic                 m_arvalid_o,
-  input  logic                 m_arready_i,
-  output logic [AW-1:0]        m_araddr_o,
-  output logic [7:0]           m_arlen_o,
-  input  logic                 m_rvalid_i,
-  output logic                 m_rready_o,
-  input  logic [63:0]          m_rdata_i,
-  input  logic [1:0]           m_rresp_i,
-  input  logic                 m_rlast_i
+  // Client memory port (gc_axi_pkg), reads only: no AW, no W, every B accepted
+  output cli_req_t             m_req_o,
+  input  cli_rsp_t             m_rsp_i
 );
 
   localparam int unsigned BEAT_B     = GC_AXI_DATA_W / 8;     // bytes per beat (8)
@@ -133,10 +127,10 @@ module gc_pbdma_fetch
   logic rx_live, rx_beat, rx_lo, rx_hi, tq_head_pf, tq_head_dead;
   assign tq_head_pf   = tq_pf_q[tq_rptr_q];
   assign tq_head_dead = tq_dead_q[tq_rptr_q];
-  assign ar_free_o = (!ar_valid_q || m_arready_i) && !tq_full;
-  assign ar_hs_o   = ar_valid_q && m_arready_i;
-  assign rx_live   = m_rvalid_i && !tq_head_dead && !tq_head_pf;
-  assign pf_rx_o   = m_rvalid_i && !tq_head_dead && tq_head_pf && !pf_drop_i;
+  assign ar_free_o = (!ar_valid_q || m_rsp_i.ar_ready) && !tq_full;
+  assign ar_hs_o   = ar_valid_q && m_rsp_i.ar_ready;
+  assign rx_live   = m_rsp_i.r_valid && !tq_head_dead && !tq_head_pf;
+  assign pf_rx_o   = m_rsp_i.r_valid && !tq_head_dead && tq_head_pf && !pf_drop_i;
   assign pf_ar_ready_o = pf_load;
   assign rx_beat   = rx_live && rx_en_q;
   assign rx_lo     = rx_beat && !rx_skip_q && (rx_left_q != '0);
@@ -209,8 +203,8 @@ module gc_pbdma_fetch
         tq_wptr_q           <= tq_wptr_q + TQ_AW'(1);
       end
       tq_dead_q <= dead_n;
-      if (m_rvalid_i && m_rlast_i) tq_rptr_q <= tq_rptr_q + TQ_AW'(1);
-      tq_cnt_q <= tq_cnt_q + (TQ_AW + 1)'(push) - (TQ_AW + 1)'(m_rvalid_i && m_rlast_i);
+      if (m_rsp_i.r_valid && m_rsp_i.r.last) tq_rptr_q <= tq_rptr_q + TQ_AW'(1);
+      tq_cnt_q <= tq_cnt_q + (TQ_AW + 1)'(push) - (TQ_AW + 1)'(m_rsp_i.r_valid && m_rsp_i.r.last);
       live_q   <= live_n;
 
       // ---- segment (re)start ----
@@ -230,7 +224,7 @@ module gc_pbdma_fetch
         rx_skip_q <= 1'b0;
         rx_left_q <= rx_left_q - LEN_W'(rx_lo) - LEN_W'(rx_hi);
         // no more bursts after a bus error: the decoder faults when it reaches the poison
-        if (resp_err(m_rresp_i)) fetch_en_q <= 1'b0;
+        if (resp_err(m_rsp_i.r.resp)) fetch_en_q <= 1'b0;
       end
       wp = fifo_wptr_q + FIFO_AW'(rx_lo) + FIFO_AW'(rx_hi);
       cnt_n = fifo_cnt_q + (FIFO_AW + 1)'(rx_lo) + (FIFO_AW + 1)'(rx_hi);
@@ -261,16 +255,20 @@ module gc_pbdma_fetch
     if (start_i && start_pf_i) begin
       for (int i = 0; i < PF_DW; i++) fifo_q[i] <= pf_dw_i[i];
     end else begin
-      if (rx_lo) fifo_q[fifo_wptr_q] <= {resp_err(m_rresp_i), m_rdata_i[31:0]};
-      if (rx_hi) fifo_q[fifo_wptr_q + FIFO_AW'(rx_lo)] <= {resp_err(m_rresp_i), m_rdata_i[63:32]};
+      if (rx_lo) fifo_q[fifo_wptr_q] <= {resp_err(m_rsp_i.r.resp), m_rsp_i.r.data[31:0]};
+      if (rx_hi) fifo_q[fifo_wptr_q + FIFO_AW'(rx_lo)] <= {resp_err(m_rsp_i.r.resp),
+                                                           m_rsp_i.r.data[63:32]};
     end
   end
 
   assign head_o      = fifo_q[fifo_rptr_q];
   assign cnt_o       = fifo_cnt_q;
-  assign m_arvalid_o = ar_valid_q;
-  assign m_araddr_o  = ar_addr_q;
-  assign m_arlen_o   = ar_len_q;
-  assign m_rready_o  = 1'b1;   // FIFO room is reserved before a burst is issued
+  // FIFO room is reserved before a burst is issued (and the prefetch unit's buffer is free while
+  // its read is in flight), so R is always ready
+  assign m_req_o = cli_rd_only('{addr: ar_addr_q, len: ar_len_q}, ar_valid_q, 1'b1);
+
+  // A read-only port: the write channels' responses are not looked at
+  logic unused_fetch;
+  assign unused_fetch = ^{m_rsp_i.aw_ready, m_rsp_i.w_ready, m_rsp_i.b_valid, m_rsp_i.b_resp};
 
 endmodule

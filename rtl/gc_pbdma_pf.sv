@@ -78,9 +78,7 @@ module gc_pbdma_pf
   input  logic                 ar_ready_i,
   output logic                 drop_o,
   input  logic                 rx_i,            // a live R beat of a prefetch read
-  input  logic [63:0]          m_rdata_i,
-  input  logic [1:0]           m_rresp_i,
-  input  logic                 m_rlast_i,
+  input  gc_axi_pkg::cli_r_chan_t m_r_i,        // the R beat of rx_i
 
   // The prefetched data
   output logic                 gp_ok_o,         // the GPFIFO entry at ch_o's GP_GET
@@ -136,9 +134,9 @@ module gc_pbdma_pf
   // The R beat is a pushbuffer entry (not a control entry, not a subroutine, not conditional)
   logic rx_pb_entry;
   assign rx_pb_entry =
-      (m_rdata_i[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W] != '0) &&
-      (m_rdata_i[32 + GC_GP_ENTRY1_LEVEL_LSB +: GC_GP_ENTRY1_LEVEL_W] != GC_GP_ENTRY1_LEVEL_SUBROUTINE) &&
-      (m_rdata_i[GC_GP_ENTRY0_FETCH_LSB +: GC_GP_ENTRY0_FETCH_W] == '0);
+      (m_r_i.data[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W] != '0) &&
+      (m_r_i.data[32 + GC_GP_ENTRY1_LEVEL_LSB +: GC_GP_ENTRY1_LEVEL_W] != GC_GP_ENTRY1_LEVEL_SUBROUTINE) &&
+      (m_r_i.data[GC_GP_ENTRY0_FETCH_LSB +: GC_GP_ENTRY0_FETCH_W] == '0);
 
   // ---- drop conditions (looked at for the target only) ----
   logic [CH_W-1:0] ch;
@@ -213,14 +211,14 @@ module gc_pbdma_pf
         PF_GP: begin
           if (ar_ready_i) sent_q <= 1'b1;
           if (rx_i) begin
-            ent_q  <= m_rdata_i;
-            gerr_q <= resp_err(m_rresp_i);
+            ent_q  <= m_r_i.data;
+            gerr_q <= resp_err(m_r_i.resp);
             st_q   <= PF_DONE;
-            if (!resp_err(m_rresp_i) && rx_pb_entry) begin
+            if (!resp_err(m_r_i.resp) && rx_pb_entry) begin
               setup = 1'b1;
-              sa    = {m_rdata_i[32 + GC_GP_ENTRY1_GET_HI_LSB +: HI_W],
-                       m_rdata_i[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W]};
-              sl    = m_rdata_i[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W];
+              sa    = {m_r_i.data[32 + GC_GP_ENTRY1_GET_HI_LSB +: HI_W],
+                       m_r_i.data[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W]};
+              sl    = m_r_i.data[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W];
             end
           end
         end
@@ -233,8 +231,8 @@ module gc_pbdma_pf
             skip_q <= 1'b0;
             left_q <= left_q - LEN_W'(lo) - LEN_W'(hi);
             n_q    <= n_q + PF_CW'(lo) + PF_CW'(hi);
-            if (resp_err(m_rresp_i)) err_q <= 1'b1;
-            if (m_rlast_i) st_q <= PF_DONE;
+            if (resp_err(m_r_i.resp)) err_q <= 1'b1;
+            if (m_r_i.last) st_q <= PF_DONE;
           end
         end
         default: ;   // PF_DONE: held until used or dropped
@@ -259,8 +257,8 @@ module gc_pbdma_pf
       logic lo, hi;
       lo = !skip_q && (left_q != '0);
       hi = (left_q - LEN_W'(lo)) != '0;
-      if (lo) dw_q[PF_AW'(n_q)] <= {resp_err(m_rresp_i), m_rdata_i[31:0]};
-      if (hi) dw_q[PF_AW'(n_q) + PF_AW'(lo)] <= {resp_err(m_rresp_i), m_rdata_i[63:32]};
+      if (lo) dw_q[PF_AW'(n_q)] <= {resp_err(m_r_i.resp), m_r_i.data[31:0]};
+      if (hi) dw_q[PF_AW'(n_q) + PF_AW'(lo)] <= {resp_err(m_r_i.resp), m_r_i.data[63:32]};
     end
   end
 

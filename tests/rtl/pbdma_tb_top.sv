@@ -34,8 +34,10 @@ module pbdma_tb_top
   assign p_mthd_ch_o     = u_top.mthd_ch;
   assign p_sw_valid_o    = u_top.sw_valid;
   assign p_sw_ch_o       = u_top.sw_ch;
-  assign p_ce_done_o     = u_top.ce_done;
   assign p_snoop_valid_o = u_top.snoop_valid;
   assign p_snoop_addr_o  = u_top.snoop_addr;
+  for (genvar n = 0; n < NRL; n++) begin : g_ce_done
+    assign p_ce_done_o[n] = u_top.eng_rsp[n].done;
+  end
 
 endmodule
