@@ -8,16 +8,15 @@
 // bytes): the write has completed, so a read issued after it sees the new data. Bus errors are
 // reported too (the caller only drops data it may have read stale). A write whose AW found its
 // FIFO full is not recorded: its B (and every later B of that ID until the FIFO has drained the
-// unrecorded ones) pulses valid_o with all_o set, meaning "any address" (never seen with the
-// project's clients, which keep fewer writes in flight per ID than DEPTH; the fallback keeps
-// the snoop exact anyway).
+// unrecorded ones) pulses valid_o with all_o set, meaning "any address": the users drop what
+// they hold, so the snoop stays safe when a client keeps more than DEPTH writes in flight.
 //
 // Users: gc_pbdma_pf drops prefetched GPFIFO entries and pushbuffer beats that a write overlaps.
 module gc_mem_snoop
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
 #(
-  parameter int unsigned DEPTH = 4,                 // recorded writes in flight per ID
+  parameter int unsigned DEPTH = 16,                // recorded writes in flight per ID
   localparam int unsigned NID  = 2 ** GC_AXI_ID_W,
   localparam int unsigned PW   = $clog2(DEPTH)
 ) (

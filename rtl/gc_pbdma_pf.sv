@@ -4,7 +4,8 @@
 //
 //   target     when the resident channel is running (run_i) and nothing is prefetched, the unit
 //              asks the scheduler (pick_req_o) for the channel round robin would pick if the
-//              resident one left now; if none is runnable it asks again RETRY cycles later.
+//              resident one left now; if none is runnable it asks again RETRY cycles later, and
+//              after stale data was dropped it picks and reads again RETRY cycles later.
 //   reads      the target's saved entry (in_ent): the first pushbuffer burst from its next
 //              undecoded dword; otherwise the GPFIFO entry at its GP_GET (its previous entry has
 //              completed: GP_GET advanced past it, and GP_GET != GP_PUT, the scheduler's runnable
@@ -96,7 +97,8 @@ module gc_pbdma_pf
 
   localparam int unsigned PF_BEATS = PF_DW / 2;
   localparam int unsigned PF_AW    = $clog2(PF_DW);
-  localparam int unsigned RETRY    = 32;        // cycles between picks that found nothing
+  localparam int unsigned RETRY    = 32;        // cycles before a pick after one that found
+                                                // nothing, or after a drop
   localparam int unsigned BEAT_LSB = 3;
 
   typedef enum logic [1:0] {
@@ -181,8 +183,10 @@ module gc_pbdma_pf
       n_q     <= '0;
       retry_q <= '0;
     end else if (inval) begin
+      // used: pick the next target at once; dropped as stale: read again RETRY cycles later, so
+      // a stream of writes to the data cannot keep the read port busy
       st_q    <= PF_IDLE;
-      retry_q <= now_i;                     // pick (and read) again at once
+      retry_q <= used ? now_i : now_i + TS_W'(RETRY);
     end else begin
       logic             setup;
       logic [AW-1:2]    sa;
