@@ -26,7 +26,7 @@ RTL_INC   := rtl/gc_axi_pins.svh
 RTL       += rtl/gc_sem_pkg.sv rtl/gc_eng_pkg.sv rtl/gc_pbdma_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
              rtl/gc_level_cycles.sv rtl/gc_pbdma_sched.sv rtl/gc_pbdma_ctx.sv rtl/gc_pbdma_fetch.sv rtl/gc_pbdma_dec.sv \
              rtl/gc_pbdma_sem.sv rtl/gc_pbdma_eng.sv rtl/gc_pbdma.sv rtl/gc_clock_gate.sv rtl/gc_idle_gate.sv rtl/gpu_top.sv
-RTL       += rtl/gc_pbdma_pf.sv rtl/gc_mem_snoop.sv
+RTL       += rtl/gc_pbdma_pf.sv
 RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
              rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 # AXI protocol checkers (simulation only) and their macro files (RTL_INC, found through -Irtl)

@@ -56,7 +56,7 @@
 //               the entry replaces the GPFIFO read and the burst preloads the FIFO. The data is
 //               dropped (and read again) when the target's GP_PUT or GP_GET moves, it is reset,
 //               disabled, faulted or moved to another runlist, or a completed write on the memory
-//               bus (gc_mem_snoop) overlaps it; host writes to system memory are not on the bus:
+//               bus (snoop_i) overlaps it; host writes to system memory are not on the bus:
 //               the host must not rewrite a published entry or its pushbuffer.
 //   GPFIFO      one 8-byte read per entry at GPFIFO_BASE + GP_GET * 8; GP_GET advances when the
 //               entry completes. Control entries: OPCODE NOP is skipped, others fault. SYNC WAIT:
@@ -78,8 +78,9 @@
 //               SEM_EXECUTE is consumed only when the operation succeeded, so a failed acquire
 //               that switches out re-executes the same SEM_EXECUTE on resume. A failed acquire
 //               is retried every ACQ_RETRY_INTERVAL cycles (0 counts as 1) or at once when the
-//               atomic unit's snoop reports a write to the awaited 8-byte word. The snoop carries
-//               the written beat (snoop_data_i / snoop_strb_i): when it holds every byte the
+//               crossbar's write snoop (snoop_i: any client's write, SIMT stores included)
+//               reports a burst covering the awaited 8-byte word. The snoop carries the burst's
+//               first beat: when that is the awaited word and holds every byte the
 //               acquire reads, the acquire's condition is evaluated on it directly and a pass
 //               completes the SEM_EXECUTE without reading the semaphore again (resident in
 //               ACQ_RETRY: in the cycle after the snoop, i.e. 2 cycles after the release's B
@@ -185,15 +186,9 @@ module gc_pbdma
   input  eng_rsp_t             eng_rsp_i,
   output aq_req_t              aq_req_o,
   input  aq_rsp_t              aq_rsp_i,
-  input  logic                 snoop_valid_i,
-  input  logic [AW-1:0]        snoop_addr_i,
   input  logic [63:0]          now_i,            // gpu_top's free-running cycle counter
-  input  logic [63:0]          snoop_data_i,     // the write's first beat (8-byte word) ...
-  input  logic [7:0]           snoop_strb_i,     // ... and its strobes: acquires decide on it
-  input  logic                 wsn_valid_i,      // a write completed on the memory bus ...
-  input  logic [AW-1:0]        wsn_addr_i,       // ... at this address
-  input  logic [7:0]           wsn_len_i,        // ... of this many beats - 1 (prefetch drop)
-  input  logic                 wsn_all_i,        // ... or at an address not recorded (any)
+  input  gc_axi_pkg::wsnoop_t  snoop_i,          // gc_mem_xbar's write snoop (acquire wake-up,
+                                                 // prefetch drop)
   output logic                 pf_busy_o,        // the prefetch unit holds data (clock stays on)
 
   // Client memory port (gc_axi_pkg), reads only (GPFIFO entries and pushbuffer)
@@ -392,7 +387,7 @@ module gc_pbdma
     .pick_found_i   (pf_found),
     .pick_ch_i      (pf_pick),
     .ch_o           (pf_ch),
-    .wsn_valid_i, .wsn_addr_i, .wsn_len_i, .wsn_all_i,
+    .snoop_i,
     .ar_valid_o     (pf_ar_valid),
     .ar_addr_o      (pf_ar_addr),
     .ar_len_o       (pf_ar_len),
@@ -565,7 +560,7 @@ module gc_pbdma
     .to_ch_o        (to_ch),
     .to_method_o    (to_method),
     .to_data_o      (to_data),
-    .aq_req_o, .aq_rsp_i, .snoop_valid_i, .snoop_addr_i, .snoop_data_i, .snoop_strb_i
+    .aq_req_o, .aq_rsp_i, .snoop_i
   );
 
   gc_pbdma_eng #(.RL(RL)) u_eng (

@@ -20,8 +20,8 @@
 //              and read again when, for the target channel: GP_PUT or GP_GET changes (moved
 //              either way), GPFIFO_BASE / SIZE change, CTRL.RESET, ENABLE cleared, an error
 //              recorded, RUNLIST.ID moved, its saved-entry state changes, or a memory write
-//              completes (wsn_*: the write snoop of every client's write, at its B response)
-//              whose bytes overlap the prefetched GPFIFO entry or pushbuffer beats; and when the
+//              completes (snoop_i: gc_mem_xbar's snoop of every client's write, the cycle after
+//              its B response) whose bytes overlap the prefetched GPFIFO entry or pushbuffer beats; and when the
 //              target becomes resident (used or not). The hits are refused in the cycle the drop
 //              condition holds. Host writes to system memory do not cross the device's bus and
 //              are not seen: the host must not rewrite an entry it has published (GP_PUT moved
@@ -66,11 +66,8 @@ module gc_pbdma_pf
   input  logic [CH_W-1:0]      pick_ch_i,
   output logic [CH_W-1:0]      ch_o,            // the target (pick_ch_i while picking)
 
-  // Write snoop (every completed write on the memory bus)
-  input  logic                 wsn_valid_i,
-  input  logic [AW-1:0]        wsn_addr_i,
-  input  logic [7:0]           wsn_len_i,       // beats - 1
-  input  logic                 wsn_all_i,       // address not known: any
+  // Write snoop (gc_mem_xbar: every completed write on the memory bus, the cycle after its B)
+  input  gc_axi_pkg::wsnoop_t  snoop_i,
 
   // Fetch unit: the shared read port
   output logic                 ar_valid_o,
@@ -146,15 +143,15 @@ module gc_pbdma_pf
   logic [AW-1:BEAT_LSB] wb0, wb1, pb_end;
   assign ch     = (st_q == PF_IDLE) ? pick_ch_i : ch_q;
   assign held   = (st_q != PF_IDLE);
-  assign wb0    = wsn_addr_i[AW-1:BEAT_LSB];
-  assign wb1    = wb0 + (AW - BEAT_LSB)'(wsn_len_i);
+  assign wb0    = snoop_i.addr[AW-1:BEAT_LSB];
+  assign wb1    = wb0 + (AW - BEAT_LSB)'(snoop_i.len);
   assign pb_end = pba_q[AW-1:BEAT_LSB] + (AW - BEAT_LSB)'(nb_q) - (AW - BEAT_LSB)'(1);
   assign chg    = ch_reset_i[ch_q] || !ch_enable_i[ch_q] || ch_err_i[ch_q] ||
                   (32'(ch_runlist_i[ch_q]) != RL) || (ch_gp_put_i[ch_q] != put_q) ||
                   (ch_gp_get_i[ch_q] != get_q) || (in_ent_i[ch_q] != mid_q) ||
                   (ch_gpfifo_base_i[ch_q] != base_q) || (ch_gpfifo_log2_i[ch_q] != log2_q);
-  assign wr_hit = wsn_valid_i && (wsn_all_i ||
-                  (!mid_q && gpa_q[AW-1:BEAT_LSB] >= wb0 && gpa_q[AW-1:BEAT_LSB] <= wb1) ||
+  assign wr_hit = snoop_i.valid &&
+                  ((!mid_q && gpa_q[AW-1:BEAT_LSB] >= wb0 && gpa_q[AW-1:BEAT_LSB] <= wb1) ||
                    (pb_q && pba_q[AW-1:BEAT_LSB] <= wb1 && pb_end >= wb0));
   assign used   = resident_i && (cur_ch_i == ch_q) && !keep_i;
   assign inval  = held && (chg || wr_hit || used);
@@ -286,6 +283,6 @@ module gc_pbdma_pf
   end
 
   logic unused_pf;
-  assign unused_pf = ^wsn_addr_i[BEAT_LSB-1:0];   // writes are tracked by 8-byte beat
+  assign unused_pf = ^{snoop_i.addr[BEAT_LSB-1:0], snoop_i.data, snoop_i.strb};   // by 8-byte beat
 
 endmodule

@@ -12,18 +12,22 @@
 //                compared when asked, not counted per channel per cycle; the due / timeout
 //                vectors are computed only while some channel is blocked, and the snoop is
 //                compared only in a cycle with a snoop.
-//   wake         the atomic unit's snoop carries the first beat it wrote (data and strobes). An
-//                armed acquire on that 8-byte word is woken (it may retry through memory), and
-//                when the beat covers every byte the acquire reads, its condition is evaluated on
+//   wake         gc_mem_xbar's write snoop reports every completed write burst of every client
+//                (PBDMA-side users: rtl/README.md, "Write snoop") with its first beat (data and
+//                strobes). An armed acquire whose 8-byte word the burst covers is woken (it
+//                retries through memory at once), and when that word is the burst's first beat
+//                and the beat holds every byte the acquire reads, its condition is evaluated on
 //                the written value at once (gc_sem_pkg::sem_acquire_pass with the channel's own
 //                operation, size and payload, kept per channel when the acquire was issued): a
 //                pass sets acq_ok (cur_ok_o for the resident channel), and the FSM completes the
 //                SEM_EXECUTE without reading the semaphore again: resident in ACQ_RETRY the cycle
-//                after the snoop, switched out when it is dispatched again. The value was in
-//                memory after the acquire was issued (the atomic unit serializes every access),
-//                so the acquire is satisfied; a later write does not undo that (an acquire does
-//                not consume). Writes that do not go through the atomic unit (the SMs' plain
-//                stores) do not snoop: such an acquire passes on its retry interval.
+//                after the snoop, switched out when it is dispatched again. The write completed
+//                (B response) after the acquire was issued, so the acquire may take its value as
+//                the one it observes (as if its read had come after that write); a later write
+//                does not undo that (an acquire does not consume). Two unordered writers racing
+//                on one word have no defined winner either way. Only writes outside the device
+//                (host backdoor writes) are not
+//                snooped: such an acquire passes on its retry interval.
 //   timeouts     to_req_o / to_ch_o: the lowest channel on this runlist, not resident, not in
 //                error or reset, whose acquire timed out (the FSM sends its fault record when
 //                the fault port is free: to_send_i clears the channel's acquire).
@@ -82,10 +86,7 @@ module gc_pbdma_sem
   // Atomic unit request port
   output aq_req_t              aq_req_o,         // atomic-unit requester (gc_eng_pkg)
   input  aq_rsp_t              aq_rsp_i,
-  input  logic                 snoop_valid_i,
-  input  logic [AW-1:0]        snoop_addr_i,
-  input  logic [63:0]          snoop_data_i,
-  input  logic [7:0]           snoop_strb_i
+  input  gc_axi_pkg::wsnoop_t  snoop_i           // gc_mem_xbar's write snoop
 );
 
   // Atomic request
@@ -160,17 +161,22 @@ module gc_pbdma_sem
     return cov && sem_acquire_pass(op, is64, v, pay);
   endfunction
 
-  // Snooped write: which armed acquires it wakes, and which it satisfies (evaluated only in a
-  // snoop cycle, only for the armed channels)
+  // Snooped write: which armed acquires it wakes (the burst covers the awaited 8-byte word),
+  // and which it satisfies (that word is the burst's first beat, whose data the snoop carries);
+  // evaluated only in a snoop cycle, only for the armed channels
   logic [NCH-1:0] snp_hit, snp_ok;
+  logic [AW-4:0] snp_beat;   // the awaited word's beat in the burst (wraps below its start)
   always_comb begin
-    snp_hit = '0;
-    snp_ok  = '0;
-    if (snoop_valid_i && acq_arm_q != '0) begin
+    snp_hit  = '0;
+    snp_ok   = '0;
+    snp_beat = '0;
+    if (snoop_i.valid && acq_arm_q != '0) begin
       for (int c = 0; c < NCH; c++) begin
-        if (acq_arm_q[c] && snoop_addr_i[AW-1:3] == acq_addr_q[c][AW-1:3]) begin
+        snp_beat = acq_addr_q[c][AW-1:3] - snoop_i.addr[AW-1:3];
+        if (acq_arm_q[c] && snp_beat <= (AW-3)'(snoop_i.len)) begin
           snp_hit[c] = 1'b1;
-          snp_ok[c]  = snoop_pass(snoop_data_i, snoop_strb_i, acq_op_q[c], acq_is64_q[c],
+          snp_ok[c]  = (snp_beat == '0) &&
+                       snoop_pass(snoop_i.data, snoop_i.strb, acq_op_q[c], acq_is64_q[c],
                                   acq_pay_q[c], acq_addr_q[c][2]);
         end
       end
@@ -286,6 +292,6 @@ module gc_pbdma_sem
   assign aq_req_o   = aq_q;
 
   logic unused_sem;
-  assign unused_sem = ^{snoop_addr_i[2:0], aq_rsp_i.err};   // the decoder takes err
+  assign unused_sem = ^{snoop_i.addr[2:0], aq_rsp_i.err};   // the decoder takes err
 
 endmodule

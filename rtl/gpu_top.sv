@@ -120,13 +120,7 @@ module gpu_top
   logic [NAQ-1:0][RTW-1:0]  aq_rtag;
   logic [63:0]              as_rdata;
   logic                     as_err;
-  logic                     snoop_valid;
-  logic [AW-1:0]            snoop_addr;
-  logic [63:0]              snoop_data;          // the write's first beat (acquire wake)
-  logic [7:0]               snoop_strb;
-  logic                     wsn_valid, wsn_all;  // every completed write on the bus (gc_mem_snoop)
-  logic [AW-1:0]            wsn_addr;
-  logic [7:0]               wsn_len;
+  wsnoop_t                  snoop;               // the crossbar's write snoop (acquire wake)
   logic [NRL-1:0]           pf_busy;             // a PBDMA's prefetch unit holds data
   logic [NUM_SM-1:0]        st_valid;            // the SMs' global store bursts (LR/SC breaks)
   logic [NUM_SM-1:0][AW-1:0] st_addr;
@@ -354,15 +348,8 @@ module gpu_top
       .eng_rsp_i         (eng_rsp[n]),
       .aq_req_o          (aq_req[n]),
       .aq_rsp_i          (aq_rsp[n]),
-      .snoop_valid_i     (snoop_valid),
-      .snoop_addr_i      (snoop_addr),
       .now_i             (cycle),
-      .snoop_data_i      (snoop_data),
-      .snoop_strb_i      (snoop_strb),
-      .wsn_valid_i       (wsn_valid),
-      .wsn_addr_i        (wsn_addr),
-      .wsn_len_i         (wsn_len),
-      .wsn_all_i         (wsn_all),
+      .snoop_i           (snoop),
       .pf_busy_o         (pf_busy[n]),
       .m_req_o           (c_req[n]),
       .m_rsp_i           (c_rsp[n])
@@ -503,10 +490,6 @@ module gpu_top
     .st_valid_i    (st_valid),
     .st_addr_i     (st_addr),
     .st_wmask_i    (st_wmask),
-    .snoop_valid_o (snoop_valid),
-    .snoop_addr_o  (snoop_addr),
-    .snoop_data_o  (snoop_data),
-    .snoop_strb_o  (snoop_strb),
     .m_req_o   (c_req[CLI_ATOM]),
     .m_rsp_i   (c_rsp[CLI_ATOM])
   );
@@ -519,18 +502,8 @@ module gpu_top
     .c_req_i (c_req),
     .c_rsp_o (c_rsp),
     .m_req_o (m_req),
-    .m_rsp_i (m_rsp)
-  );
-
-  // Write snoop of the memory bus: every client's completed writes, for the PBDMAs' prefetch
-  gc_mem_snoop u_wsnoop (
-    .clk_i, .rst_ni,
-    .req_i   (m_req),
-    .rsp_i   (m_rsp),
-    .valid_o (wsn_valid),
-    .all_o   (wsn_all),
-    .addr_o  (wsn_addr),
-    .len_o   (wsn_len)
+    .m_rsp_i (m_rsp),
+    .snoop_o (snoop)
   );
 
   // AXI protocol checker on BAR0 (rtl/gc_axil_check.sv).  The memory port's checker

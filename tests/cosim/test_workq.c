@@ -4,8 +4,8 @@
  *     ring and another; bad configurations refused with a message;
  *   - the two hardware rules the protocol relies on: a GPFIFO entry is read only after the one
  *     before completed (an ILLEGAL entry behind a blocked gate is never read; once the gate opens
- *     it is, and faults), and a release written by a SIMT AMO wakes the blocked channel long before
- *     the retry interval (set to 10^6 cycles);
+ *     it is, and faults), and a release written by a SIMT AMO or by the device API's plain store
+ *     wakes the blocked channel long before the retry interval (set to 10^6 cycles);
  *   - stress: 96 producer threads reserving random N with random delays before releasing, on rings
  *     of 512 and 400 entries, two requests each (the queue re-armed between them): every item ran
  *     exactly once (payloads, an IADD count), in entry order (stamps), never before its thread
@@ -235,12 +235,14 @@ out:
 
 /* ------------------------------------------------------------------ hardware rule 2 */
 /* A queue blocked in its gate on S[0] with ACQ_RETRY_INTERVAL = 10^6: a kernel releases S[0] with
- * an AMO; the gate passes (its stamped gate record, the method after the acquire) within
- * WAKE_BOUND cycles of the cycle the thread read just before its AMO, and the entry after the gate
- * (a stamped release) runs: without the atomic unit's wake-up the acquire would be retried only
- * 10^6 cycles later.  (The bound leaves room for the AMO's own round trip and random stalls.) */
+ * an AMO, or through the device API (gc_wq_open_from: a FENCE and a plain store); the gate passes
+ * (its stamped gate record, the method after the acquire) within WAKE_BOUND cycles of the cycle
+ * the thread read just before its release, and the entry after the gate (a stamped release) runs:
+ * without the crossbar's write snoop the acquire would be retried only 10^6 cycles later.  (The
+ * bound leaves room for the release's own round trip and random stalls; pbdma_tb times the wake
+ * exactly: 2 cycles after the store's B response.) */
 #define WAKE_BOUND 2000u
-static void t_amo_wake(void) {
+static void wake_case(bool store) {
     env_t e;
     ENV_OPEN(e, 0);
     gcrt_stream_t *s = NULL;
@@ -267,7 +269,7 @@ static void t_amo_wake(void) {
     REQUIRE_OK(e.dev, gc_device_run(e.dev, 2000)); /* past X (retried every 64), blocked on S[0] */
     REQUIRE_OK(e.dev, gc_mmio_write(e.dev, GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 1000000));
     REQUIRE_OK(e.dev, gc_device_run(e.dev, 300));
-    gc_wq_wake_params_t p = {c.sems, gcrt_kernel_ptr(buf), 400};
+    gc_wq_wake_params_t p = {c.sems, gcrt_kernel_ptr(buf), 400, store ? gcrt_wq_ptr(q) : 0u};
     uint32_t g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
     WQ_OK(e, gcrt_stream_create(e.rt, &s));
     RT_OK(e.rt, gcrt_launch(e.rt, s, e.img, "wq_wake", g, b, &p, sizeof p, 0));
@@ -285,17 +287,19 @@ static void t_amo_wake(void) {
     WQ_OK(e, gcrt_wq_gate(q, 0, &gp, &gate));
     CHECK_EQ(gp, 0);
     int32_t lat = (int32_t)((uint32_t)gate - cyc);
-    fprintf(stderr, "AMO release at cycle %u, the gate passed at %u (%d cycles), the entry after it ran at %u "
-            "(retry interval 10^6)\n", cyc, (uint32_t)gate, lat, r[2]);
+    fprintf(stderr, "%s release at cycle %u, the gate passed at %u (%d cycles), the entry after it ran at %u "
+            "(retry interval 10^6)\n", store ? "plain-store (gc_wq_open_from)" : "AMO", cyc, (uint32_t)gate, lat, r[2]);
     CHECK(r[0] == 0x5EED && lat < (int32_t)WAKE_BOUND);
-    /* the ref model interprets a CTA whole at its dispatch: its AMO lands then, before the cycle its
-     * thread reads (a modelled time); the RTL's gate can only pass after the AMO */
+    /* the ref model interprets a CTA whole at its dispatch: its release lands then, before the cycle
+     * its thread reads (a modelled time); the RTL's gate can only pass after the release */
     if (!is_ref(&e)) CHECK(lat > 0);
 out:
     if (e.dev) gc_mmio_write(e.dev, GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 64);
     if (s) gcrt_stream_destroy(e.rt, s);
     env_close(&e);
 }
+static void t_amo_wake(void) { wake_case(false); }
+static void t_store_wake(void) { wake_case(true); }
 
 /* ------------------------------------------------------------------ stress */
 typedef struct stress {
@@ -817,6 +821,7 @@ static const tcase_t cases[] = {
     {"wq_setup", t_setup},
     {"wq_gpfifo_order", t_gpfifo_order},
     {"wq_amo_wake", t_amo_wake},
+    {"wq_store_wake", t_store_wake},
     {"wq_request_errors", t_request_errors},
     {"wq_limits", t_limits},
     {"wq_stress_pow2", t_stress_pow2},

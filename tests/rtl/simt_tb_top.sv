@@ -152,8 +152,6 @@ module simt_tb_top
     .st_valid_i    (st_valid),
     .st_addr_i     (st_addr),
     .st_wmask_i    (st_wmask),
-    .snoop_valid_o (),
-    .snoop_addr_o  (),
     .m_req_o       (c_req[NC]),
     .m_rsp_i       (c_rsp[NC])
   );
@@ -166,7 +164,8 @@ module simt_tb_top
     .c_req_i (c_req),
     .c_rsp_o (c_rsp),
     .m_req_o (m_req),
-    .m_rsp_i (m_rsp)
+    .m_rsp_i (m_rsp),
+    .snoop_o ()
   );
 
   // No AXI protocol checker on this memory port yet: the SM's loads keep more reads outstanding

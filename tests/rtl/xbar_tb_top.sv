@@ -1,5 +1,6 @@
 // xbar_tb_top: block-test wrapper for gc_mem_xbar with N = 3 clients (tests/rtl/xbar_tb.cpp
-// drives the three client ports and models the AXI4 memory on the master side).
+// drives the three client ports, models the AXI4 memory on the master side and checks the write
+// snoop, brought out flat).
 `include "gc_axi_pins.svh"
 `include "gc_axi_check.svh"
 
@@ -32,6 +33,11 @@ module xbar_tb_top
   output logic [N-1:0]                          c_bvalid_o,
   input  logic [N-1:0]                          c_bready_i,
   output logic [1:0]                            c_bresp_o,
+  output logic                                  snoop_valid_o,   // the write snoop, flat
+  output logic [GC_AXI_ADDR_W-1:0]              snoop_addr_o,
+  output logic [7:0]                            snoop_len_o,
+  output logic [GC_AXI_DATA_W-1:0]              snoop_data_o,
+  output logic [GC_AXI_DATA_W/8-1:0]            snoop_strb_o,
   `GC_AXI_MASTER_PINS
 );
 
@@ -59,6 +65,7 @@ module xbar_tb_top
 
   axi_req_t m_req;
   axi_rsp_t m_rsp;
+  wsnoop_t  snoop;
   gc_axi_pins u_pins (.m_req_i (m_req), .m_rsp_o (m_rsp), .*);
 
   gc_mem_xbar #(.N(N)) u_xbar (
@@ -66,8 +73,10 @@ module xbar_tb_top
     .c_req_i (c_req),
     .c_rsp_o (c_rsp),
     .m_req_o (m_req),
-    .m_rsp_i (m_rsp)
+    .m_rsp_i (m_rsp),
+    .snoop_o (snoop)
   );
+  assign {snoop_valid_o, snoop_addr_o, snoop_len_o, snoop_data_o, snoop_strb_o} = snoop;
 
   // AXI protocol checker on the AXI4 memory port (rtl/gc_axi_check.sv)
   `GC_AXI_CHECK_M(u_axi_check)
