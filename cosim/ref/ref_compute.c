@@ -51,7 +51,7 @@
  * unit, one at a time (requester REF_AU_LOG); a logged TMU step waits while REF_LOG_BACKLOG
  * records are not yet written.
  *
- * Size (~1.4k lines, above the tree's ~1,000): the task management unit and the CTA interpreter
+ * Size (~1.5k lines, above the tree's ~1,000): the task management unit and the CTA interpreter
  * share the task table, the slots and the per-CTA warp state at every step (dispatch, eviction,
  * a LAUNCH from a thread, a fault ending the task's dispatch), so they are kept in one file.
  */

@@ -419,22 +419,50 @@ static void t_full(void) { stress(32, 64, 3, true); }
 static void t_full_npow2(void) { stress(27, 64, 2, true); }
 
 /* ------------------------------------------------------------------ faults */
+/* A request that does not complete: kernel `kernel` with a gc_wq_stress_params_t block (items at
+ * the buffer's start from position `base`, count at +count_ofs, records 64 bytes after it, one
+ * round of one block, no delay) on a 16-entry queue over `bytes` of zeroed vidmem. */
+typedef struct unfinished {
+    const char *kernel;
+    uint32_t bytes, base, count_ofs, seed;
+    uint32_t block, producers; /* of request entry 0; 0: the request's defaults */
+    bool open_early;
+    uint64_t wait; /* gcrt_workq_wait's budget (0: the run's watchdog) */
+} unfinished_t;
+
+/* Run it: the wait's status in *er and its message (printed), the buffer at *mem; NULL (reported)
+ * when the set-up failed. */
+static const char *unfinished_run(env_t *e, const unfinished_t *u, uint64_t *mem, gcrt_error_t *er) {
+    gcrt_wq_t *q = mkq_mem(e, 16, u->bytes, mem);
+    if (!q) return NULL;
+    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(*mem), u->base, gc_simt_ptr(*mem + u->count_ofs),
+                               gc_simt_ptr(*mem + u->count_ofs + 64), u->seed, 1, 0, 1};
+    gcrt_wq_request_t rq;
+    gcrt_wq_request_init(&rq, e->img, u->kernel, &p, sizeof p);
+    rq.open_early = u->open_early;
+    if (u->block) rq.block[0] = u->block;
+    if (u->producers) rq.producers[0] = u->producers;
+    gcrt_wq_t *qs[1] = {q};
+    gcrt_error_t r = gcrt_workq_request(e->w, qs, 1, &rq);
+    if (r != GCRT_SUCCESS) {
+        TCASE_FAIL_("gcrt_workq_request: %s (%s)", gcrt_error_name(r), gcrt_workq_message(e->w));
+        return NULL;
+    }
+    *er = gcrt_workq_wait(e->w, u->wait);
+    const char *m = gcrt_workq_message(e->w);
+    fprintf(stderr, "%s\n", m);
+    return m;
+}
+
 static void t_fault(void) {
     env_t e;
     ENV_OPEN(e, 0);
     uint64_t mem = 0;
-    gcrt_wq_t *q = mkq_mem(&e, 16, 256, &mem);
-    if (!q) goto out;
-    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(mem), 0, gc_simt_ptr(mem + 64), gc_simt_ptr(mem + 128),
-                               1, 1, 0, 1};
-    gcrt_wq_request_t rq;
-    gcrt_wq_request_init(&rq, e.img, "wq_fault", &p, sizeof p);
-    rq.open_early = true;
-    gcrt_wq_t *qs[1] = {q};
-    WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq));
-    gcrt_error_t er = gcrt_workq_wait(e.w, 2000000);
-    const char *m = gcrt_workq_message(e.w);
-    fprintf(stderr, "%s\n", m);
+    gcrt_error_t er = GCRT_SUCCESS;
+    const unfinished_t u = {.kernel = "wq_fault", .bytes = 256, .base = 0, .count_ofs = 64, .seed = 1,
+                            .open_early = true, .wait = 2000000};
+    const char *m = unfinished_run(&e, &u, &mem, &er);
+    if (!m) goto out;
     CHECK_EQ(er, GCRT_ERROR_CHANNEL_FAULT);
     CHECK(strstr(m, "TASK_FAULT") && strstr(m, "NULL_ACCESS"));
     /* first range: positions 1 (item) and 2 (gate); the second reservation, 3 and 4, was never
@@ -455,19 +483,11 @@ static void t_watchdog(void) {
     env_t e;
     ENV_OPEN(e, 400000);
     uint64_t mem = 0;
-    gcrt_wq_t *q = mkq_mem(&e, 16, 1024, &mem);
-    if (!q) goto out;
-    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(mem), 1, gc_simt_ptr(mem + 512), gc_simt_ptr(mem + 576),
-                               7, 1, 0, 1};
-    gcrt_wq_request_t rq;
-    gcrt_wq_request_init(&rq, e.img, "wq_stress", &p, sizeof p);
-    rq.block[0] = 2;
-    rq.producers[0] = 3; /* one more than K has: nobody closes */
-    gcrt_wq_t *qs[1] = {q};
-    WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq));
-    gcrt_error_t er = gcrt_workq_wait(e.w, 0);
-    const char *m = gcrt_workq_message(e.w);
-    fprintf(stderr, "%s\n", m);
+    gcrt_error_t er = GCRT_SUCCESS;
+    const unfinished_t u = {.kernel = "wq_stress", .bytes = 1024, .base = 1, .count_ofs = 512, .seed = 7,
+                            .block = 2, .producers = 3 /* one more than K has: nobody closes */, .wait = 0};
+    const char *m = unfinished_run(&e, &u, &mem, &er);
+    if (!m) goto out;
     CHECK(er == GCRT_ERROR_TIMEOUT || er == GCRT_ERROR_BACKEND);
     CHECK(strstr(m, "watchdog") != NULL);
     /* two ranges of one block: positions 1, 2 and 3, 4: the queue waits at entry 4 for S[4] == 5 */

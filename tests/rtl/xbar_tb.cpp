@@ -20,9 +20,10 @@
 // (one client, and several clients back to back).
 // Write snoop: every B handshake with OKAY must pulse snoop_valid_o exactly once, in the next
 // cycle, with that burst's address, length and first beat (data and strobes) as the memory took
-// it; a SLVERR B and any other cycle pulse nothing.  The random rounds' B latencies and bready
-// stalls keep more writes awaiting their B than the crossbar has snoop slots, so the AW wait on
-// a full table is exercised too (and the write regions still end up right).
+// it; a SLVERR B and any other cycle pulse nothing.  The bench's crossbar has 4 snoop slots
+// (xbar_tb_top SNOOP_DEPTH): the random rounds' B latencies and bready stalls keep more writes
+// awaiting their B than that, so the AW wait on a full table is exercised too (the write regions
+// still end up right; without the wait, slots are overwritten and the snoop checks fail).
 #include <verilated.h>
 
 #include <cinttypes>

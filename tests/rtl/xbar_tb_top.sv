@@ -8,7 +8,8 @@ module xbar_tb_top
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
 #(
-  parameter int unsigned N = 3
+  parameter int unsigned N = 3,
+  parameter int unsigned SNOOP_DEPTH = 4   // small: the AW wait on a full snoop table is common
 ) (
   input  logic                                  clk_i,
   input  logic                                  rst_ni,
@@ -68,7 +69,7 @@ module xbar_tb_top
   wsnoop_t  snoop;
   gc_axi_pins u_pins (.m_req_i (m_req), .m_rsp_o (m_rsp), .*);
 
-  gc_mem_xbar #(.N(N)) u_xbar (
+  gc_mem_xbar #(.N(N), .SNOOP_DEPTH(SNOOP_DEPTH)) u_xbar (
     .clk_i, .rst_ni,
     .c_req_i (c_req),
     .c_rsp_o (c_rsp),

@@ -6,7 +6,8 @@ flat pin lists of the harness boundary are written once, in rtl/gc_axi_pins.svh.
   `<prefix>_<channel><signal>_<i|o>` name such as m_arvalid_o, s_wdata_i, c_bready_i, if_rlast_i)
   in its own port list; the exceptions are named below with their reason.
 - macros: gpu_top and every bench top that shows the memory master or the BAR0 slave (or a client
-  port) to its C++ harness takes those pins from the gc_axi_pins.svh macros, so the pin lists stand
+  port) to its C++ harness (and the cocotb top, tests/cocotb/gpu_top_cocotb.sv) takes those pins
+  from the gc_axi_pins.svh macros, so the pin lists stand
   in one place; the macros declare every pin the C++ harness (cosim/harness.h) reads or drives.
 - adapters: the conversions (gc_axi_pins, gc_axil_pins, tests/rtl/tb_cli_pins, tb_eng_pins) are
   wires only: no process, no register, so the structs cost no cycle.
@@ -26,6 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 RTL = os.path.join(ROOT, "rtl")
 TB = os.path.join(ROOT, "tests", "rtl")
+COCOTB = os.path.join(ROOT, "tests", "cocotb")
 
 # (file, reason): flat AXI ports allowed in these port lists
 EXEMPT = {
@@ -38,7 +40,7 @@ PORT_DECL = re.compile(r"^\s*(?:input|output)\b[^;]*$", re.M)
 
 
 def sources():
-    for d, pat in ((RTL, r".*\.sv$"), (TB, r".*_tb_top\.sv$|.*_pins\.sv$")):
+    for d, pat in ((RTL, r".*\.sv$"), (TB, r".*_tb_top\.sv$|.*_pins\.sv$"), (COCOTB, r".*\.sv$")):
         for f in sorted(os.listdir(d)):
             if re.match(pat, f):
                 yield f, open(os.path.join(d, f)).read()
@@ -70,9 +72,9 @@ def structs():
 def macros():
     svh = open(os.path.join(RTL, "gc_axi_pins.svh")).read()
     users = {
-        "GC_AXIL_SLAVE_PINS": ["gpu_top.sv", "gc_axil_pins.sv", "pbdma_tb_top.sv"],
+        "GC_AXIL_SLAVE_PINS": ["gpu_top.sv", "gc_axil_pins.sv", "pbdma_tb_top.sv", "gpu_top_cocotb.sv"],
         "GC_AXI_MASTER_PINS": ["gpu_top.sv", "gc_axi_pins.sv", "pbdma_tb_top.sv", "simt_tb_top.sv",
-                               "xbar_tb_top.sv"],
+                               "xbar_tb_top.sv", "gpu_top_cocotb.sv"],
         "GC_CLI_MASTER_PINS": ["tb_cli_pins.sv", "ce_tb_top.sv", "atomic_tb_top.sv"],
     }
     texts = dict(sources())
