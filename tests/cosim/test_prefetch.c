@@ -24,6 +24,10 @@
 #include "gc_kernels.h"
 #include "tcase.h"
 
+#ifndef GC_FIRMWARE_DIR
+#define GC_FIRMWARE_DIR "build/firmware"
+#endif
+
 #define OLD 0x01D0u
 #define NEW 0x0E70u
 #define MORE 0x0A0Eu
@@ -41,16 +45,6 @@ static uint32_t rd(gc_device_t *dev, uint32_t off) {
     uint32_t v = 0;
     if (gc_mmio_read(dev, off, &v) != GC_OK) fprintf(stderr, "mmio read 0x%x failed\n", off);
     return v;
-}
-
-static gc_channel_t *open_ch(gc_device_t *dev, uint32_t runlist, uint32_t timeslice) {
-    gc_channel_config_t cc;
-    gc_channel_config_init(&cc);
-    cc.runlist = runlist;
-    cc.timeslice = timeslice;
-    gc_channel_t *ch = NULL;
-    if (gc_channel_open(dev, &cc, &ch) != GC_OK) fprintf(stderr, "open: %s\n", gc_device_last_error(dev));
-    return ch;
 }
 
 /* Program B over MMIO: its ring at r->ring (2^RING_LOG2 entries), runlist 1, GP_GET = GP_PUT = 0. */
@@ -97,7 +91,7 @@ static bool rig_start(rig_t *r, gc_device_t *dev, uint64_t vid) {
     r->sem = vid + 0x800u;
     static const uint8_t zero[0x900];
     if (gc_mem_write(dev, vid, zero, sizeof zero) != GC_OK) return false;
-    if (!(r->a = open_ch(dev, 1, 0xFFFFFFFFu)) || !(r->b = open_ch(dev, 1, 1000))) return false;
+    if (!(r->a = util_open_channel(dev, 1, 0xFFFFFFFFu, 0)) || !(r->b = util_open_channel(dev, 1, 1000, 0))) return false;
     r->bid = gc_channel_id(r->b);
     if (!program_b(r) || !write_segment(r, 0, r->sem + 32, OLD) || !write_segment(r, 1, r->sem + 32, NEW) ||
         !write_segment(r, 2, r->sem + 48, MORE) || !write_slot(r, 0, 0))
@@ -143,7 +137,7 @@ static void ce_write(rig_t *r, uint64_t dst, const void *src, uint32_t bytes) {
     gc_buf_t stage;
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 64, 64, &stage));
     REQUIRE_OK(dev, gc_mem_write(dev, stage.addr, src, bytes));
-    gc_channel_t *c = open_ch(dev, 2, 1000);
+    gc_channel_t *c = util_open_channel(dev, 2, 1000, 0);
     REQUIRE(c);
     REQUIRE_OK(dev, gc_copy(c, dst, stage.addr, bytes, r->sem + 64, 1));
     REQUIRE_OK(dev, gc_sem_wait(dev, r->sem + 64, 1, NULL));
