@@ -12,7 +12,8 @@
 //              is the first runnable non-owner after the last guest. No per-channel loop.
 //   prefetch   pf_req_i (the prefetch unit, gc_pbdma_pf) asks for the channel round robin would
 //              pick next if the resident one left now: the same search over the runnable channels
-//              other than the resident one (pf_found_o / pf_ch_o, valid in that cycle).
+//              other than the resident one (pf_found_o / pf_ch_o, valid in that cycle); none when
+//              that channel is blocked on an acquire and only due for a retry (not woken).
 //   slice      the owner's slice and the resident channel's turn are timestamps (the cycle they
 //              started, of gpu_top's free-running cycle counter now_i, which runs on the ungated
 //              clock: exact across stretches where this PBDMA's clock is gated) compared with
@@ -188,6 +189,11 @@ module gc_pbdma_sched
     pf_ch    = '0;
     pf_rnd   = '0;
     if (pf_req_i) pf_found = rr_search(runnable & ~cur_oh, lvl1, lvl2, rr_ptr_q, rr_rnd_q, pf_ch, pf_rnd);
+    // A channel blocked on an acquire and runnable only because its retry is due (no write to
+    // its semaphore seen) most likely fails again: nothing is read ahead for it, so its retries
+    // keep their pace (each holds the atomic unit for a semaphore read) instead of following
+    // each other back to back. A woken channel (acq_woke) is prefetched.
+    if (pf_found && acq_blk_i[pf_ch] && !acq_woke_i[pf_ch]) pf_found = 1'b0;
   end
 
   logic self_next;
