@@ -5,8 +5,10 @@
 //   drive()   before the rising edge: sets the ready/valid/data it drives;
 //   sample()  after the pre-edge eval: records the handshakes that happen at this edge;
 //   commit()  after the edge: applies them (queues advance, writes land).
-// Read beats leave in the order the ARs were accepted (legal AXI: order is kept per ID and
-// across IDs).  Each window serves at most bytes_per_cycle in each direction; latency is counted
+// Read beats and B responses of one ID leave in request order; those of different IDs may pass
+// each other, the oldest ready one first (AXI4 orders only within an ID; axi_idq.h), so a slow
+// sysmem read does not hold up vidmem reads of other clients.  Each window serves at most
+// bytes_per_cycle in each direction; latency is counted
 // from the AR (or the last W beat) to the first R beat (or the B).  Addresses outside both
 // windows answer DECERR.  Random stalls hold the model's readys and valids low.
 // inject "late-reads" (the SIMT block bench's mutation cases) takes each read beat's data when the
@@ -23,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "axi_idq.h"
 #include "gpucosim_spec.h"
 
 struct AxiMemPins {
@@ -56,7 +59,8 @@ class AxiMem {
 
     AxiMem(uint64_t seed, uint32_t sys_lat, uint32_t sys_bpc, uint32_t vid_lat, uint32_t vid_bpc,
            uint32_t stall_pct, const std::string &inject)
-        : rng_(seed), stall_pct_(stall_pct), inject_(inject) {
+        : rng_(seed), stall_pct_(stall_pct), inject_(inject), late_reads_(inject == "late-reads"),
+          stall_reads_(inject == "stall-reads") {
         win_[0] = Window{"sysmem", GC_SYSMEM_BASE, GC_SYSMEM_SIZE, sys_lat, sys_bpc ? sys_bpc : 1, {}};
         win_[1] = Window{"vidmem", GC_VIDMEM_BASE, GC_VIDMEM_SIZE, vid_lat, vid_bpc ? vid_bpc : 1, {}};
         for (auto &w : win_) w.bytes.assign(w.size, 0);
@@ -85,12 +89,13 @@ class AxiMem {
             p.wready = (!w || w->wr_next <= (double)now) && !stall();
         }
         p.rvalid = 0;
-        if (!rq_.empty() && rq_.front().when <= now && !stall() && !reads_frozen()) {
-            const Beat &b = rq_.front();
+        r_id_ = rq_.ready(now);
+        if (r_id_ >= 0 && !stall() && !reads_frozen()) {
+            const Beat &b = rq_.front((unsigned)r_id_);
             p.rvalid = 1;
             p.rid = b.id;
             p.rdata = b.data;
-            if (inject_ == "late-reads" && b.resp == 0) {
+            if (late_reads_ && b.resp == 0) {
                 const Window *w = window(b.addr, 8);
                 std::memcpy(&p.rdata, w->bytes.data() + (b.addr - w->base), 8);
             }
@@ -98,10 +103,11 @@ class AxiMem {
             p.rlast = b.last;
         }
         p.bvalid = 0;
-        if (!bq_.empty() && bq_.front().when <= now && !stall()) {
+        b_id_ = bq_.ready(now);
+        if (b_id_ >= 0 && !stall()) {
             p.bvalid = 1;
-            p.bid = bq_.front().id;
-            p.bresp = bq_.front().resp;
+            p.bid = bq_.front((unsigned)b_id_).id;
+            p.bresp = bq_.front((unsigned)b_id_).resp;
         }
     }
 
@@ -116,10 +122,10 @@ class AxiMem {
 
     void commit(uint64_t now) {
         if (r_fire_) {
-            if (rq_.front().last) rd_bursts_--;
-            rq_.pop_front();
+            if (rq_.front((unsigned)r_id_).last) rd_bursts_--;
+            rq_.pop((unsigned)r_id_);
         }
-        if (b_fire_) bq_.pop_front();
+        if (b_fire_) bq_.pop((unsigned)b_id_);
         if (ar_fire_) accept_read(now);
         if (aw_fire_) {
             aw_.push_back(Burst{s_.awid, s_.awaddr, (unsigned)s_.awlen + 1u, 0, 0});
@@ -174,7 +180,7 @@ class AxiMem {
         return w ? w->bytes.data() + (addr - w->base) : nullptr;
     }
     bool stall() { return stall_pct_ && (rng_() % 100) < stall_pct_; }
-    bool reads_frozen() const { return inject_ == "stall-reads" && n_ar_ > 4; }
+    bool reads_frozen() const { return stall_reads_ && n_ar_ > 4; }
 
     static constexpr uint8_t DECERR = 3;
 
@@ -191,10 +197,8 @@ class AxiMem {
             uint64_t d = 0xBADADD12BADADD12ull;
             if (w) std::memcpy(&d, w->bytes.data() + (a - w->base), 8);
             // Beats of one burst come one per `step` cycles, never earlier than the previous
-            // burst's last beat: the queue is in order, so `when` must not decrease.
-            uint64_t when = (uint64_t)t;
-            if (!rq_.empty() && rq_.back().when > when) when = rq_.back().when;
-            rq_.push_back(Beat{s_.arid, d, (uint8_t)(w ? 0 : DECERR), (uint8_t)(i + 1 == beats), when, a});
+            // beat of the same ID (rq_.push keeps `when` in order within the ID).
+            rq_.push(s_.arid, Beat{s_.arid, d, (uint8_t)(w ? 0 : DECERR), (uint8_t)(i + 1 == beats), (uint64_t)t, a});
             t += step;
         }
         if (w) w->rd_next = t;
@@ -216,9 +220,7 @@ class AxiMem {
         if (!w) b.err = 1;
         if (w) w->wr_next = std::max(w->wr_next, (double)now) + 8.0 / w->bytes_per_cycle;
         if (++b.done == b.beats) {
-            uint64_t when = now + (w ? w->latency : 1);
-            if (!bq_.empty() && bq_.back().when > when) when = bq_.back().when;
-            bq_.push_back(Resp{b.id, (uint8_t)(b.err ? DECERR : 0), when});
+            bq_.push(b.id, Resp{b.id, (uint8_t)(b.err ? DECERR : 0), now + (w ? w->latency : 1)});
             aw_.pop_front();
         }
     }
@@ -227,9 +229,12 @@ class AxiMem {
     std::mt19937_64 rng_;
     uint32_t stall_pct_;
     std::string inject_;
-    std::deque<Beat> rq_;
+    bool late_reads_, stall_reads_;  // inject_ is one of these (tested every cycle)
+    static constexpr unsigned NID = 1u << GC_AXI_ID_W;
+    gctb::IdQueues<Beat, NID> rq_;   // R beats, per ID
     std::deque<Burst> aw_;
-    std::deque<Resp> bq_;
+    gctb::IdQueues<Resp, NID> bq_;   // B responses, per ID
+    int r_id_ = -1, b_id_ = -1;      // the IDs whose R beat / B response drive() presented
     AxiMemPins s_{};
     bool ar_fire_ = false, r_fire_ = false, aw_fire_ = false, w_fire_ = false, b_fire_ = false;
     uint64_t n_ar_ = 0, n_wbeats_ = 0, rd_bursts_ = 0, rd_bursts_max_ = 0;

@@ -44,9 +44,13 @@
 // --------------------------
 // The write walker cuts each destination line the same way (128-byte boundaries of the
 // destination address).  A write burst covering stream bytes [wr_resv_q, wr_resv_q + n) is
-// issued (AW) only when all of them are in the ring (rd_fill_q >= wr_resv_q + n), so once its
-// AW is accepted the W beats stream back to back without waiting for memory.  Accepted write
-// bursts queue their (lo, n) in a small FIFO; the W generator walks it: a beat with first lane
+// issued (AW) cut-through: once read bursts already issued cover all of them
+// (rd_resv_q >= wr_resv_q + n) and the bytes of its first beat are in the ring.  Its W beats
+// then follow the R beats two cycles behind (ring write, AW, W): each W beat waits until its
+// own bytes are in the ring (rd_fill_q >= wr_cons_q + cnt), which the reads already in flight
+// guarantee, so the W channel is held only while the burst's data streams in (not a whole
+// memory latency).  Accepted write bursts queue their (lo, n) in a small FIFO; the W
+// generator walks it: a beat with first lane
 // lo' and cnt bytes takes wdata lane b from ring slot wr_cons_q + (b - lo') and sets wstrb for
 // lanes [lo', lo'+cnt), so bytes outside the destination range are never written.  Source and
 // destination alignments are independent: the read side stores by stream position, the write
@@ -76,21 +80,25 @@
 // the phase from beat to beat otherwise.  AW is not held back by ring data, so the write side
 // streams one W beat per cycle.
 //
+// Start: the first read burst is presented in the command-accept cycle (the walker's state is
+// then taken from the command inputs), so the read latency starts with the command.
+//
 // Completion, semaphore, errors
 // -----------------------------
-// COPY ends when every burst is issued, every R beat and every B response has come back and
-// the W queue is empty.  Then, if the command asked for it and no error happened, SEM sends the
-// release to the atomic unit as one request on the aq_* port (held until aq_ready_i): a WRITE of
-// the payload, or with cmd.sem_reduce an RMW (the atomic unit reduces the memory value with the
-// payload: cmd.sem_red, cmd.sem_signed; the PBDMA let only NVIDIA's integer forms through),
-// of size 4 bytes, or with cmd.sem_four 16 bytes (the 4-byte value, then the copy's start
-// stamp, then the atomic unit's timestamp at +8), and waits for the response pulse as_valid_i (as_err_i: the release
-// hit a bus error).  The release therefore
-// never overtakes the copy's data: every data write got its B before the request goes out.
+// COPY ends when every burst is issued, every R beat and every B response has come back and the W
+// queue is empty (in the cycle the last B arrives). Then, if the command asked for it and no error
+// happened, SEM sends the release to the atomic unit as one request on the aq_* port (held until
+// aq_ready_i): a WRITE of the payload, or with cmd.sem_reduce an RMW (the atomic unit reduces the
+// memory value with the payload: cmd.sem_red, cmd.sem_signed; the PBDMA let only NVIDIA's integer
+// forms through), of size 4 bytes, or with cmd.sem_four 16 bytes (the 4-byte value, then the copy's
+// start stamp, then the atomic unit's timestamp at +8), and waits for the response pulse as_valid_i
+// (as_err_i: the release hit a bus error). The release therefore never overtakes the copy's data:
+// every data write got its B before the request goes out.
 // DONE lasts one cycle: done_o, plus intr_o if requested, plus done_err_o after a bus error.
 // An RRESP/BRESP of SLVERR/DECERR sets err_q: no new AR/AW is issued (an AR/AW already
-// presented stays valid until accepted, as AXI requires), W data owed to accepted AWs is still
-// sent (it is already in the ring, or comes from the pattern), all R and B responses in flight
+// presented stays valid until accepted, as AXI requires), W beats owed to accepted AWs are still
+// sent (a copy's with every strobe off: their ring bytes may come from the errored read; a
+// memset's from the pattern), all R and B responses in flight
 // are drained, the release is skipped and done_o comes with done_err_o.  as_err_i on the
 // release also gives done_err_o.
 //
@@ -233,24 +241,43 @@ module gc_copy_engine
   logic [31:0]       bytes_q, busy_q;
 
   // ------------------------------------------------------------------ read request side
+  // The first read burst goes out in the command-accept cycle: the walker's state is then the
+  // command's (the _e values), and the register block below stores the walker already advanced
+  // past that burst when it is accepted.  (A first AR not accepted at once is held from the
+  // registers, which hold the same command values: the payload does not change.)
+  eng_cmd_t          cmd;                       // the command offered (taken on cmd_hs)
+  logic              cmd_hs, cmd_ready, cmd_moves, cmd_rd;
+  assign cmd = eng_req_i.cmd;
+  logic [AW-1:0]     rd_addr_e, rd_line_e;
+  logic [31:0]       rd_left_e, rd_lines_e, pitch_in_e, len_e;
+  logic [PW-1:0]     rd_resv_e;
   logic [LW-1:0]     rd_lo;
   logic [NW-1:0]     rd_room, rd_n;
   logic [7:0]        rd_len;
   logic              rd_space_ok, ar_want, ar_hs, rd_line_end;
 
+  assign cmd_rd = cmd_hs && cmd_moves && !cmd.remap;   // the command starts a read walk
   always_comb begin
-    rd_lo       = rd_addr_q[LW-1:0];
-    rd_room     = NW'(BB) - NW'(rd_addr_q[BBW-1:0]);
-    rd_n        = (rd_left_q < 32'(rd_room)) ? NW'(rd_left_q) : rd_room;
+    rd_addr_e   = cmd_hs ? cmd.src : rd_addr_q;
+    rd_line_e   = cmd_hs ? cmd.src : rd_line_q;
+    rd_left_e   = cmd_hs ? cmd.line_len : rd_left_q;
+    rd_lines_e  = cmd_hs ? cmd.line_count : rd_lines_q;
+    pitch_in_e  = cmd_hs ? cmd.pitch_in : pitch_in_q;
+    len_e       = cmd_hs ? cmd.line_len : len_q;
+    rd_resv_e   = cmd_hs ? '0 : rd_resv_q;
+    rd_lo       = rd_addr_e[LW-1:0];
+    rd_room     = NW'(BB) - NW'(rd_addr_e[BBW-1:0]);
+    rd_n        = (rd_left_e < 32'(rd_room)) ? NW'(rd_left_e) : rd_room;
     rd_len      = 8'((NW'(rd_lo) + rd_n - NW'(1)) >> LW);
     rd_space_ok = (32'(rd_n) + (rd_resv_q - wr_cons_q)) <= 32'(RING_BYTES);
-    rd_line_end = (rd_left_q == 32'(rd_n));
-    ar_want     = (state_q == CE_STATE_COPY) && rd_busy_q && !err_q && rd_space_ok &&
-                  (32'(rd_out_q) < 32'(RD_OUT_MAX));
+    rd_line_end = (rd_left_e == 32'(rd_n));
+    // the first burst (<= 128 bytes, the ring empty, nothing in flight) always fits
+    ar_want     = cmd_rd || ((state_q == CE_STATE_COPY) && rd_busy_q && !err_q && rd_space_ok &&
+                             (32'(rd_out_q) < 32'(RD_OUT_MAX)));
   end
 
   assign m_req_o.ar_valid = ar_hold_q || ar_want;
-  assign m_req_o.ar.addr  = {rd_addr_q[AW-1:LW], LW'(0)};
+  assign m_req_o.ar.addr  = {rd_addr_e[AW-1:LW], LW'(0)};
   assign m_req_o.ar.len   = rd_len;
   assign ar_hs       = m_req_o.ar_valid && m_rsp_i.ar_ready;
 
@@ -291,18 +318,25 @@ module gc_copy_engine
   // ------------------------------------------------------------------ write request side
   logic [LW-1:0]     wr_lo;
   logic [NW-1:0]     wr_room, wr_n;
+  logic [CW-1:0]     wr_first;                  // bytes of the burst's first beat
   logic [7:0]        wr_len;
-  logic [PW-1:0]     wr_fill_diff;
+  logic [PW-1:0]     wr_resv_diff, wr_first_diff;
   logic              wr_data_ok, aw_want, aw_hs, wr_line_end, aw_copy_hs;
 
   always_comb begin
     wr_lo        = wr_addr_q[LW-1:0];
     wr_room      = NW'(BB) - NW'(wr_addr_q[BBW-1:0]);
     wr_n         = (wr_left_q < LLW'(wr_room)) ? NW'(wr_left_q) : wr_room;
+    wr_first     = (NW'(DB) - NW'(wr_lo) < wr_n) ? CW'(DB - 32'(wr_lo)) : CW'(wr_n);
     wr_len       = 8'((NW'(wr_lo) + wr_n - NW'(1)) >> LW);
-    wr_fill_diff = rd_fill_q - wr_resv_q - PW'(wr_n);
-    // every byte of the burst is in the ring (a memset needs no ring data)
-    wr_data_ok   = remap_q || !wr_fill_diff[PW-1];
+    // cut-through: every byte of the burst is covered by read bursts already issued, and the
+    // bytes of its first beat are in the ring (a memset needs no ring data).  Registered state
+    // only: an AW that also counted the beat arriving on R in this cycle would go out a cycle
+    // sooner, but would make AW (and the crossbar's AW grant behind it) depend combinationally
+    // on the memory's R pins, which costs the Verilated model ~20% per cycle.
+    wr_resv_diff  = rd_resv_q - wr_resv_q - PW'(wr_n);
+    wr_first_diff = rd_fill_q - wr_resv_q - PW'(wr_first);
+    wr_data_ok    = remap_q || (!wr_resv_diff[PW-1] && !wr_first_diff[PW-1]);
     wr_line_end  = (wr_left_q == LLW'(wr_n));
     aw_want      = (state_q == CE_STATE_COPY) && wr_busy_q && !err_q && wr_data_ok &&
                    (wq_cnt_q != (WQ_PW+1)'(WQ_DEPTH)) && (wr_out_q != '1);
@@ -316,6 +350,19 @@ module gc_copy_engine
   logic [PW-1:0]     w_base;
   logic [PHW-1:0]    w_ph, w_ph_sum, w_ph_next, w_idx;
   logic              w_last, w_copy_valid, w_hs, w_copy_hs, w_pop;
+  logic [PW-1:0]     w_fill_diff;
+  logic              w_mask, w_wait_q, w_mask_q;  // strobes off after an error; beat waiting
+
+  assign w_mask = w_wait_q ? w_mask_q : err_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      w_wait_q <= 1'b0;
+      w_mask_q <= 1'b0;
+    end else begin
+      w_wait_q <= m_req_o.w_valid && !m_rsp_i.w_ready;
+      w_mask_q <= w_mask;
+    end
+  end
   logic [DB-1:0]     w_lanes, w_strb;
   logic [GC_AXI_DATA_W-1:0] w_data;
 
@@ -340,11 +387,17 @@ module gc_copy_engine
         w_strb[b]        = w_lanes[b] && ext_we_q[w_idx];
         w_data[8*b +: 8] = w_strb[b] ? ext_q[w_idx] : 8'h00;
       end else begin
-        w_strb[b]        = w_lanes[b];
-        w_data[8*b +: 8] = w_lanes[b] ? ring_q[RW'(w_base + PW'(b))] : 8'h00;
+        // after a bus error the beats still owed to accepted AWs go out with no strobe: with
+        // cut-through their ring bytes may come from an errored read (w_mask: held with the
+        // beat while it waits for wready, so the payload stays stable)
+        w_strb[b]        = w_lanes[b] && !w_mask;
+        w_data[8*b +: 8] = w_strb[b] ? ring_q[RW'(w_base + PW'(b))] : 8'h00;
       end
     end
-    w_copy_valid = (state_q == CE_STATE_COPY) && (wq_cnt_q != '0);
+    // a copy beat waits for its bytes in the ring (cut-through: they may still be on the way)
+    w_fill_diff  = rd_fill_q - wr_cons_q - PW'(w_cnt);
+    w_copy_valid = (state_q == CE_STATE_COPY) && (wq_cnt_q != '0) &&
+                   (remap_q || !w_fill_diff[PW-1]);
   end
 
   // ------------------------------------------------------------------ memory AW / W (data only)
@@ -434,24 +487,24 @@ module gc_copy_engine
     return t;
   endfunction
 
-  eng_cmd_t       cmd;                 // the command offered (taken on cmd_hs)
   logic [LLW-1:0] wlen_d;
-  assign cmd    = eng_req_i.cmd;
   assign wlen_d = cmd.remap ? LLW'(cmd.line_len) * LLW'(remap_elem(cmd.components[CSZ_LSB +: CSZ_W],
                                                                    cmd.components[NDC_LSB +: NDC_W])) :
                               LLW'(cmd.line_len);
 
   // ------------------------------------------------------------------ control
-  logic cmd_hs, cmd_ready, cmd_moves, copy_drained, b_hs, b_err, done;
+  logic copy_drained, b_hs, b_err, err_now, done;
 
   assign cmd_ready    = (state_q == CE_STATE_IDLE);
   assign cmd_hs       = eng_req_i.valid && cmd_ready;
   assign cmd_moves    = cmd.copy && (cmd.line_len != '0) && (cmd.line_count != '0);
   assign b_hs         = m_rsp_i.b_valid && (wr_out_q != '0);
   assign b_err        = m_rsp_i.b_valid && m_rsp_i.b_resp[1];
+  // drained in the cycle the last write's B arrives (err_now: with an error seen in this cycle)
   assign copy_drained = (!rd_busy_q || err_q) && (!wr_busy_q || err_q) &&
                         !ar_hold_q && !aw_hold_q && (rd_out_q == '0) &&
-                        (wq_cnt_q == '0) && (wr_out_q == '0);
+                        (wq_cnt_q == '0) && (wr_out_q == (b_hs ? WO_W'(1) : '0));
+  assign err_now      = err_q || (r_hs && r_err) || (b_hs && b_err);
 
   always_comb begin
     state_d = state_q;
@@ -460,7 +513,7 @@ module gc_copy_engine
         state_d = cmd_moves ? CE_STATE_COPY : (cmd.sem ? CE_STATE_SEM : CE_STATE_DONE);
       end
       CE_STATE_COPY: if (copy_drained) begin
-        state_d = (sem_q && !err_q) ? CE_STATE_SEM : CE_STATE_DONE;
+        state_d = (sem_q && !err_now) ? CE_STATE_SEM : CE_STATE_DONE;
       end
       CE_STATE_SEM:  if (sem_finished) state_d = CE_STATE_DONE;
       CE_STATE_DONE: state_d = CE_STATE_IDLE;
@@ -577,21 +630,22 @@ module gc_copy_engine
       if ((r_hs && r_err) || (b_hs && b_err) || (sem_finished && aq_rsp_i.err)) err_q <= 1'b1;
 
       // ---- read walker: advance on AR accept
+      // (after the command accept: a first burst accepted in that cycle advances its values)
       if (ar_hs) begin
         rdq_wptr_q <= rdq_wptr_q + 1'b1;
-        rd_resv_q  <= rd_resv_q + PW'(rd_n);
+        rd_resv_q  <= rd_resv_e + PW'(rd_n);
         if (rd_line_end) begin
-          if (rd_lines_q == 32'd1) begin
+          if (rd_lines_e == 32'd1) begin
             rd_busy_q <= 1'b0;
           end else begin
-            rd_line_q  <= rd_line_q + AW'(pitch_in_q);
-            rd_addr_q  <= rd_line_q + AW'(pitch_in_q);
-            rd_left_q  <= len_q;
-            rd_lines_q <= rd_lines_q - 32'd1;
+            rd_line_q  <= rd_line_e + AW'(pitch_in_e);
+            rd_addr_q  <= rd_line_e + AW'(pitch_in_e);
+            rd_left_q  <= len_e;
+            rd_lines_q <= rd_lines_e - 32'd1;
           end
         end else begin
-          rd_addr_q <= rd_addr_q + AW'(rd_n);
-          rd_left_q <= rd_left_q - 32'(rd_n);
+          rd_addr_q <= rd_addr_e + AW'(rd_n);
+          rd_left_q <= rd_left_e - 32'(rd_n);
         end
       end
 

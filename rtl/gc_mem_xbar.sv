@@ -1,8 +1,15 @@
 // gc_mem_xbar: N client memory ports onto the one AXI4 memory master.
 //
 // Client ports are the "client memory port" form of rtl/README.md (AXI4 without ID, size and
-// burst: every beat is 8 bytes, every burst INCR): arrays of gc_axi_pkg's cli_req_t / cli_rsp_t
-// indexed by client.  The master side is gc_axi_pkg's AXI4 axi_req_t / axi_rsp_t.
+// burst: every beat is 8 bytes, every burst INCR): unpacked arrays of gc_axi_pkg's cli_req_t /
+// cli_rsp_t indexed by client, one variable per client.  The master side is gc_axi_pkg's AXI4
+// axi_req_t / axi_rsp_t.
+//
+// Simulation cost (Verilator): every client's port is its own variable and every per-client
+// signal is built in its own generate block.  A packed array of client structs is one wide
+// vector to Verilator: each client's output is then a masked write into it and each grant mux a
+// shift out of it, evaluated every cycle, and every client's logic that reads its response
+// waits on the whole vector.  The muxes below pick by index from unpacked arrays instead.
 //
 //  * AR and AW are arbitrated round robin, each with its own pointer.  The grant is combinational
 //    (no added latency) but it is locked while the master's valid waits for ready, so the payload
@@ -40,8 +47,8 @@ module gc_mem_xbar
   input  logic                                  rst_ni,
 
   // ---- client side: the client memory port of rtl/README.md, one per client
-  input  cli_req_t [N-1:0]                      c_req_i,
-  output cli_rsp_t [N-1:0]                      c_rsp_o,
+  input  cli_req_t                              c_req_i [N],
+  output cli_rsp_t                              c_rsp_o [N],
 
   // ---- AXI4 master (gpu_top's m_* pins, through gc_axi_pins)
   output axi_req_t                              m_req_o,
@@ -86,27 +93,20 @@ module gc_mem_xbar
 
   // The clients' valids and readys as vectors indexed by client
   logic [N-1:0] c_arvalid, c_awvalid, c_wvalid, c_rready, c_bready;
-  logic [N-1:0] c_arready, c_awready, c_wready, c_rvalid, c_bvalid;
-  always_comb begin
-    for (int unsigned i = 0; i < N; i++) begin
-      c_arvalid[i] = c_req_i[i].ar_valid;
-      c_awvalid[i] = c_req_i[i].aw_valid;
-      c_wvalid[i]  = c_req_i[i].w_valid;
-      c_rready[i]  = c_req_i[i].r_ready;
-      c_bready[i]  = c_req_i[i].b_ready;
-    end
+  for (genvar i = 0; i < N; i++) begin : g_cli_in
+    assign c_arvalid[i] = c_req_i[i].ar_valid;
+    assign c_awvalid[i] = c_req_i[i].aw_valid;
+    assign c_wvalid[i]  = c_req_i[i].w_valid;
+    assign c_rready[i]  = c_req_i[i].r_ready;
+    assign c_bready[i]  = c_req_i[i].b_ready;
   end
 
   // ------------------------------------------------------------------ AR
   logic          ar_lock_q;   // m_req_o.ar_valid was high without m_rsp_i.ar_ready: keep the grant
   logic [IW-1:0] ar_lock_idx_q, ar_last_q, ar_sel;
 
-  always_comb begin
-    ar_sel = ar_lock_q ? ar_lock_idx_q : rr_pick(c_arvalid, ar_last_q);
-    m_req_o.ar_valid = c_arvalid[ar_sel];
-    c_arready = '0;
-    c_arready[ar_sel] = m_rsp_i.ar_ready;
-  end
+  assign ar_sel           = ar_lock_q ? ar_lock_idx_q : rr_pick(c_arvalid, ar_last_q);
+  assign m_req_o.ar_valid = c_arvalid[ar_sel];
 
   assign m_req_o.ar.id    = GC_AXI_ID_W'(ar_sel);
   assign m_req_o.ar.addr  = c_req_i[ar_sel].ar.addr;
@@ -135,18 +135,16 @@ module gc_mem_xbar
   logic [SW-1:0] sn_alloc;                 // the lowest free slot (the next AW takes it)
   logic [WQ_PW-1:0] wq_wptr_q, wq_rptr_q;
   logic [WQ_PW:0]   wq_cnt_q;
-  logic          wq_full, wq_empty, aw_hs, w_hs, w_pop;
+  logic          wq_full, wq_empty, aw_room, aw_hs, w_hs, w_pop;
   logic [IW-1:0] w_sel;
 
   assign wq_full  = (wq_cnt_q == (WQ_PW+1)'(WQ_DEPTH));
   assign wq_empty = (wq_cnt_q == '0);
 
-  always_comb begin
-    aw_sel = aw_lock_q ? aw_lock_idx_q : rr_pick(c_awvalid, aw_last_q);
-    m_req_o.aw_valid = c_awvalid[aw_sel] && !wq_full && (sn_free_q != '0);
-    c_awready = '0;
-    c_awready[aw_sel] = m_rsp_i.aw_ready && !wq_full && (sn_free_q != '0);
-  end
+  // an AW is granted while the W order queue and the snoop table have room
+  assign aw_room          = !wq_full && (sn_free_q != '0);
+  assign aw_sel           = aw_lock_q ? aw_lock_idx_q : rr_pick(c_awvalid, aw_last_q);
+  assign m_req_o.aw_valid = c_awvalid[aw_sel] && aw_room;
   always_comb begin
     sn_alloc = '0;
     for (int s = SNOOP_DEPTH - 1; s >= 0; s--) if (sn_free_q[s]) sn_alloc = SW'(s);
@@ -161,11 +159,7 @@ module gc_mem_xbar
 
   // W: the client at the head of the order queue owns the channel until its wlast.
   assign w_sel = wq_q[wq_rptr_q];
-  always_comb begin
-    m_req_o.w_valid = !wq_empty && c_wvalid[w_sel];
-    c_wready = '0;
-    c_wready[w_sel] = !wq_empty && m_rsp_i.w_ready;
-  end
+  assign m_req_o.w_valid = !wq_empty && c_wvalid[w_sel];
   assign m_req_o.w.data = c_req_i[w_sel].w.data;
   assign m_req_o.w.strb = c_req_i[w_sel].w.strb;
   assign m_req_o.w.last = c_req_i[w_sel].w.last;
@@ -283,25 +277,20 @@ module gc_mem_xbar
     rready_by_id[N-1:0] = c_rready;
     bready_by_id        = '1;
     bready_by_id[N-1:0] = c_bready;
-    for (int unsigned i = 0; i < N; i++) begin
-      c_rvalid[i] = m_rsp_i.r_valid && (m_rsp_i.r.id == GC_AXI_ID_W'(i));
-      c_bvalid[i] = m_rsp_i.b_valid && (m_rsp_i.b.id == GC_AXI_ID_W'(i));
-    end
   end
   assign m_req_o.r_ready = rready_by_id[m_rsp_i.r.id];
   assign m_req_o.b_ready = bready_by_id[m_rsp_i.b.id];
 
-  // The responses: per-client valids and readys, the R and B payloads shared
-  always_comb begin
-    for (int unsigned i = 0; i < N; i++) begin
-      c_rsp_o[i].ar_ready = c_arready[i];
-      c_rsp_o[i].aw_ready = c_awready[i];
-      c_rsp_o[i].w_ready  = c_wready[i];
-      c_rsp_o[i].r_valid  = c_rvalid[i];
-      c_rsp_o[i].r        = '{data: m_rsp_i.r.data, resp: m_rsp_i.r.resp, last: m_rsp_i.r.last};
-      c_rsp_o[i].b_valid  = c_bvalid[i];
-      c_rsp_o[i].b_resp   = m_rsp_i.b.resp;
-    end
+  // The responses, one client per generate block: its valids and readys, the R and B payloads
+  // shared
+  for (genvar i = 0; i < N; i++) begin : g_cli_out
+    assign c_rsp_o[i].ar_ready = (ar_sel == IW'(i)) && m_rsp_i.ar_ready;
+    assign c_rsp_o[i].aw_ready = (aw_sel == IW'(i)) && m_rsp_i.aw_ready && aw_room;
+    assign c_rsp_o[i].w_ready  = (w_sel == IW'(i)) && !wq_empty && m_rsp_i.w_ready;
+    assign c_rsp_o[i].r_valid  = m_rsp_i.r_valid && (m_rsp_i.r.id == GC_AXI_ID_W'(i));
+    assign c_rsp_o[i].r        = '{data: m_rsp_i.r.data, resp: m_rsp_i.r.resp, last: m_rsp_i.r.last};
+    assign c_rsp_o[i].b_valid  = m_rsp_i.b_valid && (m_rsp_i.b.id == GC_AXI_ID_W'(i));
+    assign c_rsp_o[i].b_resp   = m_rsp_i.b.resp;
   end
 
 endmodule

@@ -121,13 +121,17 @@ module gpu_top
   logic [63:0]              as_rdata;
   logic                     as_err;
   wsnoop_t                  snoop;               // the crossbar's write snoop (acquire wake)
+  logic [NRL-1:0]           pf_busy;             // a PBDMA's prefetch unit holds data
   logic [NUM_SM-1:0]        st_valid;            // the SMs' global store bursts (LR/SC breaks)
   logic [NUM_SM-1:0][AW-1:0] st_addr;
   logic [NUM_SM-1:0][31:0]  st_wmask;
 
-  // Crossbar client ports, the crossbar's AXI4 master, the register block's AXI4-Lite slave
-  cli_req_t [NCLI-1:0]      c_req;
-  cli_rsp_t [NCLI-1:0]      c_rsp;
+  // Crossbar client ports (one variable per client: rtl/gc_mem_xbar.sv says why), the
+  // crossbar's AXI4 master, the register block's AXI4-Lite slave
+  cli_req_t                 c_req [NCLI];
+  cli_rsp_t                 c_rsp [NCLI];
+  cli_req_t [NC_SIMT-1:0]   simt_req;            // u_simt's clients (its ports are packed arrays)
+  cli_rsp_t [NC_SIMT-1:0]   simt_rsp;
   axi_req_t                 m_req;
   axi_rsp_t                 m_rsp;
   lite_req_t                s_req;
@@ -137,6 +141,10 @@ module gpu_top
   logic [NC_SIMT-1:0]       simt_awvalid, simt_wvalid;
   for (genvar i = 0; i < NCLI; i++) begin : g_cli_valid
     assign {c_arvalid[i], c_rvalid[i], c_bvalid[i]} = {c_req[i].ar_valid, c_rsp[i].r_valid, c_rsp[i].b_valid};
+  end
+  for (genvar i = 0; i < NC_SIMT; i++) begin : g_simt_cli
+    assign c_req[CLI_SIMT + i] = simt_req[i];
+    assign simt_rsp[i]         = c_rsp[CLI_SIMT + i];
   end
   for (genvar i = 0; i < NC_SIMT; i++) begin : g_simt_wvalid
     assign {simt_awvalid[i], simt_wvalid[i]} = {c_req[CLI_SIMT + i].aw_valid, c_req[CLI_SIMT + i].w_valid};
@@ -188,7 +196,7 @@ module gpu_top
                       (rl_acq_blk[n] != '0) || (rl_eng_busy[n] != '0) || (rl_in_entry[n] != '0) ||
                       c_arvalid[n] || c_rvalid[n] || aq_valid[n] || as_valid[n] || eng_req[n].valid ||
                       eng_rsp[n].done || gp_get_we[n] || fault_valid[n] || mthd_inc[n] || sw_valid[n] ||
-                      pbdma_nonstall[n];
+                      pbdma_nonstall[n] || pf_busy[n];
     end
     for (int n = 0; n < NCE; n++) begin
       busy_ce[n] = clk_gate_dis || (ce_state[n] != GC_ENGINE_DBG_STATE_W'(CE_STATE_IDLE)) || eng_req[n + 1].valid ||
@@ -349,6 +357,7 @@ module gpu_top
       .aq_rsp_i          (aq_rsp[n]),
       .now_i             (cycle),
       .snoop_i           (snoop),
+      .pf_busy_o         (pf_busy[n]),
       .m_req_o           (c_req[n]),
       .m_rsp_i           (c_rsp[n])
     );
@@ -388,8 +397,8 @@ module gpu_top
     .regs_o            (simt_regs),
     .idle_o            (simt_idle),
     .timestamp_i       (cycle),
-    .c_req_o           (c_req[CLI_SIMT +: NC_SIMT]),
-    .c_rsp_i           (c_rsp[CLI_SIMT +: NC_SIMT]),
+    .c_req_o           (simt_req),
+    .c_rsp_i           (simt_rsp),
     .aq_valid_o        (aq_valid[AQ_SIMT +: NA_SIMT]),
     .aq_ready_i        (aq_ready[AQ_SIMT +: NA_SIMT]),
     .aq_op_o           (aq_op[AQ_SIMT +: NA_SIMT]),

@@ -43,8 +43,8 @@ module xbar_tb_top
 );
 
   // The bench's per-field client pins <-> the crossbar's client structs
-  cli_req_t [N-1:0] c_req;
-  cli_rsp_t [N-1:0] c_rsp;
+  cli_req_t c_req [N];
+  cli_rsp_t c_rsp [N];
   for (genvar i = 0; i < N; i++) begin : g_cli
     assign c_req[i] = '{ar_valid: c_arvalid_i[i], ar: '{addr: c_araddr_i[i], len: c_arlen_i[i]},
                         r_ready: c_rready_i[i],
