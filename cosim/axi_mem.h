@@ -121,10 +121,16 @@ class AxiMem {
     }
 
     void commit(uint64_t now) {
-        if (r_fire_) rq_.pop((unsigned)r_id_);
+        if (r_fire_) {
+            if (rq_.front((unsigned)r_id_).last) rd_bursts_--;
+            rq_.pop((unsigned)r_id_);
+        }
         if (b_fire_) bq_.pop((unsigned)b_id_);
         if (ar_fire_) accept_read(now);
-        if (aw_fire_) aw_.push_back(Burst{s_.awid, s_.awaddr, (unsigned)s_.awlen + 1u, 0, 0});
+        if (aw_fire_) {
+            aw_.push_back(Burst{s_.awid, s_.awaddr, (unsigned)s_.awlen + 1u, 0, 0});
+            if (aw_.size() > aw_open_max_) aw_open_max_ = aw_.size();
+        }
         if (w_fire_) accept_wbeat(now);
     }
 
@@ -132,6 +138,13 @@ class AxiMem {
     size_t reads_pending() const { return rq_.size(); }
     size_t writes_pending() const { return aw_.size() + bq_.size(); }
     uint64_t reads_accepted() const { return n_ar_; }
+    // Read bursts accepted whose last beat has not gone yet: now, and the most there ever were
+    // (a client's limit on reads in flight shows here)
+    uint64_t read_bursts_in_flight() const { return rd_bursts_; }
+    uint64_t read_bursts_in_flight_max() const { return rd_bursts_max_; }
+    // The most write bursts whose AW was accepted while their W beats had not all come (a client
+    // that sends the next AW before the last burst's data shows > 1)
+    size_t write_bursts_open_max() const { return aw_open_max_; }
     uint64_t beats_written() const { return n_wbeats_; }
 
   private:
@@ -173,6 +186,7 @@ class AxiMem {
 
     void accept_read(uint64_t now) {
         n_ar_++;
+        if (++rd_bursts_ > rd_bursts_max_) rd_bursts_max_ = rd_bursts_;
         unsigned beats = (unsigned)s_.arlen + 1u;
         Window *w = window(s_.araddr, 8ull * beats);
         double t = (double)now + (w ? w->latency : 1);
@@ -223,5 +237,6 @@ class AxiMem {
     int r_id_ = -1, b_id_ = -1;      // the IDs whose R beat / B response drive() presented
     AxiMemPins s_{};
     bool ar_fire_ = false, r_fire_ = false, aw_fire_ = false, w_fire_ = false, b_fire_ = false;
-    uint64_t n_ar_ = 0, n_wbeats_ = 0;
+    uint64_t n_ar_ = 0, n_wbeats_ = 0, rd_bursts_ = 0, rd_bursts_max_ = 0;
+    size_t aw_open_max_ = 0;
 };

@@ -43,11 +43,21 @@
 //   context     per channel: decoder context (sec_op, address, subchannel, count), subchannel
 //               bindings, host-semaphore and copy-class method registers, and for an entry left
 //               mid-way its next undecoded dword address, dwords left, GET (for fault data) and
-//               SYNC flag. A switch costs: one cycle in CTX_SAVE (context saved, FIFO flushed,
-//               fetch stopped), one in IDLE (selection), then the GPFIFO read or the refetch
-//               from the saved address. Reads still in flight are not waited for: their beats
-//               are counted (disc_q) and discarded as they arrive (R data is in order per
-//               client), so the next channel's first read can be issued at once.
+//               SYNC flag. A switch costs: the decision cycle (context saved, FIFO flushed,
+//               fetch stopped), one in CTX_SAVE, one in IDLE (selection); the next channel's first
+//               method follows at once when the prefetch unit holds its data. Reads still in
+//               flight are not waited for: they are marked dead and their beats discarded as they
+//               arrive (R data is in order per client), so the next channel's first read can be
+//               issued at once. A slice that expires while the next entry is being read (GP_REQ,
+//               GP_WAIT) switches at once too: the entry is not consumed and is read again.
+//   prefetch    while a channel is resident, gc_pbdma_pf reads for the channel round robin
+//               would pick next: its saved entry's next pushbuffer burst, or its GPFIFO entry at
+//               GP_GET (its previous entry completed) and that entry's first burst. At the switch
+//               the entry replaces the GPFIFO read and the burst preloads the FIFO. The data is
+//               dropped (and read again) when the target's GP_PUT or GP_GET moves, it is reset,
+//               disabled, faulted or moved to another runlist, or a completed write on the memory
+//               bus (snoop_i) overlaps it; host writes to system memory are not on the bus:
+//               the host must not rewrite a published entry or its pushbuffer.
 //   GPFIFO      one 8-byte read per entry at GPFIFO_BASE + GP_GET * 8; GP_GET advances when the
 //               entry completes. Control entries: OPCODE NOP is skipped, others fault. SYNC WAIT:
 //               the entry's pushbuffer is fetched only once the channel's copy has completed.
@@ -106,6 +116,8 @@
 //   gc_pbdma_ctx    the per-channel context store (decoder context, bindings, method registers,
 //                   saved mid-entry state), one table written by index
 //   gc_pbdma_fetch  GPFIFO and pushbuffer fetch: the read port, stale-beat discard, dword FIFO
+//   gc_pbdma_pf     the prefetch unit: the next channel's GPFIFO entry and first pushbuffer burst,
+//                   read while the resident channel runs, dropped when they may be stale
 //   gc_pbdma_dec    the method decoder: the channel FSM, method decode and execution, GP_GET,
 //                   switches, the fault record and the fault port
 //   gc_pbdma_sem    the host-method / semaphore unit: atomic-unit requests, per-channel acquire
@@ -175,7 +187,9 @@ module gc_pbdma
   output aq_req_t              aq_req_o,
   input  aq_rsp_t              aq_rsp_i,
   input  logic [63:0]          now_i,            // gpu_top's free-running cycle counter
-  input  gc_axi_pkg::wsnoop_t  snoop_i,          // gc_mem_xbar's write snoop (acquire wake-up)
+  input  gc_axi_pkg::wsnoop_t  snoop_i,          // gc_mem_xbar's write snoop (acquire wake-up,
+                                                 // prefetch drop)
+  output logic                 pf_busy_o,        // the prefetch unit holds data (clock stays on)
 
   // Client memory port (gc_axi_pkg), reads only (GPFIFO entries and pushbuffer)
   output cli_req_t             m_req_o,
@@ -214,7 +228,20 @@ module gc_pbdma
   logic [32:0]          head;
   logic [FIFO_AW:0]     fifo_cnt;
   logic                 rx_live, ar_free, ar_hs, ar_load_gp, seg_start, stop_seg, idle_next;
-  logic                 fetch_hold, fifo_pop, fifo_flush;
+  logic                 fetch_hold, fifo_pop, fifo_flush, start_pf;
+  // prefetch
+  localparam int unsigned PF_DW = 2 * GC_AXI_MAX_BURST;
+  logic                 pf_req, pf_found, pf_ar_valid, pf_ar_ready, pf_drop, pf_rx, pf_keep;
+  logic [CH_W-1:0]      pf_pick, pf_ch;
+  logic [AW-1:0]        pf_ar_addr;
+  logic [7:0]           pf_ar_len;
+  logic [AW-1:2]        pf_ent_addr, pf_pb_addr;
+  logic [LEN_W-1:0]     pf_ent_left;
+  logic                 pf_gp_ok, pf_gp_err, pf_pb_ok, pf_mid, pf_err;
+  logic [63:0]          pf_gp_ent;
+  logic [PF_DW-1:0][32:0] pf_dw;
+  logic [$clog2(PF_DW + 1)-1:0] pf_n;
+  logic [4:0]           pf_beats;
   logic [AW-1:0]        gp_rd_addr;
   logic [AW-1:2]        st_addr;
   logic [LEN_W-1:0]     st_len;
@@ -257,6 +284,7 @@ module gc_pbdma
     .leave_i        (leave),
     .leave_cause_i  (leave_cause),
     .progress_i     (mthd_inc_o || gp_get_we_o),
+    .pf_req_i       (pf_req),
     .resident_o     (resident),
     .cur_oh_o       (cur_oh),
     .own_vld_o      (own_vld),
@@ -272,7 +300,9 @@ module gc_pbdma
     .g_found_o      (g_found),
     .g_ch_o         (g_ch),
     .sw_blk_o       (sw_blk),
-    .sw_ts_o        (sw_ts)
+    .sw_ts_o        (sw_ts),
+    .pf_found_o     (pf_found),
+    .pf_ch_o        (pf_pick)
   );
 
   gc_pbdma_ctx u_ctx (
@@ -295,6 +325,7 @@ module gc_pbdma
     .sel_ch_i       (cur_ch_d),
     .sel_i          (sel_rr || sel_guest || sel_own),
     .resume_i       (resume),
+    .pf_ch_i        (pf_ch),
     .ctx_o          (cur_ctx),
     .mreg_o         (cur_mr),
     .bind_o         (cur_bind),
@@ -302,11 +333,13 @@ module gc_pbdma
     .ent_left_o     (ent_left),
     .ent_get_o      (ent_get),
     .ent_sync_o     (ent_sync),
+    .pf_addr_o      (pf_ent_addr),
+    .pf_left_o      (pf_ent_left),
     .in_ent_o       (in_ent),
     .eng_wait_o     (eng_wait)
   );
 
-  gc_pbdma_fetch #(.PB_FIFO_DW(PB_FIFO_DW)) u_fetch (
+  gc_pbdma_fetch #(.PB_FIFO_DW(PB_FIFO_DW), .PF_DW(PF_DW)) u_fetch (
     .clk_i, .rst_ni,
     .gp_load_i      (ar_load_gp),
     .gp_addr_i      (gp_rd_addr),
@@ -318,12 +351,61 @@ module gc_pbdma
     .hold_i         (fetch_hold),
     .pop_i          (fifo_pop),
     .flush_i        (fifo_flush),
+    .start_pf_i     (start_pf),
+    .pf_dw_i        (pf_dw),
+    .pf_n_i         (pf_n),
+    .pf_beats_i     (pf_beats),
+    .pf_err_i       (pf_err),
+    .pf_ar_valid_i  (pf_ar_valid),
+    .pf_ar_addr_i   (pf_ar_addr),
+    .pf_ar_len_i    (pf_ar_len),
+    .pf_ar_ready_o  (pf_ar_ready),
+    .pf_drop_i      (pf_drop),
+    .pf_rx_o        (pf_rx),
     .head_o         (head),
     .cnt_o          (fifo_cnt),
     .rx_live_o      (rx_live),
     .ar_free_o      (ar_free),
     .ar_hs_o        (ar_hs),
     .m_req_o, .m_rsp_i
+  );
+
+  gc_pbdma_pf #(.RL(RL), .PF_DW(PF_DW)) u_pf (
+    .clk_i, .rst_ni, .now_i,
+    .ch_enable_i, .ch_err_i, .ch_reset_i, .ch_gpfifo_base_i, .ch_gpfifo_log2_i, .ch_gp_put_i,
+    .ch_gp_get_i, .ch_runlist_i,
+    .in_ent_i       (in_ent),
+    .ent_addr_i     (pf_ent_addr),
+    .ent_left_i     (pf_ent_left),
+    .run_i          (state == PBDMA_STATE_PB_FETCH || state == PBDMA_STATE_ENGINE_WAIT ||
+                     state == PBDMA_STATE_EXEC || state == PBDMA_STATE_SEM_WAIT ||
+                     state == PBDMA_STATE_ACQ_RETRY),
+    .resident_i     (resident),
+    .cur_ch_i       (cur_ch),
+    .keep_i         (pf_keep),
+    .pick_req_o     (pf_req),
+    .pick_found_i   (pf_found),
+    .pick_ch_i      (pf_pick),
+    .ch_o           (pf_ch),
+    .snoop_i,
+    .ar_valid_o     (pf_ar_valid),
+    .ar_addr_o      (pf_ar_addr),
+    .ar_len_o       (pf_ar_len),
+    .ar_ready_i     (pf_ar_ready),
+    .drop_o         (pf_drop),
+    .rx_i           (pf_rx),
+    .m_r_i          (m_rsp_i.r),
+    .gp_ok_o        (pf_gp_ok),
+    .gp_ent_o       (pf_gp_ent),
+    .gp_err_o       (pf_gp_err),
+    .pb_ok_o        (pf_pb_ok),
+    .mid_o          (pf_mid),
+    .pb_addr_o      (pf_pb_addr),
+    .dw_o           (pf_dw),
+    .n_o            (pf_n),
+    .beats_o        (pf_beats),
+    .err_o          (pf_err),
+    .busy_o         (pf_busy_o)
   );
 
   gc_pbdma_dec #(.RL(RL), .PB_FIFO_DW(PB_FIFO_DW)) u_dec (
@@ -385,6 +467,15 @@ module gc_pbdma
     .fetch_hold_o   (fetch_hold),
     .fifo_pop_o     (fifo_pop),
     .fifo_flush_o   (fifo_flush),
+    .start_pf_o     (start_pf),
+    .pf_ch_i        (pf_ch),
+    .pf_gp_ok_i     (pf_gp_ok),
+    .pf_gp_ent_i    (pf_gp_ent),
+    .pf_gp_err_i    (pf_gp_err),
+    .pf_pb_ok_i     (pf_pb_ok),
+    .pf_mid_i       (pf_mid),
+    .pf_pb_addr_i   (pf_pb_addr),
+    .pf_keep_o      (pf_keep),
     .aq_rsp_i,
     .sem_pass_i     (sem_pass),
     .sem_acq_i      (sem_acq),
@@ -507,9 +598,5 @@ module gc_pbdma
   assign ch_in_entry_o = in_ent;
   assign dbg_state_o   = state;
   assign dbg_ch_o      = GC_RUNLIST_DBG_CHANNEL_W'(cur_ch);
-
-  // resident is the scheduler's view of state
-  logic unused_pbdma;
-  assign unused_pbdma = ^{resident};
 
 endmodule

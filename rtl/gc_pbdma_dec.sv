@@ -93,6 +93,17 @@ module gc_pbdma_dec
   output logic                 fetch_hold_o,
   output logic                 fifo_pop_o,
   output logic                 fifo_flush_o,
+  output logic                 start_pf_o,      // seg_start_o takes the prefetched burst
+
+  // Prefetch unit (gc_pbdma_pf)
+  input  logic [CH_W-1:0]      pf_ch_i,         // its channel
+  input  logic                 pf_gp_ok_i,      // the GPFIFO entry at pf_ch_i's GP_GET ...
+  input  logic [63:0]          pf_gp_ent_i,
+  input  logic                 pf_gp_err_i,     // ... (read with a bus error)
+  input  logic                 pf_pb_ok_i,      // the first burst of its segment
+  input  logic                 pf_mid_i,        // ... of its saved entry
+  input  logic [AW-1:2]        pf_pb_addr_i,
+  output logic                 pf_keep_o,       // the prefetched entry is being taken (GP_WAIT)
 
   // Semaphore unit (gc_pbdma_sem)
   input  aq_rsp_t              aq_rsp_i,        // the atomic unit's answer (valid, err)
@@ -167,7 +178,6 @@ module gc_pbdma_dec
   localparam bit          HAS_CE   = (RL >= 1) && (RL <= GC_NUM_CE);
   localparam bit          HAS_CP   = (RL == 0);              // the compute engine
   localparam bit          HAS_ENG  = HAS_CE || HAS_CP;
-  localparam int unsigned BEAT_LSB = $clog2(GC_AXI_DATA_W / 8);
   localparam logic [MA_W-1:0] HOST_END_DW = MA_W'(GC_HOST_METHODS_END / 4);
 
   // A SET_REMAP_COMPONENTS destination component that a memset can do
@@ -175,14 +185,6 @@ module gc_pbdma_dec
     return (c == GC_COPY_SET_REMAP_COMPONENTS_DST_X_CONST_A) ||
            (c == GC_COPY_SET_REMAP_COMPONENTS_DST_X_CONST_B) ||
            (c == GC_COPY_SET_REMAP_COMPONENTS_DST_X_NO_WRITE);
-  endfunction
-
-  // GPFIFO entry address of a channel
-  function automatic logic [AW-1:0] gp_addr(input logic [AW-1:0] base, input logic [LW-1:0] l2,
-                                            input logic [31:0] idx);
-    logic [31:0] m;
-    m = ~(32'hFFFF_FFFF << l2);
-    return base + {(AW - 32 - BEAT_LSB)'(0), idx & m, BEAT_LSB'(0)};
   endfunction
 
   // A fault the FSM records for the resident channel: its cause, and the ERROR.METHOD / DATA
@@ -204,6 +206,7 @@ module gc_pbdma_dec
   // ------------------------------------------------------------------------------------------
   pbdma_state_e    state_q, state_d;
   logic [CH_W-1:0] cur_ch_q, cur_ch_d;
+  logic            gp_pf_q;                  // GP_WAIT takes the prefetched entry
 
   // Current segment
   logic [GC_GP_ENTRY0_GET_W-1:0] ent0_get_q; // GP_ENTRY0.GET of the entry being executed
@@ -250,7 +253,14 @@ module gc_pbdma_dec
   // Main FSM: selection, decode, dispatch, switches
   // ------------------------------------------------------------------------------------------
   logic                 fifo_pop, fifo_flush;
-  logic                 seg_setup, resume;
+  logic                 seg_setup, resume, gp_pf_d, start_pf;
+
+  // The GPFIFO entry GP_WAIT looks at: read now, or prefetched
+  logic        gp_rx, gp_err;
+  logic [63:0] gp_ent;
+  assign gp_rx  = gp_pf_q || rx_live_i;
+  assign gp_ent = gp_pf_q ? pf_gp_ent_i : m_r_i.data;
+  assign gp_err = gp_pf_q ? pf_gp_err_i : resp_err(m_r_i.resp);
 
   // Decoded method (waveform strobe)
   logic                 mthd_valid;
@@ -345,6 +355,8 @@ module gc_pbdma_dec
     fifo_flush    = 1'b0;
     seg_setup     = 1'b0;
     resume        = 1'b0;
+    gp_pf_d       = 1'b0;
+    start_pf      = 1'b0;
     mthd_valid    = 1'b0;
     mthd_addr     = '0;
     mthd_subch    = '0;
@@ -427,8 +439,11 @@ module gc_pbdma_dec
         if (sel_own)   cur_ch_d = own_i;
         if (sel_rr || sel_guest || sel_own) begin
           if (in_ent_i[cur_ch_d]) begin
-            resume  = 1'b1;
+            resume  = 1'b1;                    // (start_pf_mid below: its burst prefetched)
             state_d = PBDMA_STATE_PB_FETCH;
+          end else if (pf_gp_ok_i && (pf_ch_i == cur_ch_d)) begin
+            gp_pf_d = 1'b1;                    // the entry was prefetched: no GPFIFO read
+            state_d = PBDMA_STATE_GP_WAIT;
           end else begin
             ar_load_gp = 1'b1;
             gp_rd_addr = gp_addr(ch_gpfifo_base_i[cur_ch_d], ch_gpfifo_log2_i[cur_ch_d],
@@ -440,8 +455,13 @@ module gc_pbdma_dec
 
       // ---------------------------------------------------------------------------------------
       PBDMA_STATE_GP_REQ: begin
+        // A slice that expires while the next entry is being read switches at once: the entry
+        // is not consumed (GP_GET stays), its read is dropped and made again on return.
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
+        end else if (sw_ts_i) begin
+          leave = 1'b1;
+          leave_cause[SW_TIMESLICE] = 1'b1;
         end else if (ar_hs_i) begin
           state_d = PBDMA_STATE_GP_WAIT;
         end
@@ -451,29 +471,33 @@ module gc_pbdma_dec
       PBDMA_STATE_GP_WAIT: begin
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
-        end else if (rx_live_i) begin
-          if (resp_err(m_r_i.resp)) begin
+        end else if (gp_rx) begin
+          if (gp_err) begin
             flt_d = fault(ERROR_CAUSE_BUS_ERROR, '0,
                           32'(gp_addr(ch_gpfifo_base_i[cur_ch_q], ch_gpfifo_log2_i[cur_ch_q],
                                       cur_gp_get)));
-          end else if (m_r_i.data[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W] == '0) begin
+          end else if (gp_ent[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W] == '0) begin
             // Control entry
-            if (m_r_i.data[32 + GC_GP_ENTRY1_OPCODE_LSB +: GC_GP_ENTRY1_OPCODE_W] ==
+            if (gp_ent[32 + GC_GP_ENTRY1_OPCODE_LSB +: GC_GP_ENTRY1_OPCODE_W] ==
                 GC_GP_ENTRY1_OPCODE_NOP) begin
               state_d = PBDMA_STATE_SEG_DONE;
             end else begin
-              flt_d = fault(ERROR_CAUSE_INVALID_GPFIFO_ENTRY, '0, m_r_i.data[63:32]);
+              flt_d = fault(ERROR_CAUSE_INVALID_GPFIFO_ENTRY, '0, gp_ent[63:32]);
             end
-          end else if (m_r_i.data[32 + GC_GP_ENTRY1_LEVEL_LSB +: GC_GP_ENTRY1_LEVEL_W] ==
+          end else if (gp_ent[32 + GC_GP_ENTRY1_LEVEL_LSB +: GC_GP_ENTRY1_LEVEL_W] ==
                        GC_GP_ENTRY1_LEVEL_SUBROUTINE) begin
-            flt_d = fault(ERROR_CAUSE_INVALID_GPFIFO_ENTRY, '0, m_r_i.data[63:32]);
-          end else if (m_r_i.data[GC_GP_ENTRY0_FETCH_LSB +: GC_GP_ENTRY0_FETCH_W] != '0) begin
+            flt_d = fault(ERROR_CAUSE_INVALID_GPFIFO_ENTRY, '0, gp_ent[63:32]);
+          end else if (gp_ent[GC_GP_ENTRY0_FETCH_LSB +: GC_GP_ENTRY0_FETCH_W] != '0) begin
             // FETCH CONDITIONAL
-            flt_d = fault(ERROR_CAUSE_UNSUPPORTED, '0, m_r_i.data[31:0]);
+            flt_d = fault(ERROR_CAUSE_UNSUPPORTED, '0, gp_ent[31:0]);
           end else begin
             seg_setup = 1'b1;
+            start_pf  = gp_pf_q && pf_pb_ok_i && !pf_mid_i;   // its first burst was prefetched
             state_d   = PBDMA_STATE_PB_FETCH;
           end
+        end else if (sw_ts_i) begin
+          leave = 1'b1;                         // as in GP_REQ
+          leave_cause[SW_TIMESLICE] = 1'b1;
         end
       end
 
@@ -1037,9 +1061,9 @@ module gc_pbdma_dec
   // Segment (re)start: from the GPFIFO entry or from a saved context
   logic [AW-1:2]    seg_addr;   // dword address of the segment (from the GPFIFO entry)
   logic [LEN_W-1:0] seg_len;
-  assign seg_addr = {m_r_i.data[32 + GC_GP_ENTRY1_GET_HI_LSB +: HI_W],
-                     m_r_i.data[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W]};
-  assign seg_len  = m_r_i.data[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W];
+  assign seg_addr = {gp_ent[32 + GC_GP_ENTRY1_GET_HI_LSB +: HI_W],
+                     gp_ent[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W]};
+  assign seg_len  = gp_ent[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W];
 
   logic [AW-1:2]    st_addr;
   logic [LEN_W-1:0] st_len;
@@ -1056,6 +1080,12 @@ module gc_pbdma_dec
   assign fetch_hold_o  = sync_q && ce_pend_i[cur_ch_q];
   assign fifo_pop_o    = fifo_pop;
   assign fifo_flush_o  = fifo_flush;
+  // a resumed entry takes the prefetched burst of its next undecoded dwords
+  logic start_pf_mid;
+  assign start_pf_mid  = resume && pf_pb_ok_i && pf_mid_i && (pf_ch_i == cur_ch_d) &&
+                         (pf_pb_addr_i == ent_addr_i);
+  assign start_pf_o    = start_pf || start_pf_mid;
+  assign pf_keep_o     = (state_q == PBDMA_STATE_GP_WAIT) && gp_pf_q;
 
   assign sem_start_o   = aq_start;
   assign sem_op_o      = aq_op_d;
@@ -1095,6 +1125,7 @@ module gc_pbdma_dec
     if (!rst_ni) begin
       state_q       <= PBDMA_STATE_IDLE;
       cur_ch_q      <= '0;
+      gp_pf_q       <= 1'b0;
       ent0_get_q    <= '0;
       seg_left_q    <= '0;
       sync_q        <= 1'b0;
@@ -1109,13 +1140,14 @@ module gc_pbdma_dec
       flt_data_q    <= '0;
     end else begin
       state_q  <= state_d;
+      gp_pf_q  <= gp_pf_d;
       cur_ch_q <= cur_ch_d;
 
       // ---- segment setup from the GPFIFO entry or a saved context ----
       if (seg_setup || resume) begin
         if (seg_setup) begin
-          ent0_get_q <= m_r_i.data[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W];
-          sync_q     <= (m_r_i.data[32 + GC_GP_ENTRY1_SYNC_LSB +: GC_GP_ENTRY1_SYNC_W] ==
+          ent0_get_q <= gp_ent[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W];
+          sync_q     <= (gp_ent[32 + GC_GP_ENTRY1_SYNC_LSB +: GC_GP_ENTRY1_SYNC_W] ==
                          GC_GP_ENTRY1_SYNC_WAIT);
         end else begin
           ent0_get_q <= ent_get_i;

@@ -121,6 +121,7 @@ module gpu_top
   logic [63:0]              as_rdata;
   logic                     as_err;
   wsnoop_t                  snoop;               // the crossbar's write snoop (acquire wake)
+  logic [NRL-1:0]           pf_busy;             // a PBDMA's prefetch unit holds data
   logic [NUM_SM-1:0]        st_valid;            // the SMs' global store bursts (LR/SC breaks)
   logic [NUM_SM-1:0][AW-1:0] st_addr;
   logic [NUM_SM-1:0][31:0]  st_wmask;
@@ -195,7 +196,7 @@ module gpu_top
                       (rl_acq_blk[n] != '0) || (rl_eng_busy[n] != '0) || (rl_in_entry[n] != '0) ||
                       c_arvalid[n] || c_rvalid[n] || aq_valid[n] || as_valid[n] || eng_req[n].valid ||
                       eng_rsp[n].done || gp_get_we[n] || fault_valid[n] || mthd_inc[n] || sw_valid[n] ||
-                      pbdma_nonstall[n];
+                      pbdma_nonstall[n] || pf_busy[n];
     end
     for (int n = 0; n < NCE; n++) begin
       busy_ce[n] = clk_gate_dis || (ce_state[n] != GC_ENGINE_DBG_STATE_W'(CE_STATE_IDLE)) || eng_req[n + 1].valid ||
@@ -356,6 +357,7 @@ module gpu_top
       .aq_rsp_i          (aq_rsp[n]),
       .now_i             (cycle),
       .snoop_i           (snoop),
+      .pf_busy_o         (pf_busy[n]),
       .m_req_o           (c_req[n]),
       .m_rsp_i           (c_rsp[n])
     );

@@ -125,7 +125,13 @@ def main():
                     "PBDMA block bench (tests/rtl/pbdma_tb.cpp): a resident acquire (SWITCH DIS), from the "
                     "release's B response to the acquire's completion (goal <= 4)")
             elif name == "channel_switch_cycles":
-                add(name, float(value), "cycles", "lower", "measured in the PBDMA block bench (tests/rtl/pbdma_tb.cpp)")
+                add(name, float(value), "cycles", "lower",
+                    "PBDMA block bench (tests/rtl/pbdma_tb.cpp), 4 channels, TIMESLICE 400: the leaving channel's "
+                    "last method to the next channel's first method (goal <= 8)")
+            elif name == "channel_switch_decision_cycles":
+                add(name, float(value), "cycles", "lower",
+                    "same switches: from the switch decision (sw_valid) to the next channel's first method; "
+                    "with the prefetch (gc_pbdma_pf) no memory read in between")
 
     # SIMT core: IPC of an ALU-bound loop (peak: one warp instruction per cycle), streaming vecadd
     # bytes per cycle against the read channel, reconvergence after divergence (block benches)

@@ -70,7 +70,8 @@ typedef struct cg {
     sb_t b;
     const char *ix; /* the element index of the copy being written: "i" or "i_<u>" */
     const char *cs; /* its suffix on temporaries: "" or "_<u>" */
-    bool *ld;       /* per input: read element by element (preloaded as x<j><cs>) */
+    uint8_t *ld;    /* per input: LD_ELEM (loaded per element as x<j><cs>), LD_BCAST (a 0-d value
+                       broadcast: loaded once, before the loop, as b<j>) */
 } cg_t;
 
 static int find(const gca_ref_t *list, uint32_t n, gca_ref_t r) {
@@ -93,7 +94,7 @@ static void val(cg_t *g, gca_ref_t r, uint32_t n) {
     if (in_kernel(g, r)) sbf(&g->b, "v%u%s", r.idx, g->cs);
     else if ((j = find(g->k->sc, g->k->nsc, r)) >= 0) sbf(&g->b, "s%d", j);
     else if ((j = find(g->k->in, g->k->nin, r)) >= 0) {
-        if (rn(g, r) == 1 && n != 1) sbf(&g->b, "in%d[0]", j);
+        if (rn(g, r) == 1 && n != 1) sbf(&g->b, "b%d", j);
         else sbf(&g->b, "x%d%s", j, g->cs);
     } else sbf(&g->b, "0 /* ? */");
 }
@@ -184,8 +185,10 @@ static int out_index(const cg_t *g, uint32_t p) {
     return -1;
 }
 
-/* Which inputs ops read element by element (val() names them x<j>): each is loaded once per
- * element, at the top of the element's code, into a register of its own. */
+enum { LD_ELEM = 1, LD_BCAST = 2 };
+
+/* How ops read each input (as val() names them): element by element (x<j>: loaded once per
+ * element, at the top of the element's code, into a register of its own) or broadcast (b<j>). */
 static void mark_loads(cg_t *g) {
     for (uint32_t o = 0; o < g->k->nops; o++) {
         const gca_wn_t *w = &g->w[g->k->ops[o]];
@@ -194,8 +197,8 @@ static void mark_loads(cg_t *g) {
             gca_ref_t r = w->args[a];
             int j = find(g->k->in, g->k->nin, r);
             uint32_t n = w->kind == K_REDUCE ? rn(g, r) : w->n;
-            if (!in_kernel(g, r) && find(g->k->sc, g->k->nsc, r) < 0 && j >= 0 && !(rn(g, r) == 1 && n != 1))
-                g->ld[j] = true;
+            if (!in_kernel(g, r) && find(g->k->sc, g->k->nsc, r) < 0 && j >= 0)
+                g->ld[j] |= rn(g, r) == 1 && n != 1 ? LD_BCAST : LD_ELEM;
         }
     }
 }
@@ -211,7 +214,8 @@ static void copy_of(cg_t *g, int u) {
 /* the element loads of one copy */
 static void loads(cg_t *g) {
     for (uint32_t j = 0; j < g->k->nin; j++)
-        if (g->ld[j]) sbf(&g->b, "        const %s x%u%s = in%u[%s];\n", ctype(rdt(g, g->k->in[j])), j, g->cs, j, g->ix);
+        if (g->ld[j] & LD_ELEM)
+            sbf(&g->b, "        const %s x%u%s = in%u[%s];\n", ctype(rdt(g, g->k->in[j])), j, g->cs, j, g->ix);
 }
 
 /* the element ops of one copy and the reductions' accumulation */
@@ -238,13 +242,17 @@ static void stores(cg_t *g) {
     }
 }
 
-/* the code of `nc` element copies: all their loads, then all their ops (reductions accumulate in
- * copy order: the sequence a thread adds in does not change), then all their stores */
+/* the code of `nc` element copies (0: the element `i`): all their loads, then all their ops
+ * (reductions accumulate in copy order: the sequence a thread adds in does not change), then all
+ * their stores.  A compiler barrier keeps the loads above the ops: gcc's scheduler (which assumes
+ * a load takes a few cycles) would otherwise sink each load next to its use, and the warp would
+ * wait one memory round trip per use instead of one per pass. */
 static void body(cg_t *g, int nc) {
     void (*const phase[3])(cg_t *) = {loads, ops, stores};
     for (int f = 0; f < 3; f++) {
         if (!nc) copy_of(g, -1), phase[f](g);
         for (int u = 0; u < nc; u++) copy_of(g, u), phase[f](g);
+        if (f == 0) sbf(&g->b, "        __asm__ volatile(\"\" ::: \"memory\"); /* the loads stay above */\n");
     }
 }
 
@@ -260,21 +268,21 @@ static bool calls(const gca_wn_t *w) {
 }
 
 /* Copies of the element code per pass of the grid-stride loop (U).  The SM issues a warp's
- * instructions in order and keeps at most 4 of its loads in flight (gc_sm LD_MAX), so one element
- * per pass leaves a warp waiting a memory round trip before every use; with U copies the loads of
- * later copies are issued while earlier copies compute (and a fused kernel's FDIV runs beside
- * them).  Bounded so that the copies' values stay in the 32 FP registers: U x loads <= 20 and
- * U x (loads + ops) <= 40, at most 8; 1 when an op calls libm. */
+ * instructions in order and keeps only a few of its loads in flight (gc_sm LD_MAX), so one
+ * element per pass leaves a warp waiting a memory round trip before every use; with U copies the
+ * loads of later copies are in flight while earlier copies compute (and a fused kernel's FDIV
+ * runs beside them).  Bounded so that the copies' values stay in the 32 FP registers:
+ * U x loads <= 16 and U x (loads + ops) <= 40, at most 8; 1 when an op calls libm. */
 static int unroll_of(const cg_t *g) {
     uint32_t L = 0;
-    for (uint32_t j = 0; j < g->k->nin; j++) L += g->ld[j];
+    for (uint32_t j = 0; j < g->k->nin; j++) L += (g->ld[j] & LD_ELEM) != 0;
     for (uint32_t o = 0; o < g->k->nops; o++) {
         const gca_wn_t *w = &g->w[g->k->ops[o]];
         if (calls(w)) return 1;
         L += w->kind == K_VIEW;
     }
     uint32_t u = MAX_COPIES;
-    if (L && 20 / L < u) u = 20 / L;
+    if (L && 16 / L < u) u = 16 / L;
     if (40 / (L + g->k->nops) < u) u = 40 / (L + g->k->nops);
     return u ? (int)u : 1;
 }
@@ -299,7 +307,7 @@ static void flat_loop(cg_t *g, int U) {
 }
 
 char *gca__codegen(const gca_ctx_t *ctx, const gca_pk_t *k, const gca_wn_t *w, const gca_en_t *e) {
-    bool *ld = calloc(k->nin + 1u, sizeof *ld);
+    uint8_t *ld = calloc(k->nin + 1u, sizeof *ld);
     if (!ld) return NULL;
     cg_t g = {ctx, k, w, e, {0}, "i", "", ld};
     sb_t *b = &g.b;
@@ -311,8 +319,8 @@ char *gca__codegen(const gca_ctx_t *ctx, const gca_pk_t *k, const gca_wn_t *w, c
         sbf(b, "    const %s *__restrict in%u = (const %s *)(uintptr_t)P[%u];\n", ctype(rdt(&g, k->in[i])), i,
             ctype(rdt(&g, k->in[i])), np);
     for (uint32_t i = 0; i < k->nout; i++, np++)
-        sbf(b, "    %s *__restrict out%u = (%s *)(uintptr_t)P[%u];\n", ctype(w[k->out[i]].dt), i, ctype(w[k->out[i]].dt),
-            np);
+        sbf(b, "    %s *__restrict out%u = (%s *)(uintptr_t)P[%u];\n", ctype(w[k->out[i]].dt), i,
+            ctype(w[k->out[i]].dt), np);
     for (uint32_t i = 0; i < k->nsc; i++, np++) {
         gca_ref_t r = k->sc[i];
         int dt = r.ext ? e[r.idx].dt : w[r.idx].dt;
@@ -320,6 +328,8 @@ char *gca__codegen(const gca_ctx_t *ctx, const gca_pk_t *k, const gca_wn_t *w, c
         else if (dt == GCA_I32) sbf(b, "    const int32_t s%u = (int32_t)P[%u];\n", i, np);
         else sbf(b, "    const float s%u = gca_asf(P[%u]);\n", i, np);
     }
+    for (uint32_t j = 0; j < k->nin; j++)
+        if (ld[j] & LD_BCAST) sbf(b, "    const %s b%u = in%u[0];\n", ctype(rdt(&g, k->in[j])), j, j);
     const uint32_t B = k->block;
     switch (k->form) {
     case KF_FLAT:

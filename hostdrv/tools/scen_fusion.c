@@ -155,7 +155,8 @@ gcrt_error_t gcsc_fusion(const gcrt_config_t *cfg, uint32_t n, const char *cache
         float cde[3] = {1.25f, -3.5f, 300.5f};
         float *hs[5] = {h[0], h[1], &cde[0], &cde[1], &cde[2]};
         const uint32_t sstep[5] = {1, 1, 0, 0, 0};
-        gca_arr_t sin[5] = {in[0], in[1], gca_scalar_f32(c, cde[0]), gca_scalar_f32(c, cde[1]), gca_scalar_f32(c, cde[2])};
+        gca_arr_t sin[5] = {in[0], in[1], gca_scalar_f32(c, cde[0]), gca_scalar_f32(c, cde[1]),
+                            gca_scalar_f32(c, cde[2])};
         for (int k = 2; k < 5; k++) nm.id[k] = sin[k].id;
         nm.name[2] = "c (scalar)", nm.name[3] = "d (scalar)", nm.name[4] = "e (scalar)";
         for (int f = 1; f >= 0 && !e; f--) {
@@ -237,8 +238,8 @@ gcrt_error_t gcsc_fusion(const gcrt_config_t *cfg, uint32_t n, const char *cache
                      "metric unfused_bytes %llu\n",
                 (unsigned long long)res->cycles_fused, (unsigned long long)res->cycles_unfused,
                 (unsigned long long)res->bytes_fused, (unsigned long long)res->bytes_unfused);
-        fprintf(out, "metric fused_scalar_cycles %llu\nmetric unfused_scalar_cycles %llu\nmetric fused_scalar_bytes %llu\n"
-                     "metric unfused_scalar_bytes %llu\n",
+        fprintf(out, "metric fused_scalar_cycles %llu\nmetric unfused_scalar_cycles %llu\n"
+                     "metric fused_scalar_bytes %llu\nmetric unfused_scalar_bytes %llu\n",
                 (unsigned long long)res->cycles_scalar_fused, (unsigned long long)res->cycles_scalar_unfused,
                 (unsigned long long)res->bytes_scalar_fused, (unsigned long long)res->bytes_scalar_unfused);
         fprintf(out, "metric fusion_chain_cycle_ratio %.4f\nmetric fusion_chain_byte_ratio %.4f\n",

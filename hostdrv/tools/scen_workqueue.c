@@ -253,10 +253,17 @@ static void gpu_owned(sctx_t *c, const gcrt_config_t *cfg, const char *timeline)
     if (c->out) {
         fprintf(c->out, "K: launched at %llu, ended at %llu; hand-back (acquire Y passed) at %llu\n",
                 (unsigned long long)res->k_start, (unsigned long long)res->k_end, (unsigned long long)res->done);
-        for (uint32_t t = 0; t < 4; t++)
-            fprintf(c->out, "thread %u: %s queue, positions %u..%u, status %u, released at cycle %u, its entry ran at %llu\n",
+        for (uint32_t t = 0; t < 4; t++) {
+            fprintf(c->out, "thread %u: %s queue, positions %u..%u, status %u, released at cycle %u, its entry ran at %llu",
                     t, t < 2 ? "compute" : "copy", recs[t].pos, recs[t].pos + 1, recs[t].status, recs[t].release,
                     (unsigned long long)stamp(items[t]));
+            /* the block's stamped release, its IADD, then the launch: decode, TMD fetch, TMU, dispatch */
+            if (t < 2 && cstart[t] > stamp(items[t]))
+                fprintf(c->out, ", its child's CTAs started at %llu (+%llu: the block's IADD, then SEND_PCAS_A/B, "
+                        "the TMD read, the TMU, the dispatch)", (unsigned long long)cstart[t],
+                        (unsigned long long)(cstart[t] - stamp(items[t])));
+            fputc('\n', c->out);
+        }
     }
     for (uint32_t k = 0; k < 2; k++) {
         uint32_t a = 2 * k, b = a + 1;

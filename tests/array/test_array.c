@@ -1066,16 +1066,18 @@ out:
 
 /* Code generation (docs/array.md): an elementwise kernel runs as many CTAs as the device holds at
  * once (COMPUTE.CONFIG: one per SM; COMPUTE.CTAS counts the CTAs that ran) and walks its
- * grid-stride loop U elements per pass, each copy's loads before any copy's ops, then one element
- * per pass.  Sizes around the pass width (only the tail, only full passes, both) give the host's
- * bits for the chain ((a + b) * c - d) / e and for a generator chain (index, random: the copies
- * index their own elements). */
+ * grid-stride loop U elements per pass, each copy's loads before a compiler barrier and any copy's
+ * ops, then one element per pass; a 0-d input is loaded once before the loop.  Sizes around the
+ * pass width (only the tail, only full passes, both) give the host's bits for the chain
+ * ((a + b) * c - d) / e, a generator chain (index, random: the copies index their own elements)
+ * and b * sum(a) (the sum broadcast). */
 static void t_grid_stride_copies(void) {
     RTL_REF_CASE(t, NULL);
     uint32_t cw = 0;
     gc_mmio_read(gcrt_device(t.rt), GC_REG_COMPUTE_CONFIG, &cw);
-    const uint32_t B = GC_SIMT_WARPS * GC_SIMT_LANES, per_sm = GC_COMPUTE_CONFIG_WARPS_GET(cw) * GC_COMPUTE_CONFIG_LANES_GET(cw) / B;
-    const uint32_t ctas = GC_COMPUTE_CONFIG_NUM_SM_GET(cw) * (per_sm ? per_sm : 1), S = ctas * B, U = 4;
+    const uint32_t B = GC_SIMT_WARPS * GC_SIMT_LANES;
+    const uint32_t per_sm = GC_COMPUTE_CONFIG_WARPS_GET(cw) * GC_COMPUTE_CONFIG_LANES_GET(cw) / B;
+    const uint32_t ctas = GC_COMPUTE_CONFIG_NUM_SM_GET(cw) * (per_sm ? per_sm : 1), S = ctas * B, U = 3;
     const uint32_t sizes[] = {1, S - 1, S, U * S - 1, U * S, U * S + 1, 3 * U * S + S / 2 + 3};
     enum { NMAX = 4096 };
     static float h[5][NMAX], y[NMAX], r[NMAX];
@@ -1100,10 +1102,13 @@ static void t_grid_stride_copies(void) {
         CHECK_EQ(k->grid, grid);
         CHECK_EQ(c1 - c0, grid); /* the hardware's count of CTAs that ran */
         EXPECT_BITS(n, y, ((h[0][i] + h[1][i]) * h[2][i] - h[3][i]) / h[4][i], "chain");
-        /* five arrays loaded, four ops: four copies, every load of the pass before the first op */
-        const char *src = k->source, *last = strstr(src, "const float x4_3 = in4[i_3];"), *op = strstr(src, "gca_add_f(x0_0");
-        CHECK(last && op && last < op);
-        CHECK(strstr(src, "i += 4u * S") && strstr(src, "i += S"));
+        /* five arrays loaded, four ops: three copies, every load of the pass before the barrier
+         * and the first op */
+        const char *src = k->source, *last = strstr(src, "const float x4_2 = in4[i_2];");
+        const char *op = strstr(src, "gca_add_f(x0_0");
+        const char *bar = last ? strstr(last, "__asm__ volatile(\"\" ::: \"memory\");") : NULL;
+        CHECK(last && bar && op && last < bar && bar < op);
+        CHECK(strstr(src, "i += 3u * S") && strstr(src, "i += S") && !strstr(src, "x4_3"));
         /* generators in the copies: w = index * random + a; the random values read back too */
         OKA(t, ix = gca_index(t.c, GCA_F32, 1, dims, 0));
         OKA(t, rnd = gca_random(t.c, 1, dims, 99u + (uint32_t)z));
@@ -1118,6 +1123,18 @@ static void t_grid_stride_copies(void) {
                 TCASE_FAIL_("random[%u] = %g", i, (double)r[i]);
                 break;
             }
+        /* a 0-d input broadcast: sum(a) is exact on these values (multiples of 1/64, |sum| < 2^17) */
+        gca_arr_t sm;
+        float hs = 0.0f, sv = 0.0f;
+        for (uint32_t i = 0; i < n; i++) hs += h[0][i];
+        OKA(t, sm = gca_sum(t.c, in[0]));
+        OKA(t, m1 = gca_mul(t.c, in[1], sm));
+        OK(t, gca_read(t.c, m1, y, n * 4u));
+        OK(t, gca_read(t.c, sm, &sv, 4));
+        CHECK(sv == hs);
+        CHECK(n == 1 || strstr(kernel_k(&t, 0)->source, "const float b1 = in1[0];") != NULL);
+        EXPECT_BITS(n, y, h[1][i] * hs, "b * sum(a)");
+        gca_release(t.c, m1), gca_release(t.c, sm);
         gca_release(t.c, rnd), gca_release(t.c, w), gca_release(t.c, q);
         for (int j = 0; j < 5; j++) gca_release(t.c, in[j]);
     }
