@@ -32,6 +32,8 @@ RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_ica
 AXI_CHECK := rtl/gc_axi_check.sv rtl/gc_axil_check.sv
 RTL_INC   := rtl/gc_assert.svh rtl/gc_axi_check.svh
 RTL       += $(AXI_CHECK)
+# gpu_top after the packages it names (gc_simt_pkg::sm_reads_max sizes its AXI checker)
+RTL       := $(filter-out rtl/gpu_top.sv,$(RTL)) rtl/gpu_top.sv
 # The driver's layers (hostdrv/README.md), lowest first; the ref model (cosim/ref/) is a backend of
 # the device layer; the scenarios (hostdrv/tools/) sit on the runtime.
 DRV_DEVICE  := hostdrv/device/status.c hostdrv/device/device.c hostdrv/device/backends.c \

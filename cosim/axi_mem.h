@@ -8,9 +8,10 @@
 // Read beats leave in the order the ARs were accepted (legal AXI: order is kept per ID and
 // across IDs).  Each window serves at most bytes_per_cycle in each direction; latency is counted
 // from the AR (or the last W beat) to the first R beat (or the B).  Addresses outside both
-// windows answer DECERR.  Random stalls hold the model's readys and valids low.
+// windows answer DECERR.  Random stalls hold the model's readys low and keep its R / B valids from
+// rising; a valid once up stays up, payload unchanged, until the master's ready takes it.
 // inject "late-reads" (the SIMT block bench's mutation cases) takes each read beat's data when the
-// beat leaves instead of when its AR is accepted: still legal AXI (nothing orders a read against a
+// beat is first shown instead of when its AR is accepted: still legal AXI (nothing orders a read against a
 // later write, even to the same address), so a write accepted meanwhile is seen by the read; a
 // master that needs the old value must wait for the R data before it writes.
 #pragma once
@@ -84,24 +85,34 @@ class AxiMem {
             const Window *w = window(aw_.front().addr, 8ull * aw_.front().beats);
             p.wready = (!w || w->wr_next <= (double)now) && !stall();
         }
+        // A valid shown and not taken stays up with the same payload until its ready (AXI A3.2.1):
+        // random stalls and the stall-reads freeze only keep a beat from being shown at all.  The
+        // stall is still drawn for a held beat, so the random sequence does not depend on the
+        // master's readys (sc_top.cpp draws alike).
         p.rvalid = 0;
-        if (!rq_.empty() && rq_.front().when <= now && !stall() && !reads_frozen()) {
-            const Beat &b = rq_.front();
-            p.rvalid = 1;
-            p.rid = b.id;
-            p.rdata = b.data;
-            if (inject_ == "late-reads" && b.resp == 0) {
-                const Window *w = window(b.addr, 8);
-                std::memcpy(&p.rdata, w->bytes.data() + (b.addr - w->base), 8);
+        if (!rq_.empty() && rq_.front().when <= now) {
+            const bool st = stall();
+            if (r_held_ || (!st && !reads_frozen())) {
+                Beat &b = rq_.front();
+                if (inject_ == "late-reads" && b.resp == 0 && !r_held_) {
+                    const Window *w = window(b.addr, 8);
+                    std::memcpy(&b.data, w->bytes.data() + (b.addr - w->base), 8);
+                }
+                p.rvalid = 1;
+                p.rid = b.id;
+                p.rdata = b.data;
+                p.rresp = b.resp;
+                p.rlast = b.last;
             }
-            p.rresp = b.resp;
-            p.rlast = b.last;
         }
         p.bvalid = 0;
-        if (!bq_.empty() && bq_.front().when <= now && !stall()) {
-            p.bvalid = 1;
-            p.bid = bq_.front().id;
-            p.bresp = bq_.front().resp;
+        if (!bq_.empty() && bq_.front().when <= now) {
+            const bool st = stall();
+            if (b_held_ || !st) {
+                p.bvalid = 1;
+                p.bid = bq_.front().id;
+                p.bresp = bq_.front().resp;
+            }
         }
     }
 
@@ -115,6 +126,8 @@ class AxiMem {
     }
 
     void commit(uint64_t now) {
+        r_held_ = s_.rvalid && !r_fire_;
+        b_held_ = s_.bvalid && !b_fire_;
         if (r_fire_) rq_.pop_front();
         if (b_fire_) bq_.pop_front();
         if (ar_fire_) accept_read(now);
@@ -218,5 +231,6 @@ class AxiMem {
     std::deque<Resp> bq_;
     AxiMemPins s_{};
     bool ar_fire_ = false, r_fire_ = false, aw_fire_ = false, w_fire_ = false, b_fire_ = false;
+    bool r_held_ = false, b_held_ = false;  // an R / B beat shown and not taken: shown again
     uint64_t n_ar_ = 0, n_wbeats_ = 0;
 };

@@ -156,7 +156,7 @@ module gc_sm
   localparam int unsigned NRF   = NW * NL * 32;
   localparam int unsigned IC_OFS = $clog2(GC_SIMT_ICACHE_LINE_BYTES);
   localparam bit          HAS_FPU = (FPU != 0);
-  localparam int unsigned LD_MAX = 4;                            // loads in flight per warp
+  localparam int unsigned LD_MAX = SM_LD_MAX;                    // loads in flight per warp
   localparam int unsigned LDW    = $clog2(LD_MAX + 1);
 
   if ((NW & (NW - 1)) != 0 || (NL & (NL - 1)) != 0 || NL > 128 || NW > 128) begin : g_bad_cfg

@@ -70,6 +70,6 @@ module xbar_tb_top
   );
 
   // AXI protocol checker on the AXI4 memory port (rtl/gc_axi_check.sv)
-  `GC_AXI_CHECK_M(u_axi_check)
+  `GC_AXI_CHECK_M(u_axi_check, 32)
 
 endmodule
