@@ -474,13 +474,14 @@ include mk/tools.mk
 TEST_PROGS = $(TEST_BINS) $(RTL_TBS) \
   tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
   tests/tools/test_axi_ports.py \
-  tests/tools/test_layers.py \
+  tests/tools/test_layers.py tests/tools/test_coverage.py tests/tools/test_scenarios.py \
   tests/tools/test_sweep.py tests/tools/test_cocotb.py \
   $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
   $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t)) $(foreach t,$(SC_ONCE),sc@$(BUILD)/tests/$(t))
 # What a program needs built besides itself (a sc@ program: the sc plugin as well)
 NEEDS_test_sc           = $(SC_PLUGIN)
 NEEDS_test_cli.py       = $(BUILD)/bin/gpucosim $(SC_PLUGIN)
+NEEDS_test_scenarios.py = $(BUILD)/bin/gpucosim $(SC_PLUGIN) $(FW_ELFS)
 NEEDS_test_gtkw.py      = $(BUILD)/bin/gpucosim-waves
 NEEDS_test_gen_spec.py  = $(GEN_FILES)
 NEEDS_test_layers.py    = $(BUILD)/rel/libgpucosim.a
