@@ -174,14 +174,19 @@ module gc_axi_check #(
   logic [NID-1:0][7:0]            rbeat_q;
   logic                           err_r_unexp, err_rlast, err_r_overflow;
 
+  // the length table needs no reset: an entry is read only while its ID has reads outstanding,
+  // that is after it was written
+  always_ff @(posedge clk_i) begin
+    if (arvalid_i && arready_i)
+      rq_len_q[arid_i][PW'(rq_rd_q[arid_i] + PW'(rq_n_q[arid_i]))] <= arlen_i;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rq_len_q <= '0; rq_n_q <= '0; rq_rd_q <= '0; rbeat_q <= '0;
+      rq_n_q <= '0; rq_rd_q <= '0; rbeat_q <= '0;
     end else begin
       logic pop;
       pop = rvalid_i && rready_i && rlast_i && rq_n_q[rid_i] != 0;
-      if (arvalid_i && arready_i)
-        rq_len_q[arid_i][PW'(rq_rd_q[arid_i] + PW'(rq_n_q[arid_i]))] <= arlen_i;
       if (rvalid_i && rready_i) rbeat_q[rid_i] <= rlast_i ? 8'd0 : rbeat_q[rid_i] + 8'd1;
       if (pop) rq_rd_q[rid_i] <= rq_rd_q[rid_i] + 1'b1;
       if (arvalid_i && arready_i && pop && arid_i == rid_i) rq_n_q[arid_i] <= rq_n_q[arid_i];
