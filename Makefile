@@ -23,14 +23,15 @@ SPEC      := spec/gpucosim.yaml
 GEN_FILES := $(GEN)/gpucosim_pkg.sv $(GEN)/gpucosim_spec.h $(GEN)/spec.md
 RTL       := rtl/gc_axi_pkg.sv rtl/gc_axi_pins.sv rtl/gc_axil_pins.sv
 RTL_INC   := rtl/gc_axi_pins.svh
-RTL       += rtl/gc_sem_pkg.sv rtl/gc_pbdma_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
+RTL       += rtl/gc_sem_pkg.sv rtl/gc_eng_pkg.sv rtl/gc_pbdma_pkg.sv rtl/gc_mem_xbar.sv rtl/gc_copy_engine.sv rtl/gc_atomic_unit.sv rtl/gc_mmio_regs.sv \
              rtl/gc_level_cycles.sv rtl/gc_pbdma_sched.sv rtl/gc_pbdma_ctx.sv rtl/gc_pbdma_fetch.sv rtl/gc_pbdma_dec.sv \
              rtl/gc_pbdma_sem.sv rtl/gc_pbdma_eng.sv rtl/gc_pbdma.sv rtl/gc_clock_gate.sv rtl/gc_idle_gate.sv rtl/gpu_top.sv
+RTL       += rtl/gc_pbdma_pf.sv
 RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_icache.sv rtl/gc_sm_div.sv \
              rtl/gc_sm_fpu.sv rtl/gc_sm_fdivsqrt.sv rtl/gc_sm_lsu.sv rtl/gc_sm.sv rtl/gc_simt.sv
 # AXI protocol checkers (simulation only) and their macro files (RTL_INC, found through -Irtl)
 AXI_CHECK := rtl/gc_axi_check.sv rtl/gc_axil_check.sv
-RTL_INC   := rtl/gc_assert.svh rtl/gc_axi_check.svh
+RTL_INC   += rtl/gc_assert.svh rtl/gc_axi_check.svh
 RTL       += $(AXI_CHECK)
 # gpu_top after the packages it names (gc_simt_pkg::sm_reads_max sizes its AXI checker)
 RTL       := $(filter-out rtl/gpu_top.sv,$(RTL)) rtl/gpu_top.sv
@@ -53,11 +54,11 @@ ARRAY_SRC   := hostdrv/array/array.c hostdrv/array/fuse.c hostdrv/array/codegen.
 DRV_CORE    += $(ARRAY_SRC) hostdrv/tools/scen_fusion.c
 COSIM_SRC := cosim/cosim.cpp
 UNIT_TESTS  := test_spec test_ring test_pushbuf test_mem test_prio test_ref test_ref_tmu test_elf test_tmd test_api_errors test_fp
-COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_frontend test_runtime test_diff test_launch test_tmu test_nvclass test_gating \
+COSIM_TESTS := test_copy test_faults test_mutation test_seed000 test_sched test_prefetch test_frontend test_runtime test_diff test_launch test_tmu test_nvclass test_gating \
                test_workq test_props
 # The driver suite: run on the rtl backend (the default) and again on every backend in
 # OTHER_BACKENDS, as BACKEND@binary (scripts/run_tests.py names those cases BACKEND/case).
-DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_frontend test_runtime test_launch test_tmu test_nvclass \
+DRIVER_SUITE   := test_copy test_faults test_seed000 test_sched test_prefetch test_frontend test_runtime test_launch test_tmu test_nvclass \
                   test_workq test_props
 # run on the ref backend as well (its compute engine, cosim/ref/ref_compute.c)
 REF_SUITE      := test_compute
@@ -102,7 +103,7 @@ help:
 	@echo "make run        run the default scenario (copy demo); WAVES=1 writes $(BUILD)/waves/run.fst"
 	@echo "                ARGS='--seed 7 --bytes 65536' passes options to gpucosim run"
 	@echo "make test       all tests (unit, RTL block benches, end to end) -> 'N passed, N failed'"
-	@echo "                TESTS=substring runs a subset (^ / \$$ anchor it) and builds only what it needs;"
+	@echo "                TESTS=substring runs a subset (^ / \$$ anchor it, a|b: either) and builds only what it needs;"
 	@echo "                SEED=N STALL=P run every test with memory-model"
 	@echo "                seed N and P % random stalls (GPUCOSIM_SEED / GPUCOSIM_STALL_PCT, +seed=/+stall_pct="
 	@echo "                for the RTL benches); a failing case prints the command that reproduces it"
@@ -214,7 +215,9 @@ $(BUILD)/rtl_$(1)/V$(1)_tb_top: $(2) tests/rtl/$(1)_tb_top.sv tests/rtl/$(1)_tb.
 	  --top-module $(1)_tb_top -Mdir $(BUILD)/rtl_$(1) >$(BUILD)/rtl_$(1).log 2>&1 || { cat $(BUILD)/rtl_$(1).log; exit 1; }
 endef
 RTL_BENCHES := ce xbar atomic pbdma fpu
-$(eval $(call rtl_bench,ce,rtl/gc_axi_pkg.sv rtl/gc_copy_engine.sv tests/rtl/tb_cli_pins.sv rtl/gc_axi_check.sv))
+$(eval $(call rtl_bench,ce,rtl/gc_axi_pkg.sv rtl/gc_eng_pkg.sv rtl/gc_copy_engine.sv tests/rtl/tb_cli_pins.sv \
+  tests/rtl/tb_eng_pins.sv rtl/gc_axi_check.sv,-Itests/rtl))
+$(BUILD)/rtl_ce/Vce_tb_top: tests/rtl/tb_eng_pins.svh
 $(eval $(call rtl_bench,xbar,rtl/gc_axi_pkg.sv rtl/gc_axi_pins.sv rtl/gc_mem_xbar.sv rtl/gc_axi_check.sv))
 $(eval $(call rtl_bench,atomic,rtl/gc_axi_pkg.sv rtl/gc_sem_pkg.sv rtl/gc_atomic_unit.sv tests/rtl/tb_cli_pins.sv rtl/gc_axi_check.sv))
 $(eval $(call rtl_bench,pbdma,$(RTL)))
@@ -425,6 +428,8 @@ $(BUILD)/san/obj/tests/cosim/test_launch.c.o $(BUILD)/san/obj/tests/cosim/test_d
   $(BUILD)/san/obj/tests/cosim/test_workq.c.o $(BUILD)/san/obj/tests/cosim/test_props.c.o: CFLAGS += $(SIMT_FW_DEF)
 $(BUILD)/tests/test_launch $(BUILD)/tests/test_diff $(BUILD)/tests/test_tmu $(BUILD)/tests/test_gating \
   $(BUILD)/tests/test_workq $(BUILD)/tests/test_props: | $(FW_ELFS)
+$(BUILD)/san/obj/tests/cosim/test_prefetch.c.o: CFLAGS += $(SIMT_FW_DEF)
+$(BUILD)/tests/test_prefetch: | $(FW_ELFS)
 # the CLI's kernels scenario finds kernels.elf there by default (--image overrides)
 $(BUILD)/rel/obj/hostdrv/tools/gpucosim.c.o: CFLAGS += -DGC_FIRMWARE_DIR='"$(abspath $(FW))"'
 $(BUILD)/bin/gpucosim: | $(FW_ELFS)

@@ -5,8 +5,10 @@
 //   drive()   before the rising edge: sets the ready/valid/data it drives;
 //   sample()  after the pre-edge eval: records the handshakes that happen at this edge;
 //   commit()  after the edge: applies them (queues advance, writes land).
-// Read beats leave in the order the ARs were accepted (legal AXI: order is kept per ID and
-// across IDs).  Each window serves at most bytes_per_cycle in each direction; latency is counted
+// Read beats and B responses of one ID leave in request order; those of different IDs may pass
+// each other, the oldest ready one first (AXI4 orders only within an ID; axi_idq.h), so a slow
+// sysmem read does not hold up vidmem reads of other clients.  Each window serves at most
+// bytes_per_cycle in each direction; latency is counted
 // from the AR (or the last W beat) to the first R beat (or the B).  Addresses outside both
 // windows answer DECERR.  Random stalls hold the model's readys low and keep its R / B valids from
 // rising; a valid once up stays up, payload unchanged, until the master's ready takes it.
@@ -24,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "axi_idq.h"
 #include "gpucosim_spec.h"
 
 struct AxiMemPins {
@@ -57,7 +60,8 @@ class AxiMem {
 
     AxiMem(uint64_t seed, uint32_t sys_lat, uint32_t sys_bpc, uint32_t vid_lat, uint32_t vid_bpc,
            uint32_t stall_pct, const std::string &inject)
-        : rng_(seed), stall_pct_(stall_pct), inject_(inject) {
+        : rng_(seed), stall_pct_(stall_pct), inject_(inject), late_reads_(inject == "late-reads"),
+          stall_reads_(inject == "stall-reads") {
         win_[0] = Window{"sysmem", GC_SYSMEM_BASE, GC_SYSMEM_SIZE, sys_lat, sys_bpc ? sys_bpc : 1, {}};
         win_[1] = Window{"vidmem", GC_VIDMEM_BASE, GC_VIDMEM_SIZE, vid_lat, vid_bpc ? vid_bpc : 1, {}};
         for (auto &w : win_) w.bytes.assign(w.size, 0);
@@ -85,33 +89,38 @@ class AxiMem {
             const Window *w = window(aw_.front().addr, 8ull * aw_.front().beats);
             p.wready = (!w || w->wr_next <= (double)now) && !stall();
         }
-        // A valid shown and not taken stays up with the same payload until its ready (AXI A3.2.1):
-        // random stalls and the stall-reads freeze only keep a beat from being shown at all.  The
-        // stall is still drawn for a held beat, so the random sequence does not depend on the
-        // master's readys (sc_top.cpp draws alike).
+        // A valid shown and not taken stays up with the same beat (its ID, its payload) until its
+        // ready (AXI A3.2.1): random stalls and the stall-reads freeze only keep a beat from being
+        // shown at all.  The stall is still drawn for a held beat, so the random sequence does not
+        // depend on the master's readys (sc_top.cpp draws alike).
         p.rvalid = 0;
-        if (!rq_.empty() && rq_.front().when <= now) {
+        if (!r_held_) r_id_ = rq_.ready(now);
+        if (r_id_ >= 0) {
             const bool st = stall();
             if (r_held_ || (!st && !reads_frozen())) {
-                Beat &b = rq_.front();
-                if (inject_ == "late-reads" && b.resp == 0 && !r_held_) {
-                    const Window *w = window(b.addr, 8);
-                    std::memcpy(&b.data, w->bytes.data() + (b.addr - w->base), 8);
+                const Beat &b = rq_.front((unsigned)r_id_);
+                if (!r_held_) {
+                    r_data_ = b.data;
+                    if (late_reads_ && b.resp == 0) {
+                        const Window *w = window(b.addr, 8);
+                        std::memcpy(&r_data_, w->bytes.data() + (b.addr - w->base), 8);
+                    }
                 }
                 p.rvalid = 1;
                 p.rid = b.id;
-                p.rdata = b.data;
+                p.rdata = r_data_;
                 p.rresp = b.resp;
                 p.rlast = b.last;
             }
         }
         p.bvalid = 0;
-        if (!bq_.empty() && bq_.front().when <= now) {
+        if (!b_held_) b_id_ = bq_.ready(now);
+        if (b_id_ >= 0) {
             const bool st = stall();
             if (b_held_ || !st) {
                 p.bvalid = 1;
-                p.bid = bq_.front().id;
-                p.bresp = bq_.front().resp;
+                p.bid = bq_.front((unsigned)b_id_).id;
+                p.bresp = bq_.front((unsigned)b_id_).resp;
             }
         }
     }
@@ -128,10 +137,16 @@ class AxiMem {
     void commit(uint64_t now) {
         r_held_ = s_.rvalid && !r_fire_;
         b_held_ = s_.bvalid && !b_fire_;
-        if (r_fire_) rq_.pop_front();
-        if (b_fire_) bq_.pop_front();
+        if (r_fire_) {
+            if (rq_.front((unsigned)r_id_).last) rd_bursts_--;
+            rq_.pop((unsigned)r_id_);
+        }
+        if (b_fire_) bq_.pop((unsigned)b_id_);
         if (ar_fire_) accept_read(now);
-        if (aw_fire_) aw_.push_back(Burst{s_.awid, s_.awaddr, (unsigned)s_.awlen + 1u, 0, 0});
+        if (aw_fire_) {
+            aw_.push_back(Burst{s_.awid, s_.awaddr, (unsigned)s_.awlen + 1u, 0, 0});
+            if (aw_.size() > aw_open_max_) aw_open_max_ = aw_.size();
+        }
         if (w_fire_) accept_wbeat(now);
     }
 
@@ -139,6 +154,13 @@ class AxiMem {
     size_t reads_pending() const { return rq_.size(); }
     size_t writes_pending() const { return aw_.size() + bq_.size(); }
     uint64_t reads_accepted() const { return n_ar_; }
+    // Read bursts accepted whose last beat has not gone yet: now, and the most there ever were
+    // (a client's limit on reads in flight shows here)
+    uint64_t read_bursts_in_flight() const { return rd_bursts_; }
+    uint64_t read_bursts_in_flight_max() const { return rd_bursts_max_; }
+    // The most write bursts whose AW was accepted while their W beats had not all come (a client
+    // that sends the next AW before the last burst's data shows > 1)
+    size_t write_bursts_open_max() const { return aw_open_max_; }
     uint64_t beats_written() const { return n_wbeats_; }
 
   private:
@@ -174,12 +196,13 @@ class AxiMem {
         return w ? w->bytes.data() + (addr - w->base) : nullptr;
     }
     bool stall() { return stall_pct_ && (rng_() % 100) < stall_pct_; }
-    bool reads_frozen() const { return inject_ == "stall-reads" && n_ar_ > 4; }
+    bool reads_frozen() const { return stall_reads_ && n_ar_ > 4; }
 
     static constexpr uint8_t DECERR = 3;
 
     void accept_read(uint64_t now) {
         n_ar_++;
+        if (++rd_bursts_ > rd_bursts_max_) rd_bursts_max_ = rd_bursts_;
         unsigned beats = (unsigned)s_.arlen + 1u;
         Window *w = window(s_.araddr, 8ull * beats);
         double t = (double)now + (w ? w->latency : 1);
@@ -190,10 +213,8 @@ class AxiMem {
             uint64_t d = 0xBADADD12BADADD12ull;
             if (w) std::memcpy(&d, w->bytes.data() + (a - w->base), 8);
             // Beats of one burst come one per `step` cycles, never earlier than the previous
-            // burst's last beat: the queue is in order, so `when` must not decrease.
-            uint64_t when = (uint64_t)t;
-            if (!rq_.empty() && rq_.back().when > when) when = rq_.back().when;
-            rq_.push_back(Beat{s_.arid, d, (uint8_t)(w ? 0 : DECERR), (uint8_t)(i + 1 == beats), when, a});
+            // beat of the same ID (rq_.push keeps `when` in order within the ID).
+            rq_.push(s_.arid, Beat{s_.arid, d, (uint8_t)(w ? 0 : DECERR), (uint8_t)(i + 1 == beats), (uint64_t)t, a});
             t += step;
         }
         if (w) w->rd_next = t;
@@ -215,9 +236,7 @@ class AxiMem {
         if (!w) b.err = 1;
         if (w) w->wr_next = std::max(w->wr_next, (double)now) + 8.0 / w->bytes_per_cycle;
         if (++b.done == b.beats) {
-            uint64_t when = now + (w ? w->latency : 1);
-            if (!bq_.empty() && bq_.back().when > when) when = bq_.back().when;
-            bq_.push_back(Resp{b.id, (uint8_t)(b.err ? DECERR : 0), when});
+            bq_.push(b.id, Resp{b.id, (uint8_t)(b.err ? DECERR : 0), now + (w ? w->latency : 1)});
             aw_.pop_front();
         }
     }
@@ -226,11 +245,16 @@ class AxiMem {
     std::mt19937_64 rng_;
     uint32_t stall_pct_;
     std::string inject_;
-    std::deque<Beat> rq_;
+    bool late_reads_, stall_reads_;  // inject_ is one of these (tested every cycle)
+    static constexpr unsigned NID = 1u << GC_AXI_ID_W;
+    gctb::IdQueues<Beat, NID> rq_;   // R beats, per ID
     std::deque<Burst> aw_;
-    std::deque<Resp> bq_;
+    gctb::IdQueues<Resp, NID> bq_;   // B responses, per ID
+    int r_id_ = -1, b_id_ = -1;      // the IDs whose R beat / B response drive() presented
+    bool r_held_ = false, b_held_ = false;  // that beat / response was not taken: shown again
+    uint64_t r_data_ = 0;            // the data of the R beat shown (late-reads: read when first shown)
     AxiMemPins s_{};
     bool ar_fire_ = false, r_fire_ = false, aw_fire_ = false, w_fire_ = false, b_fire_ = false;
-    bool r_held_ = false, b_held_ = false;  // an R / B beat shown and not taken: shown again
-    uint64_t n_ar_ = 0, n_wbeats_ = 0;
+    uint64_t n_ar_ = 0, n_wbeats_ = 0, rd_bursts_ = 0, rd_bursts_max_ = 0;
+    size_t aw_open_max_ = 0;
 };

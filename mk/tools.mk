@@ -61,7 +61,7 @@ sweep: $(BUILD)/bin/gpucosim
 	  $(SWEEP_ARGS)
 
 # ---------------------------------------------------------------- cocotb peer check
-# gpu_top (through tests/cocotb/gpu_top_cocotb.sv: its ports renamed for cocotbext-axi) Verilated
+# gpu_top (through tests/cocotb/gpu_top_cocotb.sv: gpu_top's own pins, from rtl/gc_axi_pins.svh) Verilated
 # with cocotb's VPI harness into $(BUILD)/cocotb/gpu_top_cocotb (part of `make all`).
 # tests/tools/test_cocotb.py runs each test of tests/cocotb/peer_tests.py in its own simulator
 # process: cases cocotb_* of `make test`; `make cocotb` runs only them.

@@ -43,8 +43,8 @@
 //              and an SC granted but whose AW is not yet accepted fails (as_rdata_o = 1, nothing
 //              written: the store is ahead of it in the crossbar's write order).  Its AW stays up
 //              until accepted (AXI: a valid is never withdrawn) and its W beat carries no byte
-//              strobe; the answer comes with the B response, with no snoop and no reservation
-//              broken.
+//              strobe; the answer comes with the B response, with no reservation broken (the
+//              crossbar's snoop reports the burst with no strobe set: nothing was written).
 //
 // Serialization.  The unit serves one request at a time, from grant to response:
 //   IDLE --grant--> AR --> R --(RMW, read OKAY)--> AW --> W --> B --> IDLE
@@ -65,11 +65,10 @@
 // (the other half 0) with wstrb 8'hF0 or 8'h0F.  W is raised only after the AW was accepted.
 //
 // Responses are registered: as_valid_o[i] pulses one cycle after the R beat / B response, with
-// as_rdata_o and as_err_o (RRESP/BRESP SLVERR or DECERR).  In the same cycle, a WRITE or RMW
-// whose B response was not an error pulses snoop_valid_o with the request's address (acquires
-// waiting on that 8-byte word wake up), and snoop_data_o / snoop_strb_o: the first W beat as it
-// was written (the 8-byte word at the address; of a 16-byte write, the value's beat), so a
-// waiting acquire can be decided on the written value without reading it back.  The grant of the next request can happen in that cycle.
+// as_rdata_o and as_err_o (RRESP/BRESP SLVERR or DECERR).  In the same cycle gc_mem_xbar's write
+// snoop reports a landed write (its first beat: the 8-byte word at the address; of a 16-byte
+// write, the value's beat), which wakes the acquires waiting on that word (rtl/README.md, "Write
+// snoop").  The grant of the next request can happen in that cycle.
 module gc_atomic_unit
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
@@ -106,12 +105,6 @@ module gc_atomic_unit
   input  logic [NST-1:0]                        st_valid_i,
   input  logic [NST-1:0][GC_AXI_ADDR_W-1:0]     st_addr_i,
   input  logic [NST-1:0][31:0]                  st_wmask_i,
-
-  // ---- write snoop (acquire wake-up) ----
-  output logic                                  snoop_valid_o,
-  output logic [GC_AXI_ADDR_W-1:0]              snoop_addr_o,
-  output logic [63:0]                           snoop_data_o,   // the first W beat written ...
-  output logic [7:0]                            snoop_strb_o,   // ... and its byte strobes
 
   // ---- client memory port (to gc_mem_xbar) ----
   output cli_req_t                              m_req_o,   // client memory port (rtl/README.md)
@@ -197,10 +190,6 @@ module gc_atomic_unit
   logic [N-1:0]      as_valid_q;
   logic [63:0]       as_rdata_q;
   logic              as_err_q;
-  logic              snoop_valid_q;
-  logic [AW-1:0]     snoop_addr_q;
-  logic [63:0]       wd0_q, snoop_data_q;   // first W beat of the write in flight / snooped
-  logic [7:0]        ws0_q, snoop_strb_q;
 
   // ------------------------------------------------------------------ grant
   logic              gnt_any;
@@ -332,16 +321,9 @@ module gc_atomic_unit
       as_valid_q    <= '0;
       as_rdata_q    <= '0;
       as_err_q      <= 1'b0;
-      snoop_valid_q <= 1'b0;
-      snoop_addr_q  <= '0;
-      snoop_data_q  <= '0;
-      snoop_strb_q  <= '0;
-      wd0_q         <= '0;
-      ws0_q         <= '0;
     end else begin
       state_q       <= state_d;
       as_valid_q    <= '0;
-      snoop_valid_q <= 1'b0;
 
       // ---- grant: latch the request
       if (gnt_any) begin
@@ -391,20 +373,12 @@ module gc_atomic_unit
       // ---- write issued: sample the timestamp
       if (aw_hs) ts_q <= timestamp_i;
       if (w_hs)  beat_q <= 1'b1;
-      if (w_hs && !beat_q) begin
-        wd0_q <= m_req_o.w.data;
-        ws0_q <= m_req_o.w.strb;
-      end
 
-      // ---- write response: answer, and wake acquires on a landed write
+      // ---- write response: answer
       if (b_hs) begin
         as_valid_q[idx_q] <= 1'b1;
         as_rdata_q        <= (op_q == SEM_AOP_RMW) ? old_val : {63'h0, sc_dead_q};
         as_err_q          <= b_err && !sc_dead_q;
-        snoop_valid_q     <= !b_err && !sc_dead_q;
-        snoop_addr_q      <= addr_q;
-        snoop_data_q      <= wd0_q;
-        snoop_strb_q      <= ws0_q;
         // a landed write breaks the reservations on the 4-byte words it wrote
         for (int r = 0; r < NRES; r++) begin
           if (!b_err && !sc_dead_q && (is16 ? (res_a_q[r][AW-1:4] == addr_q[AW-1:4]) :
@@ -438,16 +412,13 @@ module gc_atomic_unit
   assign as_valid_o    = as_valid_q;
   assign as_rdata_o    = as_rdata_q;
   assign as_err_o      = as_err_q;
-  assign snoop_valid_o = snoop_valid_q;
-  assign snoop_addr_o  = snoop_addr_q;
-  assign snoop_data_o  = snoop_data_q;
-  assign snoop_strb_o  = snoop_strb_q;
 
   // rlast: every read is one beat; resp bit 0 only tells OKAY from EXOKAY (and SLVERR from
   // DECERR), both of which are treated alike.
   logic unused_ok;
   logic [NST-1:0][6:0] unused_st;
   always_comb for (int i = 0; i < NST; i++) unused_st[i] = st_addr_i[i][6:0];
-  assign unused_ok = ^{m_rsp_i.r.last, m_rsp_i.r.resp[0], m_rsp_i.b_resp[0], unused_st};
+  assign unused_ok = ^{m_rsp_i.r.last, m_rsp_i.r.resp[0], m_rsp_i.b_resp[0], unused_st,
+                       addr_q[1:0]};   // 4-byte aligned (the requester checks)
 
 endmodule

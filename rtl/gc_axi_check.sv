@@ -112,23 +112,24 @@ module gc_axi_check #(
   // an AW and a finished W burst are paired in this cycle (a B may already answer it)
   assign pair_now = awq_n_q != 0 && wq_n_q != 0;
 
+  // the queues' storage needs no reset: an entry is read only while it is counted (after its write)
+  always_ff @(posedge clk_i) begin
+    if (awvalid_i && awready_i) begin
+      awq_id_q[PW'(awq_rd_q + PW'(awq_n_q))]  <= awid_i;
+      awq_len_q[PW'(awq_rd_q + PW'(awq_n_q))] <= awlen_i;
+    end
+    if (wvalid_i && wready_i && wlast_i) wq_beats_q[PW'(wq_rd_q + PW'(wq_n_q))] <= wbeat_q + 9'd1;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      awq_id_q <= '0; awq_len_q <= '0; awq_n_q <= '0; awq_rd_q <= '0;
-      wq_beats_q <= '0; wq_n_q <= '0; wq_rd_q <= '0; wbeat_q <= '0; wr_done_q <= '0;
+      awq_n_q <= '0; awq_rd_q <= '0; wq_n_q <= '0; wq_rd_q <= '0; wbeat_q <= '0; wr_done_q <= '0;
     end else begin
       logic [PW:0] awn, wn;
       logic [PW-1:0] awrd, wrd;
       logic [NID-1:0][PW:0] done;
       awn = awq_n_q; wn = wq_n_q; awrd = awq_rd_q; wrd = wq_rd_q;
-      if (awvalid_i && awready_i) begin
-        awq_id_q[PW'(awrd + PW'(awn))]  <= awid_i;
-        awq_len_q[PW'(awrd + PW'(awn))] <= awlen_i;
-      end
-      if (wvalid_i && wready_i) begin
-        wbeat_q <= wlast_i ? 9'd0 : wbeat_q + 9'd1;
-        if (wlast_i) wq_beats_q[PW'(wrd + PW'(wn))] <= wbeat_q + 9'd1;
-      end
+      if (wvalid_i && wready_i) wbeat_q <= wlast_i ? 9'd0 : wbeat_q + 9'd1;
       // pair the oldest finished W burst with the oldest AW (either may have come first)
       done = wr_done_q;
       if (pair_now) begin
@@ -175,7 +176,7 @@ module gc_axi_check #(
   logic                           err_r_unexp, err_rlast, err_r_overflow;
 
   // the length table needs no reset: an entry is read only while its ID has reads outstanding,
-  // that is after it was written
+  // after it was written
   always_ff @(posedge clk_i) begin
     if (arvalid_i && arready_i)
       rq_len_q[arid_i][PW'(rq_rd_q[arid_i] + PW'(rq_n_q[arid_i]))] <= arlen_i;

@@ -103,6 +103,16 @@ package gc_axi_pkg;
              ar: ar, ar_valid: ar_valid, r_ready: r_ready};
   endfunction
 
+  // ---- write snoop (gc_mem_xbar's snoop_o, rtl/README.md "Write snoop"): one completed write
+  // burst per pulse, from any client, in the cycle after its B response (not SLVERR / DECERR)
+  typedef struct packed {
+    logic  valid;
+    addr_t addr;    // the burst's first beat (8-byte aligned)
+    len_t  len;     // beats - 1: the burst covers [addr, addr + 8 * (len + 1))
+    data_t data;    // the first beat as written ...
+    strb_t strb;    // ... and its byte strobes (bytes without a strobe were not written)
+  } wsnoop_t;
+
   // ---- AXI4-Lite (BAR0 slave)
   typedef struct packed {
     lite_data_t data;

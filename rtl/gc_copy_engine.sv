@@ -44,9 +44,13 @@
 // --------------------------
 // The write walker cuts each destination line the same way (128-byte boundaries of the
 // destination address).  A write burst covering stream bytes [wr_resv_q, wr_resv_q + n) is
-// issued (AW) only when all of them are in the ring (rd_fill_q >= wr_resv_q + n), so once its
-// AW is accepted the W beats stream back to back without waiting for memory.  Accepted write
-// bursts queue their (lo, n) in a small FIFO; the W generator walks it: a beat with first lane
+// issued (AW) cut-through: once read bursts already issued cover all of them
+// (rd_resv_q >= wr_resv_q + n) and the bytes of its first beat are in the ring.  Its W beats
+// then follow the R beats two cycles behind (ring write, AW, W): each W beat waits until its
+// own bytes are in the ring (rd_fill_q >= wr_cons_q + cnt), which the reads already in flight
+// guarantee, so the W channel is held only while the burst's data streams in (not a whole
+// memory latency).  Accepted write bursts queue their (lo, n) in a small FIFO; the W
+// generator walks it: a beat with first lane
 // lo' and cnt bytes takes wdata lane b from ring slot wr_cons_q + (b - lo') and sets wstrb for
 // lanes [lo', lo'+cnt), so bytes outside the destination range are never written.  Source and
 // destination alignments are independent: the read side stores by stream position, the write
@@ -59,7 +63,7 @@
 //
 // Memset (REMAP)
 // --------------
-// With cmd_remap_i (and cmd_copy_i) nothing is read: the write side runs alone and its data
+// With cmd.remap (and cmd.copy) nothing is read: the write side runs alone and its data
 // comes from a pattern instead of the ring.  An element is NUM_DST_COMPONENTS+1 components of
 // COMPONENT_SIZE+1 bytes (E = 1..16 bytes); component k (X, Y, Z, W) is the low bytes of
 // CONST_A or CONST_B (little endian) or NO_WRITE (wstrb 0 for its bytes; SRC_x, which the PBDMA
@@ -76,21 +80,25 @@
 // the phase from beat to beat otherwise.  AW is not held back by ring data, so the write side
 // streams one W beat per cycle.
 //
+// Start: the first read burst is presented in the command-accept cycle (the walker's state is
+// then taken from the command inputs), so the read latency starts with the command.
+//
 // Completion, semaphore, errors
 // -----------------------------
-// COPY ends when every burst is issued, every R beat and every B response has come back and
-// the W queue is empty.  Then, if the command asked for it and no error happened, SEM sends the
-// release to the atomic unit as one request on the aq_* port (held until aq_ready_i): a WRITE of
-// the payload, or with cmd_sem_reduce_i an RMW (the atomic unit reduces the memory value with the
-// payload: cmd_sem_red_i, cmd_sem_signed_i; the PBDMA let only NVIDIA's integer forms through),
-// of size 4 bytes, or with cmd_sem_four_i 16 bytes (the 4-byte value, then the copy's start
-// stamp, then the atomic unit's timestamp at +8), and waits for the response pulse as_valid_i (as_err_i: the release
-// hit a bus error).  The release therefore
-// never overtakes the copy's data: every data write got its B before the request goes out.
+// COPY ends when every burst is issued, every R beat and every B response has come back and the W
+// queue is empty (in the cycle the last B arrives). Then, if the command asked for it and no error
+// happened, SEM sends the release to the atomic unit as one request on the aq_* port (held until
+// aq_ready_i): a WRITE of the payload, or with cmd.sem_reduce an RMW (the atomic unit reduces the
+// memory value with the payload: cmd.sem_red, cmd.sem_signed; the PBDMA let only NVIDIA's integer
+// forms through), of size 4 bytes, or with cmd.sem_four 16 bytes (the 4-byte value, then the copy's
+// start stamp, then the atomic unit's timestamp at +8), and waits for the response pulse as_valid_i
+// (as_err_i: the release hit a bus error). The release therefore never overtakes the copy's data:
+// every data write got its B before the request goes out.
 // DONE lasts one cycle: done_o, plus intr_o if requested, plus done_err_o after a bus error.
 // An RRESP/BRESP of SLVERR/DECERR sets err_q: no new AR/AW is issued (an AR/AW already
-// presented stays valid until accepted, as AXI requires), W data owed to accepted AWs is still
-// sent (it is already in the ring, or comes from the pattern), all R and B responses in flight
+// presented stays valid until accepted, as AXI requires), W beats owed to accepted AWs are still
+// sent (a copy's with every strobe off: their ring bytes may come from the errored read; a
+// memset's from the pattern), all R and B responses in flight
 // are drained, the release is skipped and done_o comes with done_err_o.  as_err_i on the
 // release also gives done_err_o.
 //
@@ -107,6 +115,7 @@
 module gc_copy_engine
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
+  import gc_eng_pkg::*;
 #(
   parameter int unsigned RING_BYTES = 2048,  // byte ring size, power of two, >= 256
   parameter int unsigned RD_OUT_MAX = 12     // read bursts in flight, 1..15 (rd_out_o is 4 bits)
@@ -114,32 +123,10 @@ module gc_copy_engine
   input  logic                               clk_i,
   input  logic                               rst_ni,
 
-  // ---- command from the PBDMA ----
-  input  logic                               cmd_valid_i,
-  output logic                               cmd_ready_o,
-  input  logic [GC_ENGINE_DBG_CHANNEL_W-1:0] cmd_ch_i,
-  input  logic [GC_AXI_ADDR_W-1:0]           cmd_src_i,
-  input  logic [GC_AXI_ADDR_W-1:0]           cmd_dst_i,
-  input  logic [31:0]                        cmd_line_len_i,
-  input  logic [31:0]                        cmd_line_count_i,
-  input  logic [31:0]                        cmd_pitch_in_i,
-  input  logic [31:0]                        cmd_pitch_out_i,
-  input  logic                               cmd_copy_i,
-  input  logic                               cmd_remap_i,       // REMAP_ENABLE: memset
-  input  logic [31:0]                        cmd_const_a_i,     // SET_REMAP_CONST_A
-  input  logic [31:0]                        cmd_const_b_i,     // SET_REMAP_CONST_B
-  input  logic [31:0]                        cmd_components_i,  // SET_REMAP_COMPONENTS word
-  input  logic                               cmd_sem_i,
-  input  logic                               cmd_sem_four_i,    // RELEASE_FOUR_WORD_SEMAPHORE
-  input  logic [GC_AXI_ADDR_W-1:0]           cmd_sem_addr_i,
-  input  logic [31:0]                        cmd_sem_payload_i,
-  input  logic                               cmd_sem_reduce_i,  // SEMAPHORE_REDUCTION_ENABLE
-  input  logic [3:0]                         cmd_sem_red_i,     // SEMAPHORE_REDUCTION
-  input  logic                               cmd_sem_signed_i,  // SEMAPHORE_REDUCTION_SIGN SIGNED
-  input  logic                               cmd_intr_i,
+  // ---- command from the PBDMA (gc_eng_pkg; done_ch is the command's channel) ----
+  input  eng_req_t                           eng_req_i,
+  output eng_rsp_t                           eng_rsp_o,
   input  logic [31:0]                        cycle_i,           // GLOBAL.CYCLE_LO (start stamp)
-  output logic                               done_o,
-  output logic                               done_err_o,
   output logic                               intr_o,
   output logic [GC_ENGINE_DBG_STATE_W-1:0]   state_o,
   output logic [GC_ENGINE_DBG_RD_OUT_W-1:0]  rd_out_o,
@@ -147,18 +134,9 @@ module gc_copy_engine
   output logic [31:0]                        bytes_o,
   output logic [31:0]                        busy_cycles_o,
 
-  // ---- atomic-unit request port (completion release) ----
-  output logic                               aq_valid_o,
-  input  logic                               aq_ready_i,
-  output logic [1:0]                         aq_op_o,
-  output logic [3:0]                         aq_red_o,
-  output logic                               aq_signed_o,
-  output logic [1:0]                         aq_size_o,
-  output logic [GC_AXI_ADDR_W-1:0]           aq_addr_o,
-  output logic [GC_AXI_DATA_W-1:0]           aq_wdata_o,
-  input  logic                               as_valid_i,
-  input  logic [GC_AXI_DATA_W-1:0]           as_rdata_i,
-  input  logic                               as_err_i,
+  // ---- atomic-unit request port (completion release, gc_eng_pkg) ----
+  output aq_req_t                            aq_req_o,
+  input  aq_rsp_t                            aq_rsp_i,
 
   // ---- client memory port (to gc_mem_xbar): copy / memset data only ----
   output cli_req_t                           m_req_o,   // client memory port (rtl/README.md)
@@ -263,24 +241,43 @@ module gc_copy_engine
   logic [31:0]       bytes_q, busy_q;
 
   // ------------------------------------------------------------------ read request side
+  // The first read burst goes out in the command-accept cycle: the walker's state is then the
+  // command's (the _e values), and the register block below stores the walker already advanced
+  // past that burst when it is accepted.  (A first AR not accepted at once is held from the
+  // registers, which hold the same command values: the payload does not change.)
+  eng_cmd_t          cmd;                       // the command offered (taken on cmd_hs)
+  logic              cmd_hs, cmd_ready, cmd_moves, cmd_rd;
+  assign cmd = eng_req_i.cmd;
+  logic [AW-1:0]     rd_addr_e, rd_line_e;
+  logic [31:0]       rd_left_e, rd_lines_e, pitch_in_e, len_e;
+  logic [PW-1:0]     rd_resv_e;
   logic [LW-1:0]     rd_lo;
   logic [NW-1:0]     rd_room, rd_n;
   logic [7:0]        rd_len;
   logic              rd_space_ok, ar_want, ar_hs, rd_line_end;
 
+  assign cmd_rd = cmd_hs && cmd_moves && !cmd.remap;   // the command starts a read walk
   always_comb begin
-    rd_lo       = rd_addr_q[LW-1:0];
-    rd_room     = NW'(BB) - NW'(rd_addr_q[BBW-1:0]);
-    rd_n        = (rd_left_q < 32'(rd_room)) ? NW'(rd_left_q) : rd_room;
+    rd_addr_e   = cmd_hs ? cmd.src : rd_addr_q;
+    rd_line_e   = cmd_hs ? cmd.src : rd_line_q;
+    rd_left_e   = cmd_hs ? cmd.line_len : rd_left_q;
+    rd_lines_e  = cmd_hs ? cmd.line_count : rd_lines_q;
+    pitch_in_e  = cmd_hs ? cmd.pitch_in : pitch_in_q;
+    len_e       = cmd_hs ? cmd.line_len : len_q;
+    rd_resv_e   = cmd_hs ? '0 : rd_resv_q;
+    rd_lo       = rd_addr_e[LW-1:0];
+    rd_room     = NW'(BB) - NW'(rd_addr_e[BBW-1:0]);
+    rd_n        = (rd_left_e < 32'(rd_room)) ? NW'(rd_left_e) : rd_room;
     rd_len      = 8'((NW'(rd_lo) + rd_n - NW'(1)) >> LW);
     rd_space_ok = (32'(rd_n) + (rd_resv_q - wr_cons_q)) <= 32'(RING_BYTES);
-    rd_line_end = (rd_left_q == 32'(rd_n));
-    ar_want     = (state_q == CE_STATE_COPY) && rd_busy_q && !err_q && rd_space_ok &&
-                  (32'(rd_out_q) < 32'(RD_OUT_MAX));
+    rd_line_end = (rd_left_e == 32'(rd_n));
+    // the first burst (<= 128 bytes, the ring empty, nothing in flight) always fits
+    ar_want     = cmd_rd || ((state_q == CE_STATE_COPY) && rd_busy_q && !err_q && rd_space_ok &&
+                             (32'(rd_out_q) < 32'(RD_OUT_MAX)));
   end
 
   assign m_req_o.ar_valid = ar_hold_q || ar_want;
-  assign m_req_o.ar.addr  = {rd_addr_q[AW-1:LW], LW'(0)};
+  assign m_req_o.ar.addr  = {rd_addr_e[AW-1:LW], LW'(0)};
   assign m_req_o.ar.len   = rd_len;
   assign ar_hs       = m_req_o.ar_valid && m_rsp_i.ar_ready;
 
@@ -321,18 +318,25 @@ module gc_copy_engine
   // ------------------------------------------------------------------ write request side
   logic [LW-1:0]     wr_lo;
   logic [NW-1:0]     wr_room, wr_n;
+  logic [CW-1:0]     wr_first;                  // bytes of the burst's first beat
   logic [7:0]        wr_len;
-  logic [PW-1:0]     wr_fill_diff;
+  logic [PW-1:0]     wr_resv_diff, wr_first_diff;
   logic              wr_data_ok, aw_want, aw_hs, wr_line_end, aw_copy_hs;
 
   always_comb begin
     wr_lo        = wr_addr_q[LW-1:0];
     wr_room      = NW'(BB) - NW'(wr_addr_q[BBW-1:0]);
     wr_n         = (wr_left_q < LLW'(wr_room)) ? NW'(wr_left_q) : wr_room;
+    wr_first     = (NW'(DB) - NW'(wr_lo) < wr_n) ? CW'(DB - 32'(wr_lo)) : CW'(wr_n);
     wr_len       = 8'((NW'(wr_lo) + wr_n - NW'(1)) >> LW);
-    wr_fill_diff = rd_fill_q - wr_resv_q - PW'(wr_n);
-    // every byte of the burst is in the ring (a memset needs no ring data)
-    wr_data_ok   = remap_q || !wr_fill_diff[PW-1];
+    // cut-through: every byte of the burst is covered by read bursts already issued, and the
+    // bytes of its first beat are in the ring (a memset needs no ring data).  Registered state
+    // only: an AW that also counted the beat arriving on R in this cycle would go out a cycle
+    // sooner, but would make AW (and the crossbar's AW grant behind it) depend combinationally
+    // on the memory's R pins, which costs the Verilated model ~20% per cycle.
+    wr_resv_diff  = rd_resv_q - wr_resv_q - PW'(wr_n);
+    wr_first_diff = rd_fill_q - wr_resv_q - PW'(wr_first);
+    wr_data_ok    = remap_q || (!wr_resv_diff[PW-1] && !wr_first_diff[PW-1]);
     wr_line_end  = (wr_left_q == LLW'(wr_n));
     aw_want      = (state_q == CE_STATE_COPY) && wr_busy_q && !err_q && wr_data_ok &&
                    (wq_cnt_q != (WQ_PW+1)'(WQ_DEPTH)) && (wr_out_q != '1);
@@ -346,6 +350,19 @@ module gc_copy_engine
   logic [PW-1:0]     w_base;
   logic [PHW-1:0]    w_ph, w_ph_sum, w_ph_next, w_idx;
   logic              w_last, w_copy_valid, w_hs, w_copy_hs, w_pop;
+  logic [PW-1:0]     w_fill_diff;
+  logic              w_mask, w_wait_q, w_mask_q;  // strobes off after an error; beat waiting
+
+  assign w_mask = w_wait_q ? w_mask_q : err_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      w_wait_q <= 1'b0;
+      w_mask_q <= 1'b0;
+    end else begin
+      w_wait_q <= m_req_o.w_valid && !m_rsp_i.w_ready;
+      w_mask_q <= w_mask;
+    end
+  end
   logic [DB-1:0]     w_lanes, w_strb;
   logic [GC_AXI_DATA_W-1:0] w_data;
 
@@ -370,11 +387,17 @@ module gc_copy_engine
         w_strb[b]        = w_lanes[b] && ext_we_q[w_idx];
         w_data[8*b +: 8] = w_strb[b] ? ext_q[w_idx] : 8'h00;
       end else begin
-        w_strb[b]        = w_lanes[b];
-        w_data[8*b +: 8] = w_lanes[b] ? ring_q[RW'(w_base + PW'(b))] : 8'h00;
+        // after a bus error the beats still owed to accepted AWs go out with no strobe: with
+        // cut-through their ring bytes may come from an errored read (w_mask: held with the
+        // beat while it waits for wready, so the payload stays stable)
+        w_strb[b]        = w_lanes[b] && !w_mask;
+        w_data[8*b +: 8] = w_strb[b] ? ring_q[RW'(w_base + PW'(b))] : 8'h00;
       end
     end
-    w_copy_valid = (state_q == CE_STATE_COPY) && (wq_cnt_q != '0);
+    // a copy beat waits for its bytes in the ring (cut-through: they may still be on the way)
+    w_fill_diff  = rd_fill_q - wr_cons_q - PW'(w_cnt);
+    w_copy_valid = (state_q == CE_STATE_COPY) && (wq_cnt_q != '0) &&
+                   (remap_q || !w_fill_diff[PW-1]);
   end
 
   // ------------------------------------------------------------------ memory AW / W (data only)
@@ -396,18 +419,18 @@ module gc_copy_engine
   // ------------------------------------------------------------------ release (atomic unit)
   logic aq_hs, sem_finished;
 
-  assign aq_valid_o  = (state_q == CE_STATE_SEM) && !sem_req_done_q;   // held until accepted
-  assign aq_op_o     = red_en_q ? AQ_OP_RMW : AQ_OP_WRITE;
-  assign aq_red_o    = red_q;
-  assign aq_signed_o = red_signed_q;
-  assign aq_size_o   = four_q ? AQ_SIZE_16W : AQ_SIZE_4;
-  assign aq_addr_o   = {sem_addr_q, 2'b00};
   // a FOUR_WORD release carries the start stamp as its second word (the atomic unit writes
-  // aq_wdata_o[63:32] there for SEM_ASIZE_16W); a one-word release is the payload alone
-  assign aq_wdata_o  = {four_q ? start_q : 32'h0, sem_data_q};
-  assign aq_hs       = aq_valid_o && aq_ready_i;
+  // wdata[63:32] there for SEM_ASIZE_16W); a one-word release is the payload alone
+  assign aq_req_o = '{valid:     (state_q == CE_STATE_SEM) && !sem_req_done_q,   // held until accepted
+                      op:        red_en_q ? AQ_OP_RMW : AQ_OP_WRITE,
+                      red:       red_q,
+                      is_signed: red_signed_q,
+                      size:      four_q ? AQ_SIZE_16W : AQ_SIZE_4,
+                      addr:      {sem_addr_q, 2'b00},
+                      wdata:     {four_q ? start_q : 32'h0, sem_data_q}};
+  assign aq_hs    = aq_req_o.valid && aq_rsp_i.ready;
   // the response pulse, for our accepted request (the atomic unit answers after accepting)
-  assign sem_finished = (state_q == CE_STATE_SEM) && (sem_req_done_q || aq_hs) && as_valid_i;
+  assign sem_finished = (state_q == CE_STATE_SEM) && (sem_req_done_q || aq_hs) && aq_rsp_i.valid;
 
   // ------------------------------------------------------------------ memset pattern table
   // Built from the command inputs and registered at command accept, inside the command-accept
@@ -465,30 +488,32 @@ module gc_copy_engine
   endfunction
 
   logic [LLW-1:0] wlen_d;
-  assign wlen_d = cmd_remap_i ? LLW'(cmd_line_len_i) * LLW'(remap_elem(cmd_components_i[CSZ_LSB +: CSZ_W],
-                                                                             cmd_components_i[NDC_LSB +: NDC_W])) :
-                                LLW'(cmd_line_len_i);
+  assign wlen_d = cmd.remap ? LLW'(cmd.line_len) * LLW'(remap_elem(cmd.components[CSZ_LSB +: CSZ_W],
+                                                                   cmd.components[NDC_LSB +: NDC_W])) :
+                              LLW'(cmd.line_len);
 
   // ------------------------------------------------------------------ control
-  logic cmd_hs, cmd_moves, copy_drained, b_hs, b_err;
+  logic copy_drained, b_hs, b_err, err_now, done;
 
-  assign cmd_ready_o  = (state_q == CE_STATE_IDLE);
-  assign cmd_hs       = cmd_valid_i && cmd_ready_o;
-  assign cmd_moves    = cmd_copy_i && (cmd_line_len_i != '0) && (cmd_line_count_i != '0);
+  assign cmd_ready    = (state_q == CE_STATE_IDLE);
+  assign cmd_hs       = eng_req_i.valid && cmd_ready;
+  assign cmd_moves    = cmd.copy && (cmd.line_len != '0) && (cmd.line_count != '0);
   assign b_hs         = m_rsp_i.b_valid && (wr_out_q != '0);
   assign b_err        = m_rsp_i.b_valid && m_rsp_i.b_resp[1];
+  // drained in the cycle the last write's B arrives (err_now: with an error seen in this cycle)
   assign copy_drained = (!rd_busy_q || err_q) && (!wr_busy_q || err_q) &&
                         !ar_hold_q && !aw_hold_q && (rd_out_q == '0) &&
-                        (wq_cnt_q == '0) && (wr_out_q == '0);
+                        (wq_cnt_q == '0) && (wr_out_q == (b_hs ? WO_W'(1) : '0));
+  assign err_now      = err_q || (r_hs && r_err) || (b_hs && b_err);
 
   always_comb begin
     state_d = state_q;
     unique case (state_q)
       CE_STATE_IDLE: if (cmd_hs) begin
-        state_d = cmd_moves ? CE_STATE_COPY : (cmd_sem_i ? CE_STATE_SEM : CE_STATE_DONE);
+        state_d = cmd_moves ? CE_STATE_COPY : (cmd.sem ? CE_STATE_SEM : CE_STATE_DONE);
       end
       CE_STATE_COPY: if (copy_drained) begin
-        state_d = (sem_q && !err_q) ? CE_STATE_SEM : CE_STATE_DONE;
+        state_d = (sem_q && !err_now) ? CE_STATE_SEM : CE_STATE_DONE;
       end
       CE_STATE_SEM:  if (sem_finished) state_d = CE_STATE_DONE;
       CE_STATE_DONE: state_d = CE_STATE_IDLE;
@@ -557,40 +582,40 @@ module gc_copy_engine
 
       // ---- command accept
       if (cmd_hs) begin
-        len_q         <= cmd_line_len_i;
-        pitch_in_q    <= cmd_pitch_in_i;
-        pitch_out_q   <= cmd_pitch_out_i;
-        sem_q         <= cmd_sem_i;
-        four_q        <= cmd_sem_four_i;
-        remap_q       <= cmd_remap_i;
+        len_q         <= cmd.line_len;
+        pitch_in_q    <= cmd.pitch_in;
+        pitch_out_q   <= cmd.pitch_out;
+        sem_q         <= cmd.sem;
+        four_q        <= cmd.sem_four;
+        remap_q       <= cmd.remap;
         wlen_q        <= wlen_d;
         // the memset pattern table
         begin
           remap_tbl_t tbl;
-          tbl = remap_table(cmd_components_i, cmd_const_a_i, cmd_const_b_i);
+          tbl = remap_table(cmd.components, cmd.const_a, cmd.const_b);
           ext_q    <= tbl.ext;
           ext_we_q <= tbl.we;
           per_q    <= tbl.per;
         end
-        intr_q        <= cmd_intr_i;
+        intr_q        <= cmd.intr;
         err_q         <= 1'b0;
-        sem_addr_q    <= cmd_sem_addr_i[AW-1:2];
-        sem_data_q    <= cmd_sem_payload_i;
+        sem_addr_q    <= cmd.sem_addr[AW-1:2];
+        sem_data_q    <= cmd.sem_payload;
         start_q       <= cycle_i;
-        red_en_q      <= cmd_sem_reduce_i;
-        red_q         <= cmd_sem_red_i;
-        red_signed_q  <= cmd_sem_signed_i;
-        ch_q          <= cmd_ch_i;
-        rd_busy_q     <= cmd_moves && !cmd_remap_i;
-        rd_line_q     <= cmd_src_i;
-        rd_addr_q     <= cmd_src_i;
-        rd_left_q     <= cmd_line_len_i;
-        rd_lines_q    <= cmd_line_count_i;
+        red_en_q      <= cmd.sem_reduce;
+        red_q         <= cmd.sem_red;
+        red_signed_q  <= cmd.sem_signed;
+        ch_q          <= cmd.ch;
+        rd_busy_q     <= cmd_moves && !cmd.remap;
+        rd_line_q     <= cmd.src;
+        rd_addr_q     <= cmd.src;
+        rd_left_q     <= cmd.line_len;
+        rd_lines_q    <= cmd.line_count;
         wr_busy_q     <= cmd_moves;
-        wr_line_q     <= cmd_dst_i;
-        wr_addr_q     <= cmd_dst_i;
+        wr_line_q     <= cmd.dst;
+        wr_addr_q     <= cmd.dst;
         wr_left_q     <= wlen_d;
-        wr_lines_q    <= cmd_line_count_i;
+        wr_lines_q    <= cmd.line_count;
         wr_ls_q       <= 1'b1;
         rd_resv_q     <= '0;
         rd_fill_q     <= '0;
@@ -602,24 +627,25 @@ module gc_copy_engine
       end
 
       // ---- bus errors
-      if ((r_hs && r_err) || (b_hs && b_err) || (sem_finished && as_err_i)) err_q <= 1'b1;
+      if ((r_hs && r_err) || (b_hs && b_err) || (sem_finished && aq_rsp_i.err)) err_q <= 1'b1;
 
       // ---- read walker: advance on AR accept
+      // (after the command accept: a first burst accepted in that cycle advances its values)
       if (ar_hs) begin
         rdq_wptr_q <= rdq_wptr_q + 1'b1;
-        rd_resv_q  <= rd_resv_q + PW'(rd_n);
+        rd_resv_q  <= rd_resv_e + PW'(rd_n);
         if (rd_line_end) begin
-          if (rd_lines_q == 32'd1) begin
+          if (rd_lines_e == 32'd1) begin
             rd_busy_q <= 1'b0;
           end else begin
-            rd_line_q  <= rd_line_q + AW'(pitch_in_q);
-            rd_addr_q  <= rd_line_q + AW'(pitch_in_q);
-            rd_left_q  <= len_q;
-            rd_lines_q <= rd_lines_q - 32'd1;
+            rd_line_q  <= rd_line_e + AW'(pitch_in_e);
+            rd_addr_q  <= rd_line_e + AW'(pitch_in_e);
+            rd_left_q  <= len_e;
+            rd_lines_q <= rd_lines_e - 32'd1;
           end
         end else begin
-          rd_addr_q <= rd_addr_q + AW'(rd_n);
-          rd_left_q <= rd_left_q - 32'(rd_n);
+          rd_addr_q <= rd_addr_e + AW'(rd_n);
+          rd_left_q <= rd_left_e - 32'(rd_n);
         end
       end
 
@@ -688,9 +714,9 @@ module gc_copy_engine
   end
 
   // ------------------------------------------------------------------ outputs
-  assign done_o        = (state_q == CE_STATE_DONE);
-  assign done_err_o    = done_o && err_q;
-  assign intr_o        = done_o && intr_q;
+  assign done          = (state_q == CE_STATE_DONE);
+  assign eng_rsp_o     = '{ready: cmd_ready, done: done, done_err: done && err_q, done_ch: ch_q};
+  assign intr_o        = done && intr_q;
   assign state_o       = state_q;
   assign rd_out_o      = rd_out_q;
   assign ch_o          = ch_q;
@@ -703,9 +729,9 @@ module gc_copy_engine
   // NUM_DST_COMPONENTS matter for a memset (NUM_SRC_COMPONENTS and the bits no field names
   // do not).
   logic unused_ok;
-  assign unused_ok = ^{cmd_sem_addr_i[1:0], m_rsp_i.r.resp[0], m_rsp_i.b_resp[0], as_rdata_i,
-                       cmd_components_i[31:26], cmd_components_i[23:18],
-                       cmd_components_i[15], cmd_components_i[11], cmd_components_i[7],
-                       cmd_components_i[3]};
+  assign unused_ok = ^{cmd.sem_addr[1:0], m_rsp_i.r.resp[0], m_rsp_i.b_resp[0], aq_rsp_i.rdata,
+                       cmd.components[31:26], cmd.components[23:18],
+                       cmd.components[15], cmd.components[11], cmd.components[7],
+                       cmd.components[3]};
 
 endmodule

@@ -1,6 +1,7 @@
 // gc_pbdma: the push-buffer DMA and host scheduler of one runlist (RL). gpu_top instantiates
 // NUM_RUNLISTS of them; each serves only the channels whose RUNLIST.ID == RL. Runlist 0 owns the
-// compute engine (gc_simt); runlist RL >= 1 owns copy engine RL-1 (cmd_* / ce_done_*).
+// compute engine (gc_simt); runlist RL >= 1 owns copy engine RL-1 (the engine command port
+// eng_req_o / eng_rsp_i, gc_eng_pkg).
 //
 //   scheduler   round robin over runnable channels (on this runlist, enabled, ERROR.CAUSE NONE,
 //               work pending, not blocked on an acquire unless due for a retry or woken, not
@@ -42,11 +43,21 @@
 //   context     per channel: decoder context (sec_op, address, subchannel, count), subchannel
 //               bindings, host-semaphore and copy-class method registers, and for an entry left
 //               mid-way its next undecoded dword address, dwords left, GET (for fault data) and
-//               SYNC flag. A switch costs: one cycle in CTX_SAVE (context saved, FIFO flushed,
-//               fetch stopped), one in IDLE (selection), then the GPFIFO read or the refetch
-//               from the saved address. Reads still in flight are not waited for: their beats
-//               are counted (disc_q) and discarded as they arrive (R data is in order per
-//               client), so the next channel's first read can be issued at once.
+//               SYNC flag. A switch costs: the decision cycle (context saved, FIFO flushed,
+//               fetch stopped), one in CTX_SAVE, one in IDLE (selection); the next channel's first
+//               method follows at once when the prefetch unit holds its data. Reads still in
+//               flight are not waited for: they are marked dead and their beats discarded as they
+//               arrive (R data is in order per client), so the next channel's first read can be
+//               issued at once. A slice that expires while the next entry is being read (GP_REQ,
+//               GP_WAIT) switches at once too: the entry is not consumed and is read again.
+//   prefetch    while a channel is resident, gc_pbdma_pf reads for the channel round robin
+//               would pick next: its saved entry's next pushbuffer burst, or its GPFIFO entry at
+//               GP_GET (its previous entry completed) and that entry's first burst. At the switch
+//               the entry replaces the GPFIFO read and the burst preloads the FIFO. The data is
+//               dropped (and read again) when the target's GP_PUT or GP_GET moves, it is reset,
+//               disabled, faulted or moved to another runlist, or a completed write on the memory
+//               bus (snoop_i) overlaps it; host writes to system memory are not on the bus:
+//               the host must not rewrite a published entry or its pushbuffer.
 //   GPFIFO      one 8-byte read per entry at GPFIFO_BASE + GP_GET * 8; GP_GET advances when the
 //               entry completes. Control entries: OPCODE NOP is skipped, others fault. SYNC WAIT:
 //               the entry's pushbuffer is fetched only once the channel's copy has completed.
@@ -55,7 +66,7 @@
 //               bus error is queued as poisoned dwords and faults when the decoder reaches it.
 //               The word 0 where a header may stand is NVIDIA's DMA_NOP (PB_DMA_NOP): popped, not
 //               a method; the other GRP0 / GRP2 / RESERVED6 headers fault INVALID_METHOD_HEADER.
-//   semaphores  SEM_EXECUTE goes to the atomic unit (aq_* / as_*): acquires are READs compared
+//   semaphores  SEM_EXECUTE goes to the atomic unit (aq_req_o / aq_rsp_i): acquires are READs compared
 //               with gc_sem_pkg::sem_acquire_pass, RELEASE a WRITE, REDUCTION an RMW (4 or 8
 //               bytes, or 16 with RELEASE_TIMESTAMP: SEM_ASIZE_16 / _16W, address 16-aligned).
 //               A reduction form NVIDIA rejects (gc_sem_pkg::sem_red_form_ok) faults
@@ -63,12 +74,13 @@
 //               LAUNCH_DMA: every field is decoded at dispatch (spec COPY.LAUNCH_DMA); a value not
 //               implemented faults UNSUPPORTED, a rejected reduction form INVALID_REDUCTION;
 //               DATA_TRANSFER_TYPE NONE only releases / interrupts (its layout fields are not
-//               looked at); the reduction goes to the copy engine (cmd_sem_reduce/red/signed_o).
+//               looked at); the reduction goes to the copy engine (cmd.sem_reduce / red / signed).
 //               SEM_EXECUTE is consumed only when the operation succeeded, so a failed acquire
 //               that switches out re-executes the same SEM_EXECUTE on resume. A failed acquire
 //               is retried every ACQ_RETRY_INTERVAL cycles (0 counts as 1) or at once when the
-//               atomic unit's snoop reports a write to the awaited 8-byte word. The snoop carries
-//               the written beat (snoop_data_i / snoop_strb_i): when it holds every byte the
+//               crossbar's write snoop (snoop_i: any client's write, SIMT stores included)
+//               reports a burst covering the awaited 8-byte word. The snoop carries the burst's
+//               first beat: when that is the awaited word and holds every byte the
 //               acquire reads, the acquire's condition is evaluated on it directly and a pass
 //               completes the SEM_EXECUTE without reading the semaphore again (resident in
 //               ACQ_RETRY: in the cycle after the snoop, i.e. 2 cycles after the release's B
@@ -85,17 +97,17 @@
 //   compute     runlist 0: SET_OBJECT binds the COMPUTE class (COPY binds but its methods fault
 //               UNSUPPORTED there, as COMPUTE's do on the copy runlists). SEND_PCAS_A is a method
 //               register; SEND_SIGNALING_PCAS_B with SCHEDULE TRUE is the compute LAUNCH_DMA: the
-//               TMD address SEND_PCAS_A << 8 goes to the engine on cmd_src_o (cmd_valid/ready,
-//               counted when accepted; cmd_ready is the TMU's back-pressure: a free task table
+//               TMD address SEND_PCAS_A << 8 goes to the engine on cmd.src (valid / ready,
+//               counted when accepted; ready is the TMU's back-pressure: a free task table
 //               entry). Unlike a copy engine the compute engine runs several channels' tasks at
 //               once (docs/tmu.md "The PBDMA side"): a launch goes to the engine whenever it is
 //               ready, never waiting for another channel's task, and no ENGINE switch is caused by
 //               another channel's task (guests may launch too). Each channel has at most one task
 //               in flight (ce_pend_q[ch]): the channel's next method, WFI and RELEASE_WFI
-//               included, waits until the engine reports that task done (ce_done_i with its
-//               channel on ce_done_ch_i); while it waits the channel keeps its slice (hold) as for
-//               a copy and other channels run as guests. ce_done_err_i faults that channel with
-//               TASK_FAULT (the record names its SEND_SIGNALING_PCAS_B). ce_done_ch_i is ignored
+//               included, waits until the engine reports that task done (eng_rsp_i.done with its
+//               channel on done_ch); while it waits the channel keeps its slice (hold) as for
+//               a copy and other channels run as guests. done_err faults that channel with
+//               TASK_FAULT (the record names its SEND_SIGNALING_PCAS_B). done_ch is ignored
 //               on the copy runlists (one copy at a time, its channel is known).
 //
 // Parts (one module each, wired here; this top has no logic of its own):
@@ -104,6 +116,8 @@
 //   gc_pbdma_ctx    the per-channel context store (decoder context, bindings, method registers,
 //                   saved mid-entry state), one table written by index
 //   gc_pbdma_fetch  GPFIFO and pushbuffer fetch: the read port, stale-beat discard, dword FIFO
+//   gc_pbdma_pf     the prefetch unit: the next channel's GPFIFO entry and first pushbuffer burst,
+//                   read while the resident channel runs, dropped when they may be stale
 //   gc_pbdma_dec    the method decoder: the channel FSM, method decode and execution, GP_GET,
 //                   switches, the fault record and the fault port
 //   gc_pbdma_sem    the host-method / semaphore unit: atomic-unit requests, per-channel acquire
@@ -111,6 +125,8 @@
 //   gc_pbdma_eng    engine dispatch: the copy / compute command and each channel's work in flight
 module gc_pbdma
   import gpucosim_pkg::*;
+  import gc_axi_pkg::cli_req_t, gc_axi_pkg::cli_rsp_t;
+  import gc_eng_pkg::*;
   import gc_pbdma_pkg::dec_ctx_t, gc_pbdma_pkg::obj_e, gc_pbdma_pkg::mreg_e,
          gc_pbdma_pkg::NMREG, gc_pbdma_pkg::NSUBCH, gc_pbdma_pkg::SC_W, gc_pbdma_pkg::LEN_W;
 #(
@@ -164,61 +180,20 @@ module gc_pbdma
   output logic [GC_RUNLIST_DBG_CHANNEL_W-1:0]  dbg_ch_o,
   output logic [GC_RUNLIST_DBG_PB_LEFT_W-1:0]  dbg_pb_left_o,
 
-  // Copy engine command (unused on runlist 0)
-  output logic                 cmd_valid_o,
-  input  logic                 cmd_ready_i,
-  output logic [7:0]           cmd_ch_o,
-  output logic [AW-1:0]        cmd_src_o,
-  output logic [AW-1:0]        cmd_dst_o,
-  output logic [31:0]          cmd_line_len_o,
-  output logic [31:0]          cmd_line_count_o,
-  output logic [31:0]          cmd_pitch_in_o,
-  output logic [31:0]          cmd_pitch_out_o,
-  output logic                 cmd_copy_o,
-  output logic                 cmd_remap_o,
-  output logic [31:0]          cmd_const_a_o,
-  output logic [31:0]          cmd_const_b_o,
-  output logic [31:0]          cmd_components_o,
-  output logic                 cmd_sem_o,
-  output logic                 cmd_sem_four_o,
-  output logic [AW-1:0]        cmd_sem_addr_o,
-  output logic [31:0]          cmd_sem_payload_o,
-  output logic                 cmd_sem_reduce_o,   // the release is a reduction ...
-  output logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] cmd_sem_red_o,   // ... this one
-  output logic                 cmd_sem_signed_o,   // ... signed (IMIN, IMAX, IADD)
-  output logic                 cmd_intr_o,
-  input  logic                 ce_done_i,
-  input  logic                 ce_done_err_i,
-  input  logic [7:0]           ce_done_ch_i,     // runlist 0: the channel whose task completed
-
-  // Atomic unit request port
-  output logic                 aq_valid_o,
-  input  logic                 aq_ready_i,
-  output logic [1:0]           aq_op_o,
-  output logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red_o,
-  output logic                 aq_signed_o,
-  output logic [1:0]           aq_size_o,
-  output logic [AW-1:0]        aq_addr_o,
-  output logic [63:0]          aq_wdata_o,
-  input  logic                 as_valid_i,
-  input  logic [63:0]          as_rdata_i,
-  input  logic                 as_err_i,
-  input  logic                 snoop_valid_i,
-  input  logic [AW-1:0]        snoop_addr_i,
+  // Engine command port (copy engine RL-1; runlist 0: the compute engine) and atomic-unit
+  // requester port (gc_eng_pkg)
+  output eng_req_t             eng_req_o,
+  input  eng_rsp_t             eng_rsp_i,
+  output aq_req_t              aq_req_o,
+  input  aq_rsp_t              aq_rsp_i,
   input  logic [63:0]          now_i,            // gpu_top's free-running cycle counter
-  input  logic [63:0]          snoop_data_i,     // the write's first beat (8-byte word) ...
-  input  logic [7:0]           snoop_strb_i,     // ... and its strobes: acquires decide on it
+  input  gc_axi_pkg::wsnoop_t  snoop_i,          // gc_mem_xbar's write snoop (acquire wake-up,
+                                                 // prefetch drop)
+  output logic                 pf_busy_o,        // the prefetch unit holds data (clock stays on)
 
-  // Client memory port, reads only (GPFIFO entries and pushbuffer)
-  output logic                 m_arvalid_o,
-  input  logic                 m_arready_i,
-  output logic [AW-1:0]        m_araddr_o,
-  output logic [7:0]           m_arlen_o,
-  input  logic                 m_rvalid_i,
-  output logic                 m_rready_o,
-  input  logic [63:0]          m_rdata_i,
-  input  logic [1:0]           m_rresp_i,
-  input  logic                 m_rlast_i
+  // Client memory port (gc_axi_pkg), reads only (GPFIFO entries and pushbuffer)
+  output cli_req_t             m_req_o,
+  input  cli_rsp_t             m_rsp_i
 );
 
   localparam int unsigned FIFO_AW = $clog2(PB_FIFO_DW);
@@ -253,7 +228,20 @@ module gc_pbdma
   logic [32:0]          head;
   logic [FIFO_AW:0]     fifo_cnt;
   logic                 rx_live, ar_free, ar_hs, ar_load_gp, seg_start, stop_seg, idle_next;
-  logic                 fetch_hold, fifo_pop, fifo_flush;
+  logic                 fetch_hold, fifo_pop, fifo_flush, start_pf;
+  // prefetch
+  localparam int unsigned PF_DW = 2 * GC_AXI_MAX_BURST;
+  logic                 pf_req, pf_found, pf_ar_valid, pf_ar_ready, pf_drop, pf_rx, pf_keep;
+  logic [CH_W-1:0]      pf_pick, pf_ch;
+  logic [AW-1:0]        pf_ar_addr;
+  logic [7:0]           pf_ar_len;
+  logic [AW-1:2]        pf_ent_addr, pf_pb_addr;
+  logic [LEN_W-1:0]     pf_ent_left;
+  logic                 pf_gp_ok, pf_gp_err, pf_pb_ok, pf_mid, pf_err;
+  logic [63:0]          pf_gp_ent;
+  logic [PF_DW-1:0][32:0] pf_dw;
+  logic [$clog2(PF_DW + 1)-1:0] pf_n;
+  logic [4:0]           pf_beats;
   logic [AW-1:0]        gp_rd_addr;
   logic [AW-1:2]        st_addr;
   logic [LEN_W-1:0]     st_len;
@@ -296,6 +284,7 @@ module gc_pbdma
     .leave_i        (leave),
     .leave_cause_i  (leave_cause),
     .progress_i     (mthd_inc_o || gp_get_we_o),
+    .pf_req_i       (pf_req),
     .resident_o     (resident),
     .cur_oh_o       (cur_oh),
     .own_vld_o      (own_vld),
@@ -311,7 +300,9 @@ module gc_pbdma
     .g_found_o      (g_found),
     .g_ch_o         (g_ch),
     .sw_blk_o       (sw_blk),
-    .sw_ts_o        (sw_ts)
+    .sw_ts_o        (sw_ts),
+    .pf_found_o     (pf_found),
+    .pf_ch_o        (pf_pick)
   );
 
   gc_pbdma_ctx u_ctx (
@@ -334,6 +325,7 @@ module gc_pbdma
     .sel_ch_i       (cur_ch_d),
     .sel_i          (sel_rr || sel_guest || sel_own),
     .resume_i       (resume),
+    .pf_ch_i        (pf_ch),
     .ctx_o          (cur_ctx),
     .mreg_o         (cur_mr),
     .bind_o         (cur_bind),
@@ -341,11 +333,13 @@ module gc_pbdma
     .ent_left_o     (ent_left),
     .ent_get_o      (ent_get),
     .ent_sync_o     (ent_sync),
+    .pf_addr_o      (pf_ent_addr),
+    .pf_left_o      (pf_ent_left),
     .in_ent_o       (in_ent),
     .eng_wait_o     (eng_wait)
   );
 
-  gc_pbdma_fetch #(.PB_FIFO_DW(PB_FIFO_DW)) u_fetch (
+  gc_pbdma_fetch #(.PB_FIFO_DW(PB_FIFO_DW), .PF_DW(PF_DW)) u_fetch (
     .clk_i, .rst_ni,
     .gp_load_i      (ar_load_gp),
     .gp_addr_i      (gp_rd_addr),
@@ -357,13 +351,61 @@ module gc_pbdma
     .hold_i         (fetch_hold),
     .pop_i          (fifo_pop),
     .flush_i        (fifo_flush),
+    .start_pf_i     (start_pf),
+    .pf_dw_i        (pf_dw),
+    .pf_n_i         (pf_n),
+    .pf_beats_i     (pf_beats),
+    .pf_err_i       (pf_err),
+    .pf_ar_valid_i  (pf_ar_valid),
+    .pf_ar_addr_i   (pf_ar_addr),
+    .pf_ar_len_i    (pf_ar_len),
+    .pf_ar_ready_o  (pf_ar_ready),
+    .pf_drop_i      (pf_drop),
+    .pf_rx_o        (pf_rx),
     .head_o         (head),
     .cnt_o          (fifo_cnt),
     .rx_live_o      (rx_live),
     .ar_free_o      (ar_free),
     .ar_hs_o        (ar_hs),
-    .m_arvalid_o, .m_arready_i, .m_araddr_o, .m_arlen_o,
-    .m_rvalid_i, .m_rready_o, .m_rdata_i, .m_rresp_i
+    .m_req_o, .m_rsp_i
+  );
+
+  gc_pbdma_pf #(.RL(RL), .PF_DW(PF_DW)) u_pf (
+    .clk_i, .rst_ni, .now_i,
+    .ch_enable_i, .ch_err_i, .ch_reset_i, .ch_gpfifo_base_i, .ch_gpfifo_log2_i, .ch_gp_put_i,
+    .ch_gp_get_i, .ch_runlist_i,
+    .in_ent_i       (in_ent),
+    .ent_addr_i     (pf_ent_addr),
+    .ent_left_i     (pf_ent_left),
+    .run_i          (state == PBDMA_STATE_PB_FETCH || state == PBDMA_STATE_ENGINE_WAIT ||
+                     state == PBDMA_STATE_EXEC || state == PBDMA_STATE_SEM_WAIT ||
+                     state == PBDMA_STATE_ACQ_RETRY),
+    .resident_i     (resident),
+    .cur_ch_i       (cur_ch),
+    .keep_i         (pf_keep),
+    .pick_req_o     (pf_req),
+    .pick_found_i   (pf_found),
+    .pick_ch_i      (pf_pick),
+    .ch_o           (pf_ch),
+    .snoop_i,
+    .ar_valid_o     (pf_ar_valid),
+    .ar_addr_o      (pf_ar_addr),
+    .ar_len_o       (pf_ar_len),
+    .ar_ready_i     (pf_ar_ready),
+    .drop_o         (pf_drop),
+    .rx_i           (pf_rx),
+    .m_r_i          (m_rsp_i.r),
+    .gp_ok_o        (pf_gp_ok),
+    .gp_ent_o       (pf_gp_ent),
+    .gp_err_o       (pf_gp_err),
+    .pb_ok_o        (pf_pb_ok),
+    .mid_o          (pf_mid),
+    .pb_addr_o      (pf_pb_addr),
+    .dw_o           (pf_dw),
+    .n_o            (pf_n),
+    .beats_o        (pf_beats),
+    .err_o          (pf_err),
+    .busy_o         (pf_busy_o)
   );
 
   gc_pbdma_dec #(.RL(RL), .PB_FIFO_DW(PB_FIFO_DW)) u_dec (
@@ -414,7 +456,7 @@ module gc_pbdma
     .rx_live_i      (rx_live),
     .ar_free_i      (ar_free),
     .ar_hs_i        (ar_hs),
-    .m_rdata_i, .m_rresp_i,
+    .m_r_i          (m_rsp_i.r),
     .ar_load_gp_o   (ar_load_gp),
     .gp_rd_addr_o   (gp_rd_addr),
     .seg_start_o    (seg_start),
@@ -425,7 +467,16 @@ module gc_pbdma
     .fetch_hold_o   (fetch_hold),
     .fifo_pop_o     (fifo_pop),
     .fifo_flush_o   (fifo_flush),
-    .as_valid_i, .as_err_i,
+    .start_pf_o     (start_pf),
+    .pf_ch_i        (pf_ch),
+    .pf_gp_ok_i     (pf_gp_ok),
+    .pf_gp_ent_i    (pf_gp_ent),
+    .pf_gp_err_i    (pf_gp_err),
+    .pf_pb_ok_i     (pf_pb_ok),
+    .pf_mid_i       (pf_mid),
+    .pf_pb_addr_i   (pf_pb_addr),
+    .pf_keep_o      (pf_keep),
+    .aq_rsp_i,
     .sem_pass_i     (sem_pass),
     .sem_acq_i      (sem_acq),
     .sem_sw_i       (sem_sw),
@@ -438,11 +489,11 @@ module gc_pbdma
     .to_ch_i        (to_ch),
     .to_method_i    (to_method),
     .to_data_i      (to_data),
-    .aq_start_o     (aq_start),
-    .aq_op_o        (aq_op),
-    .aq_size_o      (aq_size),
-    .aq_addr_o      (aq_addr),
-    .aq_wdata_o     (aq_wdata),
+    .sem_start_o    (aq_start),
+    .sem_op_o       (aq_op),
+    .sem_size_o     (aq_size),
+    .sem_addr_o     (aq_addr),
+    .sem_wdata_o    (aq_wdata),
     .acq_try_o      (acq_try),
     .acq_fail_o     (acq_fail),
     .acq_pass_o     (acq_pass),
@@ -509,9 +560,7 @@ module gc_pbdma
     .to_ch_o        (to_ch),
     .to_method_o    (to_method),
     .to_data_o      (to_data),
-    .aq_valid_o, .aq_ready_i, .aq_op_o, .aq_red_o, .aq_signed_o, .aq_size_o, .aq_addr_o,
-    .aq_wdata_o, .as_valid_i, .as_rdata_i, .snoop_valid_i, .snoop_addr_i, .snoop_data_i,
-    .snoop_strb_i
+    .aq_req_o, .aq_rsp_i, .snoop_i
   );
 
   gc_pbdma_eng #(.RL(RL)) u_eng (
@@ -538,11 +587,7 @@ module gc_pbdma
     .flt_gp_get_o   (ce_gp_get),
     .flt_method_o   (ce_method),
     .flt_data_o     (ce_data),
-    .cmd_valid_o, .cmd_ready_i, .cmd_ch_o, .cmd_src_o, .cmd_dst_o, .cmd_line_len_o,
-    .cmd_line_count_o, .cmd_pitch_in_o, .cmd_pitch_out_o, .cmd_copy_o, .cmd_remap_o,
-    .cmd_const_a_o, .cmd_const_b_o, .cmd_components_o, .cmd_sem_o, .cmd_sem_four_o,
-    .cmd_sem_addr_o, .cmd_sem_payload_o, .cmd_sem_reduce_o, .cmd_sem_red_o, .cmd_sem_signed_o,
-    .cmd_intr_o, .ce_done_i, .ce_done_err_i, .ce_done_ch_i
+    .eng_req_o, .eng_rsp_i
   );
 
   // Outputs
@@ -553,9 +598,5 @@ module gc_pbdma
   assign ch_in_entry_o = in_ent;
   assign dbg_state_o   = state;
   assign dbg_ch_o      = GC_RUNLIST_DBG_CHANNEL_W'(cur_ch);
-
-  // rlast is not needed (bursts are counted by beats); resident is the scheduler's view of state
-  logic unused_pbdma;
-  assign unused_pbdma = ^{m_rlast_i, resident};
 
 endmodule

@@ -10,7 +10,8 @@
 //   eng_wait the channel left as a guest because the engine was busy
 // A CTRL.RESET of a channel (ch_reset_i) wins over updates: it clears the channel's decoder
 // context, bindings, method registers and saved entry; an error (ch_err_i) clears eng_wait.
-// Nothing here runs per channel in a cycle without a reset.
+// Nothing here runs per channel in a cycle without a reset. A second read port gives the saved
+// entry of the prefetch unit's channel (pf_ch_i).
 module gc_pbdma_ctx
   import gpucosim_pkg::*;
   import gc_pbdma_pkg::*;
@@ -41,6 +42,7 @@ module gc_pbdma_ctx
   input  logic [CH_W-1:0]      sel_ch_i,
   input  logic                 sel_i,           // selected: clear its eng_wait
   input  logic                 resume_i,        // resumed from its saved entry: clear in_ent
+  input  logic [CH_W-1:0]      pf_ch_i,         // the prefetch unit's channel
 
   // Reads
   output dec_ctx_t             ctx_o,           // of wr_ch_i
@@ -50,6 +52,8 @@ module gc_pbdma_ctx
   output logic [LEN_W-1:0]     ent_left_o,
   output logic [GC_GP_ENTRY0_GET_W-1:0] ent_get_o,
   output logic                 ent_sync_o,
+  output logic [AW-1:2]        pf_addr_o,       // of pf_ch_i: its saved entry
+  output logic [LEN_W-1:0]     pf_left_o,
   output logic [NCH-1:0]       in_ent_o,
   output logic [NCH-1:0]       eng_wait_o
 );
@@ -122,6 +126,8 @@ module gc_pbdma_ctx
   assign ent_left_o = ent_left_q[sel_ch_i];
   assign ent_get_o  = ent_get_q[sel_ch_i];
   assign ent_sync_o = ent_sync_q[sel_ch_i];
+  assign pf_addr_o  = ent_addr_q[pf_ch_i];
+  assign pf_left_o  = ent_left_q[pf_ch_i];
   assign in_ent_o   = in_ent_q;
   assign eng_wait_o = eng_wait_q;
 

@@ -13,6 +13,8 @@ module gc_pbdma_dec
   import gpucosim_pkg::*;
   import gc_sem_pkg::*;
   import gc_pbdma_pkg::*;
+  import gc_axi_pkg::*;
+  import gc_eng_pkg::aq_rsp_t;
 #(
   parameter int unsigned RL         = 0,
   parameter int unsigned PB_FIFO_DW = 64,
@@ -80,8 +82,7 @@ module gc_pbdma_dec
   input  logic                 rx_live_i,
   input  logic                 ar_free_i,
   input  logic                 ar_hs_i,
-  input  logic [63:0]          m_rdata_i,
-  input  logic [1:0]           m_rresp_i,
+  input  cli_r_chan_t          m_r_i,           // the R beat (GPFIFO entry) of rx_live_i
   output logic                 ar_load_gp_o,
   output logic [AW-1:0]        gp_rd_addr_o,
   output logic                 seg_start_o,
@@ -92,10 +93,20 @@ module gc_pbdma_dec
   output logic                 fetch_hold_o,
   output logic                 fifo_pop_o,
   output logic                 fifo_flush_o,
+  output logic                 start_pf_o,      // seg_start_o takes the prefetched burst
+
+  // Prefetch unit (gc_pbdma_pf)
+  input  logic [CH_W-1:0]      pf_ch_i,         // its channel
+  input  logic                 pf_gp_ok_i,      // the GPFIFO entry at pf_ch_i's GP_GET ...
+  input  logic [63:0]          pf_gp_ent_i,
+  input  logic                 pf_gp_err_i,     // ... (read with a bus error)
+  input  logic                 pf_pb_ok_i,      // the first burst of its segment
+  input  logic                 pf_mid_i,        // ... of its saved entry
+  input  logic [AW-1:2]        pf_pb_addr_i,
+  output logic                 pf_keep_o,       // the prefetched entry is being taken (GP_WAIT)
 
   // Semaphore unit (gc_pbdma_sem)
-  input  logic                 as_valid_i,
-  input  logic                 as_err_i,
+  input  aq_rsp_t              aq_rsp_i,        // the atomic unit's answer (valid, err)
   input  logic                 sem_pass_i,
   input  logic                 sem_acq_i,
   input  logic                 sem_sw_i,
@@ -108,11 +119,11 @@ module gc_pbdma_dec
   input  logic [CH_W-1:0]      to_ch_i,
   input  logic [31:0]          to_method_i,
   input  logic [31:0]          to_data_i,
-  output logic                 aq_start_o,
-  output logic [1:0]           aq_op_o,
-  output logic [1:0]           aq_size_o,
-  output logic [AW-1:0]        aq_addr_o,
-  output logic [63:0]          aq_wdata_o,
+  output logic                 sem_start_o,     // the request the semaphore unit sends
+  output logic [1:0]           sem_op_o,
+  output logic [1:0]           sem_size_o,
+  output logic [AW-1:0]        sem_addr_o,
+  output logic [63:0]          sem_wdata_o,
   output logic                 acq_try_o,
   output logic                 acq_fail_o,
   output logic                 acq_pass_o,
@@ -167,7 +178,6 @@ module gc_pbdma_dec
   localparam bit          HAS_CE   = (RL >= 1) && (RL <= GC_NUM_CE);
   localparam bit          HAS_CP   = (RL == 0);              // the compute engine
   localparam bit          HAS_ENG  = HAS_CE || HAS_CP;
-  localparam int unsigned BEAT_LSB = $clog2(GC_AXI_DATA_W / 8);
   localparam logic [MA_W-1:0] HOST_END_DW = MA_W'(GC_HOST_METHODS_END / 4);
 
   // A SET_REMAP_COMPONENTS destination component that a memset can do
@@ -177,12 +187,18 @@ module gc_pbdma_dec
            (c == GC_COPY_SET_REMAP_COMPONENTS_DST_X_NO_WRITE);
   endfunction
 
-  // GPFIFO entry address of a channel
-  function automatic logic [AW-1:0] gp_addr(input logic [AW-1:0] base, input logic [LW-1:0] l2,
-                                            input logic [31:0] idx);
-    logic [31:0] m;
-    m = ~(32'hFFFF_FFFF << l2);
-    return base + {(AW - 32 - BEAT_LSB)'(0), idx & m, BEAT_LSB'(0)};
+  // A fault the FSM records for the resident channel: its cause, and the ERROR.METHOD / DATA
+  // words (a fault of a dispatched method gets its method and data filled in after dispatch)
+  typedef struct packed {
+    logic         raised;
+    error_cause_e cause;
+    logic [31:0]  method;
+    logic [31:0]  data;
+  } flt_t;
+  localparam flt_t FLT_NONE = '{raised: 1'b0, cause: ERROR_CAUSE_NONE, method: '0, data: '0};
+  function automatic flt_t fault(input error_cause_e cause, input logic [31:0] method = '0,
+                                 input logic [31:0] data = '0);
+    return '{raised: 1'b1, cause: cause, method: method, data: data};
   endfunction
 
   // ------------------------------------------------------------------------------------------
@@ -190,6 +206,7 @@ module gc_pbdma_dec
   // ------------------------------------------------------------------------------------------
   pbdma_state_e    state_q, state_d;
   logic [CH_W-1:0] cur_ch_q, cur_ch_d;
+  logic            gp_pf_q;                  // GP_WAIT takes the prefetched entry
 
   // Current segment
   logic [GC_GP_ENTRY0_GET_W-1:0] ent0_get_q; // GP_ENTRY0.GET of the entry being executed
@@ -203,6 +220,8 @@ module gc_pbdma_dec
   logic [MA_W-1:0]      exe_addr_q;
   logic [SC_W-1:0]      exe_subch_q;
   logic [31:0]          exe_data_q;
+  logic [31:0]          exe_method;          // its ERROR.METHOD word
+  assign exe_method = err_method(exe_subch_q, exe_addr_q);
 
   // Pending fault record of the current channel
   logic                 flt_pend_q;
@@ -234,7 +253,14 @@ module gc_pbdma_dec
   // Main FSM: selection, decode, dispatch, switches
   // ------------------------------------------------------------------------------------------
   logic                 fifo_pop, fifo_flush;
-  logic                 seg_setup, resume;
+  logic                 seg_setup, resume, gp_pf_d, start_pf;
+
+  // The GPFIFO entry GP_WAIT looks at: read now, or prefetched
+  logic        gp_rx, gp_err;
+  logic [63:0] gp_ent;
+  assign gp_rx  = gp_pf_q || rx_live_i;
+  assign gp_ent = gp_pf_q ? pf_gp_ent_i : m_r_i.data;
+  assign gp_err = gp_pf_q ? pf_gp_err_i : resp_err(m_r_i.resp);
 
   // Decoded method (waveform strobe)
   logic                 mthd_valid;
@@ -268,12 +294,11 @@ module gc_pbdma_dec
   logic                 leave, leave_save;
   logic [3:0]           leave_cause;
   logic                 acq_fail, acq_pass, acq_try;
+  logic                 sem_done;            // the SEM_EXECUTE being executed is done
   logic                 to_send;             // fault port sends a switched-out channel's timeout
 
   // Fault entry
-  logic                 flt_set;
-  error_cause_e         flt_cause_d;
-  logic [31:0]          flt_method_d, flt_data_d;
+  flt_t                 flt_d;
 
   // Method-header fields of the FIFO head
   logic [MA_W-1:0]                      head_addr;
@@ -330,6 +355,8 @@ module gc_pbdma_dec
     fifo_flush    = 1'b0;
     seg_setup     = 1'b0;
     resume        = 1'b0;
+    gp_pf_d       = 1'b0;
+    start_pf      = 1'b0;
     mthd_valid    = 1'b0;
     mthd_addr     = '0;
     mthd_subch    = '0;
@@ -361,10 +388,8 @@ module gc_pbdma_dec
     acq_fail      = 1'b0;
     acq_pass      = 1'b0;
     acq_try       = 1'b0;
-    flt_set       = 1'b0;
-    flt_cause_d   = ERROR_CAUSE_NONE;
-    flt_method_d  = '0;
-    flt_data_d    = '0;
+    sem_done      = 1'b0;
+    flt_d         = FLT_NONE;
     gp_get_we_o   = 1'b0;
     gp_get_ch_o   = cur_ch_q;
     gp_get_val_o  = nxt_gp_get;
@@ -414,8 +439,11 @@ module gc_pbdma_dec
         if (sel_own)   cur_ch_d = own_i;
         if (sel_rr || sel_guest || sel_own) begin
           if (in_ent_i[cur_ch_d]) begin
-            resume  = 1'b1;
+            resume  = 1'b1;                    // (start_pf_mid below: its burst prefetched)
             state_d = PBDMA_STATE_PB_FETCH;
+          end else if (pf_gp_ok_i && (pf_ch_i == cur_ch_d)) begin
+            gp_pf_d = 1'b1;                    // the entry was prefetched: no GPFIFO read
+            state_d = PBDMA_STATE_GP_WAIT;
           end else begin
             ar_load_gp = 1'b1;
             gp_rd_addr = gp_addr(ch_gpfifo_base_i[cur_ch_d], ch_gpfifo_log2_i[cur_ch_d],
@@ -427,8 +455,13 @@ module gc_pbdma_dec
 
       // ---------------------------------------------------------------------------------------
       PBDMA_STATE_GP_REQ: begin
+        // A slice that expires while the next entry is being read switches at once: the entry
+        // is not consumed (GP_GET stays), its read is dropped and made again on return.
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
+        end else if (sw_ts_i) begin
+          leave = 1'b1;
+          leave_cause[SW_TIMESLICE] = 1'b1;
         end else if (ar_hs_i) begin
           state_d = PBDMA_STATE_GP_WAIT;
         end
@@ -438,36 +471,33 @@ module gc_pbdma_dec
       PBDMA_STATE_GP_WAIT: begin
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
-        end else if (rx_live_i) begin
-          if (resp_err(m_rresp_i)) begin
-            flt_set     = 1'b1;
-            flt_cause_d = ERROR_CAUSE_BUS_ERROR;
-            flt_data_d  = 32'(gp_addr(ch_gpfifo_base_i[cur_ch_q], ch_gpfifo_log2_i[cur_ch_q],
-                                      cur_gp_get));
-          end else if (m_rdata_i[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W] == '0) begin
+        end else if (gp_rx) begin
+          if (gp_err) begin
+            flt_d = fault(ERROR_CAUSE_BUS_ERROR, '0,
+                          32'(gp_addr(ch_gpfifo_base_i[cur_ch_q], ch_gpfifo_log2_i[cur_ch_q],
+                                      cur_gp_get)));
+          end else if (gp_ent[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W] == '0) begin
             // Control entry
-            if (m_rdata_i[32 + GC_GP_ENTRY1_OPCODE_LSB +: GC_GP_ENTRY1_OPCODE_W] ==
+            if (gp_ent[32 + GC_GP_ENTRY1_OPCODE_LSB +: GC_GP_ENTRY1_OPCODE_W] ==
                 GC_GP_ENTRY1_OPCODE_NOP) begin
               state_d = PBDMA_STATE_SEG_DONE;
             end else begin
-              flt_set     = 1'b1;
-              flt_cause_d = ERROR_CAUSE_INVALID_GPFIFO_ENTRY;
-              flt_data_d  = m_rdata_i[63:32];
+              flt_d = fault(ERROR_CAUSE_INVALID_GPFIFO_ENTRY, '0, gp_ent[63:32]);
             end
-          end else if (m_rdata_i[32 + GC_GP_ENTRY1_LEVEL_LSB +: GC_GP_ENTRY1_LEVEL_W] ==
+          end else if (gp_ent[32 + GC_GP_ENTRY1_LEVEL_LSB +: GC_GP_ENTRY1_LEVEL_W] ==
                        GC_GP_ENTRY1_LEVEL_SUBROUTINE) begin
-            flt_set     = 1'b1;
-            flt_cause_d = ERROR_CAUSE_INVALID_GPFIFO_ENTRY;
-            flt_data_d  = m_rdata_i[63:32];
-          end else if (m_rdata_i[GC_GP_ENTRY0_FETCH_LSB +: GC_GP_ENTRY0_FETCH_W] != '0) begin
+            flt_d = fault(ERROR_CAUSE_INVALID_GPFIFO_ENTRY, '0, gp_ent[63:32]);
+          end else if (gp_ent[GC_GP_ENTRY0_FETCH_LSB +: GC_GP_ENTRY0_FETCH_W] != '0) begin
             // FETCH CONDITIONAL
-            flt_set     = 1'b1;
-            flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
-            flt_data_d  = m_rdata_i[31:0];
+            flt_d = fault(ERROR_CAUSE_UNSUPPORTED, '0, gp_ent[31:0]);
           end else begin
             seg_setup = 1'b1;
+            start_pf  = gp_pf_q && pf_pb_ok_i && !pf_mid_i;   // its first burst was prefetched
             state_d   = PBDMA_STATE_PB_FETCH;
           end
+        end else if (sw_ts_i) begin
+          leave = 1'b1;                         // as in GP_REQ
+          leave_cause[SW_TIMESLICE] = 1'b1;
         end
       end
 
@@ -486,9 +516,7 @@ module gc_pbdma_dec
         end else if (fifo_cnt_i != '0) begin
           if (head[32]) begin
             // Poisoned dword: its beat returned a bus error
-            flt_set     = 1'b1;
-            flt_cause_d = ERROR_CAUSE_BUS_ERROR;
-            flt_data_d  = {ent0_get_q, 2'b00};
+            flt_d = fault(ERROR_CAUSE_BUS_ERROR, '0, {ent0_get_q, 2'b00});
           end else if (cur_ctx.count != '0) begin
             // Data dword of the current method run
             is_mthd    = 1'b1;
@@ -529,10 +557,8 @@ module gc_pbdma_dec
                 if (d == 32'(GC_PB_DMA_NOP)) begin
                   fifo_pop = 1'b1;                // NVIDIA's universal NOP: skipped
                 end else begin
-                  flt_set      = 1'b1;
-                  flt_cause_d  = ERROR_CAUSE_INVALID_METHOD_HEADER;
-                  flt_method_d = err_method(head_subch, head_addr);
-                  flt_data_d   = d;
+                  flt_d = fault(ERROR_CAUSE_INVALID_METHOD_HEADER,
+                                err_method(head_subch, head_addr), d);
                 end
               end
             endcase
@@ -592,8 +618,7 @@ module gc_pbdma_dec
                   bind_obj   = OBJ_COMPUTE;
                   mthd_inc_o = 1'b1;
                 end else begin
-                  flt_set     = 1'b1;
-                  flt_cause_d = ERROR_CAUSE_INVALID_CLASS;
+                  flt_d = fault(ERROR_CAUSE_INVALID_CLASS);
                 end
               end
               GC_HOST_NOP_DW, GC_HOST_WFI_DW: begin
@@ -646,16 +671,13 @@ module gc_pbdma_dec
                     if (sem_ts) aq_size_d = sem_is64 ? SEM_ASIZE_16 : SEM_ASIZE_16W;
                     if (sem_op == GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION &&
                         sem_red > GC_HOST_SEM_EXECUTE_REDUCTION_DEC) begin
-                      flt_set     = 1'b1;
-                      flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
+                      flt_d = fault(ERROR_CAUSE_UNSUPPORTED);
                     end else if (sem_op == GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION &&
                                  !sem_red_form_ok(sem_red, sem_sgn, sem_is64)) begin
-                      flt_set     = 1'b1;
-                      flt_cause_d = ERROR_CAUSE_INVALID_REDUCTION;
+                      flt_d = fault(ERROR_CAUSE_INVALID_REDUCTION);
                     end else if ((sem_ts && sem_addr[3:0] != 4'h0) ||
                                  (sem_is64 && sem_addr[2:0] != 3'b000)) begin
-                      flt_set     = 1'b1;
-                      flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
+                      flt_d = fault(ERROR_CAUSE_MISALIGNED_SEMAPHORE);
                     end
                   end
                   GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE,
@@ -666,16 +688,14 @@ module gc_pbdma_dec
                     aq_op_d = SEM_AOP_READ;
                     acq_try = 1'b1;
                     if (sem_is64 && sem_addr[2:0] != 3'b000) begin
-                      flt_set     = 1'b1;
-                      flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
+                      flt_d = fault(ERROR_CAUSE_MISALIGNED_SEMAPHORE);
                     end
                   end
                   default: begin
-                    flt_set     = 1'b1;
-                    flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
+                    flt_d = fault(ERROR_CAUSE_UNSUPPORTED);
                   end
                 endcase
-                if (!flt_set && acq_try && cur_ok_i) begin
+                if (!flt_d.raised && acq_try && cur_ok_i) begin
                   // A snooped write already satisfied this acquire (it is dispatched again
                   // after a switch): done without reading the semaphore
                   acq_pass   = 1'b1;
@@ -683,7 +703,7 @@ module gc_pbdma_dec
                   fifo_pop   = 1'b1;
                   ctx_we     = 1'b1;
                   mthd_inc_o = 1'b1;
-                end else if (!flt_set) begin
+                end else if (!flt_d.raised) begin
                   aq_start = 1'b1;
                   exe_load = 1'b1;
                   state_d  = PBDMA_STATE_SEM_WAIT;
@@ -692,18 +712,15 @@ module gc_pbdma_dec
                 end
               end
               default: begin
-                flt_set     = 1'b1;
-                flt_cause_d = ERROR_CAUSE_INVALID_METHOD;
+                flt_d = fault(ERROR_CAUSE_INVALID_METHOD);
               end
             endcase
           end else if (cur_bind_i[mthd_subch] == OBJ_NONE) begin
-            flt_set     = 1'b1;
-            flt_cause_d = ERROR_CAUSE_INVALID_SUBCHANNEL;
+            flt_d = fault(ERROR_CAUSE_INVALID_SUBCHANNEL);
           end else if ((cur_bind_i[mthd_subch] == OBJ_COPY && !HAS_CE) ||
                        (cur_bind_i[mthd_subch] == OBJ_COMPUTE && !HAS_CP)) begin
             // A class bound on a runlist without its engine: bound, its methods not executed
-            flt_set     = 1'b1;
-            flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
+            flt_d = fault(ERROR_CAUSE_UNSUPPORTED);
           end else if (cur_bind_i[mthd_subch] == OBJ_COMPUTE) begin
             // COMPUTE class (runlist 0)
             mthd_inc_o = 1'b1;
@@ -722,8 +739,7 @@ module gc_pbdma_dec
               end
               default: begin
                 mthd_inc_o  = 1'b0;
-                flt_set     = 1'b1;
-                flt_cause_d = ERROR_CAUSE_INVALID_METHOD;
+                flt_d = fault(ERROR_CAUSE_INVALID_METHOD);
               end
             endcase
           end else begin
@@ -798,17 +814,14 @@ module gc_pbdma_dec
                                   GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_W] !=
                         GC_COPY_LAUNCH_DMA_SRC_MEMORY_LAYOUT_PITCH))));
                 if (ce_unsup) begin
-                  flt_set     = 1'b1;
-                  flt_cause_d = ERROR_CAUSE_UNSUPPORTED;
+                  flt_d = fault(ERROR_CAUSE_UNSUPPORTED);
                 end else if (ce_reduce && !sem_red_form_ok(ce_red, ce_sgn, 1'b0)) begin
-                  flt_set     = 1'b1;
-                  flt_cause_d = ERROR_CAUSE_INVALID_REDUCTION;
+                  flt_d = fault(ERROR_CAUSE_INVALID_REDUCTION);
                 end else if ((semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE &&
                               ce_sem_lo[1:0] != 2'b00) ||
                              (semt == GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE &&
                               ce_sem_lo != 4'h0)) begin
-                  flt_set     = 1'b1;
-                  flt_cause_d = ERROR_CAUSE_MISALIGNED_SEMAPHORE;
+                  flt_d = fault(ERROR_CAUSE_MISALIGNED_SEMAPHORE);
                 end else begin
                   launch   = 1'b1;
                   exe_load = 1'b1;
@@ -817,18 +830,18 @@ module gc_pbdma_dec
               end
               default: begin
                 mthd_inc_o  = 1'b0;
-                flt_set     = 1'b1;
-                flt_cause_d = ERROR_CAUSE_INVALID_METHOD;
+                flt_d = fault(ERROR_CAUSE_INVALID_METHOD);
               end
             endcase
           end
-          if (flt_set) begin
+          if (flt_d.raised) begin
+            // a dispatched method's fault names the method and its data
             mthd_inc_o   = 1'b0;
             mreg_we      = 1'b0;
             bind_we      = 1'b0;
             nonstall_o   = 1'b0;
-            flt_method_d = err_method(mthd_subch, mthd_addr);
-            flt_data_d   = mthd_data;
+            flt_d.method = err_method(mthd_subch, mthd_addr);
+            flt_d.data   = mthd_data;
           end else if (state_d == PBDMA_STATE_PB_FETCH && seg_left_q == LEN_W'(1)) begin
             state_d = PBDMA_STATE_SEG_DONE;  // that was the segment's last dword
           end
@@ -867,28 +880,17 @@ module gc_pbdma_dec
       PBDMA_STATE_SEM_WAIT: begin
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
-        end else if (as_valid_i) begin
+        end else if (aq_rsp_i.valid) begin
           pass = sem_pass_i;
-          if (as_err_i) begin
-            flt_set      = 1'b1;
-            flt_cause_d  = ERROR_CAUSE_BUS_ERROR;
-            flt_method_d = err_method(exe_subch_q, exe_addr_q);
-            flt_data_d   = exe_data_q;
+          if (aq_rsp_i.err) begin
+            flt_d = fault(ERROR_CAUSE_BUS_ERROR, exe_method, exe_data_q);
           end else if (!sem_acq_i || pass) begin
-            // Done: consume the SEM_EXECUTE dword
-            acq_pass   = sem_acq_i;
-            fifo_pop   = 1'b1;
-            ctx_we     = 1'b1;
-            ctx_d      = pend_ctx_q;
-            mthd_inc_o = 1'b1;
-            state_d    = (seg_left_q == LEN_W'(1)) ? PBDMA_STATE_SEG_DONE : PBDMA_STATE_PB_FETCH;
+            acq_pass = sem_acq_i;
+            sem_done = 1'b1;
           end else begin
             acq_fail = 1'b1;
             if (cur_to_i) begin
-              flt_set      = 1'b1;
-              flt_cause_d  = ERROR_CAUSE_ACQUIRE_TIMEOUT;
-              flt_method_d = err_method(exe_subch_q, exe_addr_q);
-              flt_data_d   = exe_data_q;
+              flt_d = fault(ERROR_CAUSE_ACQUIRE_TIMEOUT, exe_method, exe_data_q);
             end else if (sem_sw_i) begin
               leave       = 1'b1;
               leave_save  = 1'b1;
@@ -906,18 +908,11 @@ module gc_pbdma_dec
         if (abort) begin
           state_d = PBDMA_STATE_FAULT;
         end else if (cur_to_i) begin
-          flt_set      = 1'b1;
-          flt_cause_d  = ERROR_CAUSE_ACQUIRE_TIMEOUT;
-          flt_method_d = err_method(exe_subch_q, exe_addr_q);
-          flt_data_d   = exe_data_q;
+          flt_d = fault(ERROR_CAUSE_ACQUIRE_TIMEOUT, exe_method, exe_data_q);
         end else if (cur_ok_i) begin
-          // A snooped write satisfied the acquire: consume the SEM_EXECUTE dword now
-          acq_pass   = 1'b1;
-          fifo_pop   = 1'b1;
-          ctx_we     = 1'b1;
-          ctx_d      = pend_ctx_q;
-          mthd_inc_o = 1'b1;
-          state_d    = (seg_left_q == LEN_W'(1)) ? PBDMA_STATE_SEG_DONE : PBDMA_STATE_PB_FETCH;
+          // A snooped write satisfied the acquire
+          acq_pass = 1'b1;
+          sem_done = 1'b1;
         end else if (cur_due_i || acq_woke_i[cur_ch_q]) begin
           state_d = PBDMA_STATE_PB_FETCH;
         end else if (sw_blk_i) begin
@@ -967,6 +962,15 @@ module gc_pbdma_dec
       default: state_d = PBDMA_STATE_IDLE;
     endcase
 
+    // The SEM_EXECUTE in SEM_WAIT / ACQ_RETRY is done (a release, or an acquire that passed):
+    // consume its dword, take the decoder context after it, count the method
+    if (sem_done) begin
+      fifo_pop   = 1'b1;
+      ctx_we     = 1'b1;
+      ctx_d      = pend_ctx_q;
+      mthd_inc_o = 1'b1;
+      state_d    = (seg_left_q == LEN_W'(1)) ? PBDMA_STATE_SEG_DONE : PBDMA_STATE_PB_FETCH;
+    end
     if (leave) begin
       state_d  = PBDMA_STATE_CTX_SAVE;
       fifo_pop = 1'b0;
@@ -975,7 +979,7 @@ module gc_pbdma_dec
       fifo_flush = 1'b1;
       ar_load_gp = 1'b0;
     end
-    if (flt_set) begin
+    if (flt_d.raised) begin
       state_d  = PBDMA_STATE_FAULT;
       fifo_pop = 1'b0;
       ctx_we   = 1'b0;
@@ -1057,9 +1061,9 @@ module gc_pbdma_dec
   // Segment (re)start: from the GPFIFO entry or from a saved context
   logic [AW-1:2]    seg_addr;   // dword address of the segment (from the GPFIFO entry)
   logic [LEN_W-1:0] seg_len;
-  assign seg_addr = {m_rdata_i[32 + GC_GP_ENTRY1_GET_HI_LSB +: HI_W],
-                     m_rdata_i[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W]};
-  assign seg_len  = m_rdata_i[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W];
+  assign seg_addr = {gp_ent[32 + GC_GP_ENTRY1_GET_HI_LSB +: HI_W],
+                     gp_ent[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W]};
+  assign seg_len  = gp_ent[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W];
 
   logic [AW-1:2]    st_addr;
   logic [LEN_W-1:0] st_len;
@@ -1076,16 +1080,22 @@ module gc_pbdma_dec
   assign fetch_hold_o  = sync_q && ce_pend_i[cur_ch_q];
   assign fifo_pop_o    = fifo_pop;
   assign fifo_flush_o  = fifo_flush;
+  // a resumed entry takes the prefetched burst of its next undecoded dwords
+  logic start_pf_mid;
+  assign start_pf_mid  = resume && pf_pb_ok_i && pf_mid_i && (pf_ch_i == cur_ch_d) &&
+                         (pf_pb_addr_i == ent_addr_i);
+  assign start_pf_o    = start_pf || start_pf_mid;
+  assign pf_keep_o     = (state_q == PBDMA_STATE_GP_WAIT) && gp_pf_q;
 
-  assign aq_start_o    = aq_start;
-  assign aq_op_o       = aq_op_d;
-  assign aq_size_o     = aq_size_d;
-  assign aq_addr_o     = aq_addr_d;
-  assign aq_wdata_o    = aq_wdata_d;
+  assign sem_start_o   = aq_start;
+  assign sem_op_o      = aq_op_d;
+  assign sem_size_o    = aq_size_d;
+  assign sem_addr_o    = aq_addr_d;
+  assign sem_wdata_o   = aq_wdata_d;
   assign acq_try_o     = acq_try;
   assign acq_fail_o    = acq_fail;
   assign acq_pass_o    = acq_pass;
-  assign acq_clr_o     = flt_set && (flt_cause_d == ERROR_CAUSE_ACQUIRE_TIMEOUT);
+  assign acq_clr_o     = flt_d.raised && (flt_d.cause == ERROR_CAUSE_ACQUIRE_TIMEOUT);
   assign to_send_o     = to_send;
 
   assign launch_o      = launch;
@@ -1094,7 +1104,7 @@ module gc_pbdma_dec
   assign ce_red_o      = ce_red;
   assign eng_clear_o   = (state_d == PBDMA_STATE_FAULT);
   assign abort_o       = abort;
-  assign exe_method_o  = err_method(exe_subch_q, exe_addr_q);
+  assign exe_method_o  = exe_method;
   assign exe_data_o    = exe_data_q;
 
   assign state_o       = state_q;
@@ -1115,6 +1125,7 @@ module gc_pbdma_dec
     if (!rst_ni) begin
       state_q       <= PBDMA_STATE_IDLE;
       cur_ch_q      <= '0;
+      gp_pf_q       <= 1'b0;
       ent0_get_q    <= '0;
       seg_left_q    <= '0;
       sync_q        <= 1'b0;
@@ -1129,13 +1140,14 @@ module gc_pbdma_dec
       flt_data_q    <= '0;
     end else begin
       state_q  <= state_d;
+      gp_pf_q  <= gp_pf_d;
       cur_ch_q <= cur_ch_d;
 
       // ---- segment setup from the GPFIFO entry or a saved context ----
       if (seg_setup || resume) begin
         if (seg_setup) begin
-          ent0_get_q <= m_rdata_i[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W];
-          sync_q     <= (m_rdata_i[32 + GC_GP_ENTRY1_SYNC_LSB +: GC_GP_ENTRY1_SYNC_W] ==
+          ent0_get_q <= gp_ent[GC_GP_ENTRY0_GET_LSB +: GC_GP_ENTRY0_GET_W];
+          sync_q     <= (gp_ent[32 + GC_GP_ENTRY1_SYNC_LSB +: GC_GP_ENTRY1_SYNC_W] ==
                          GC_GP_ENTRY1_SYNC_WAIT);
         end else begin
           ent0_get_q <= ent_get_i;
@@ -1159,11 +1171,11 @@ module gc_pbdma_dec
       if (aq_start) pend_ctx_q <= ctx_d;
 
       // ---- fault record ----
-      if (flt_set) begin
+      if (flt_d.raised) begin
         flt_pend_q   <= 1'b1;
-        flt_cause_q  <= flt_cause_d;
-        flt_method_q <= flt_method_d;
-        flt_data_q   <= flt_data_d;
+        flt_cause_q  <= flt_d.cause;
+        flt_method_q <= flt_d.method;
+        flt_data_q   <= flt_d.data;
       end else if (state_q == PBDMA_STATE_FAULT &&
                    ((fault_valid_o && !ce_fault_i) || ch_reset_i[cur_ch_q])) begin
         flt_pend_q <= 1'b0;   // sent, or dropped because the channel is being reset
@@ -1171,8 +1183,9 @@ module gc_pbdma_dec
     end
   end
 
-  // Waveform-only signals
+  // Waveform-only signals, method registers not every one of which is read here, the R beat's
+  // last and the atomic answer's ready and data (the semaphore unit takes them)
   logic unused_dec;
-  assign unused_dec = ^{mthd_valid, cur_mr_i};   // (not every method register is read here)
+  assign unused_dec = ^{mthd_valid, cur_mr_i, m_r_i.last, aq_rsp_i.ready, aq_rsp_i.rdata};
 
 endmodule

@@ -3,10 +3,11 @@
 //
 //   command   launch_i (a copy LAUNCH_DMA decoded by the FSM) loads the copy command from the
 //             channel's method registers and the LAUNCH_DMA dword; launch_cp_i (a compute
-//             SEND_SIGNALING_PCAS_B SCHEDULE) loads the TMD address SEND_PCAS_A << 8. cmd_valid_o
-//             is held until the engine takes it (cmd_hs_o), dropped when the FSM faults.
-//   in flight ce_pend_o[ch]: the channel's copy / task was taken and is not done (ce_done_i,
-//             with its channel on ce_done_ch_i on runlist 0; on a copy runlist the one copy's
+//             SEND_SIGNALING_PCAS_B SCHEDULE) loads the TMD address SEND_PCAS_A << 8 (gc_eng_pkg's
+//             eng_req_t). Its valid is held until the engine takes it (cmd_hs_o), dropped when
+//             the FSM faults.
+//   in flight ce_pend_o[ch]: the channel's copy / task was taken and is not done (eng_rsp_i.done,
+//             with its channel on eng_rsp_i.done_ch on runlist 0; on a copy runlist the one copy's
 //             channel). A copy engine runs one command at a time (eng_excl_o while busy); the
 //             compute engine takes several channels' tasks (only a channel's own task holds it).
 //   faults    ce_fault_o: the engine reported an error for a command in flight whose channel
@@ -15,6 +16,7 @@
 module gc_pbdma_eng
   import gpucosim_pkg::*;
   import gc_pbdma_pkg::*;
+  import gc_eng_pkg::*;
 #(
   parameter int unsigned RL = 0
 ) (
@@ -43,50 +45,22 @@ module gc_pbdma_eng
   output logic                 eng_excl_o,       // the engine is busy for every channel
   output logic                 cur_eng_wait_o,   // the resident channel's engine wait is not over
   output logic                 ce_fault_o,
-  output logic [CH_W-1:0]      done_ch_o,        // the channel of ce_done_i
+  output logic [CH_W-1:0]      done_ch_o,        // the channel of eng_rsp_i.done
   output logic [31:0]          flt_gp_get_o,     // done_ch_o's fault record
   output logic [31:0]          flt_method_o,
   output logic [31:0]          flt_data_o,
 
-  // Engine command
-  output logic                 cmd_valid_o,
-  input  logic                 cmd_ready_i,
-  output logic [7:0]           cmd_ch_o,
-  output logic [AW-1:0]        cmd_src_o,
-  output logic [AW-1:0]        cmd_dst_o,
-  output logic [31:0]          cmd_line_len_o,
-  output logic [31:0]          cmd_line_count_o,
-  output logic [31:0]          cmd_pitch_in_o,
-  output logic [31:0]          cmd_pitch_out_o,
-  output logic                 cmd_copy_o,
-  output logic                 cmd_remap_o,
-  output logic [31:0]          cmd_const_a_o,
-  output logic [31:0]          cmd_const_b_o,
-  output logic [31:0]          cmd_components_o,
-  output logic                 cmd_sem_o,
-  output logic                 cmd_sem_four_o,
-  output logic [AW-1:0]        cmd_sem_addr_o,
-  output logic [31:0]          cmd_sem_payload_o,
-  output logic                 cmd_sem_reduce_o,
-  output logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] cmd_sem_red_o,
-  output logic                 cmd_sem_signed_o,
-  output logic                 cmd_intr_o,
-  input  logic                 ce_done_i,
-  input  logic                 ce_done_err_i,
-  input  logic [7:0]           ce_done_ch_i
+  // Engine command port (gc_eng_pkg)
+  output eng_req_t             eng_req_o,
+  input  eng_rsp_t             eng_rsp_i
 );
 
   localparam bit HAS_CE  = (RL >= 1) && (RL <= GC_NUM_CE);
   localparam bit HAS_CP  = (RL == 0);              // the compute engine
   localparam bit HAS_ENG = HAS_CE || HAS_CP;
 
-  logic                 cmd_valid_q;
-  logic [AW-1:0]        cmd_src_q, cmd_dst_q, cmd_sem_addr_q;
-  logic [31:0]          cmd_line_len_q, cmd_line_count_q, cmd_pitch_in_q, cmd_pitch_out_q;
-  logic [31:0]          cmd_sem_payload_q, cmd_const_a_q, cmd_const_b_q, cmd_components_q;
-  logic                 cmd_copy_q, cmd_sem_q, cmd_sem_four_q, cmd_intr_q, cmd_remap_q;
-  logic                 cmd_sem_reduce_q, cmd_sem_signed_q;
-  logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] cmd_sem_red_q;
+  logic                 cmd_valid_q, cmd_valid;
+  eng_cmd_t             cmd_q;               // its ch is not used: the command's is cur_ch_i
   logic                 ce_busy_q;           // a command was accepted and is not done
   logic [CH_W-1:0]      ce_ch_q;
   logic [NCH-1:0]       ce_pend_q;           // a copy / task of the channel is not done yet
@@ -100,11 +74,11 @@ module gc_pbdma_eng
   logic            done_v;
   assign eng_excl_o     = HAS_CE && ce_busy_q;
   assign cur_eng_wait_o = HAS_CP ? ce_pend_q[cur_ch_i] : ce_busy_q;
-  assign done_ch        = HAS_CP ? CH_W'(ce_done_ch_i) : ce_ch_q;
-  assign done_v         = ce_done_i && ce_pend_q[done_ch];
-  assign cmd_valid_o    = HAS_ENG && cmd_valid_q && !eng_excl_o && !abort_i;
-  assign cmd_hs_o       = cmd_valid_o && cmd_ready_i;
-  assign ce_fault_o     = done_v && ce_done_err_i && !ce_cancel_q[done_ch];
+  assign done_ch        = HAS_CP ? CH_W'(eng_rsp_i.done_ch) : ce_ch_q;
+  assign done_v         = eng_rsp_i.done && ce_pend_q[done_ch];
+  assign cmd_valid      = HAS_ENG && cmd_valid_q && !eng_excl_o && !abort_i;
+  assign cmd_hs_o       = cmd_valid && eng_rsp_i.ready;
+  assign ce_fault_o     = done_v && eng_rsp_i.done_err && !ce_cancel_q[done_ch];
   assign done_ch_o      = done_ch;
   assign flt_gp_get_o   = ce_gp_get_q[done_ch];
   assign flt_method_o   = ce_method_q[done_ch];
@@ -115,25 +89,7 @@ module gc_pbdma_eng
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cmd_valid_q       <= 1'b0;
-      cmd_src_q         <= '0;
-      cmd_dst_q         <= '0;
-      cmd_sem_addr_q    <= '0;
-      cmd_line_len_q    <= '0;
-      cmd_line_count_q  <= '0;
-      cmd_pitch_in_q    <= '0;
-      cmd_pitch_out_q   <= '0;
-      cmd_sem_payload_q <= '0;
-      cmd_const_a_q     <= '0;
-      cmd_const_b_q     <= '0;
-      cmd_components_q  <= '0;
-      cmd_copy_q        <= 1'b0;
-      cmd_sem_q         <= 1'b0;
-      cmd_sem_four_q    <= 1'b0;
-      cmd_sem_reduce_q  <= 1'b0;
-      cmd_sem_red_q     <= '0;
-      cmd_sem_signed_q  <= 1'b0;
-      cmd_intr_q        <= 1'b0;
-      cmd_remap_q       <= 1'b0;
+      cmd_q             <= '0;
       ce_busy_q         <= 1'b0;
       ce_ch_q           <= '0;
       ce_cancel_q       <= '0;
@@ -147,63 +103,63 @@ module gc_pbdma_eng
       logic [NCH-1:0] pend_n, cancel_n;
       if (launch_i) begin
         cmd_valid_q       <= 1'b1;
-        cmd_src_q         <= {mreg_i[MR_OFS_IN_UPPER][GC_COPY_OFFSET_IN_UPPER_UPPER_LSB +: HI_W],
+        cmd_q.src         <= {mreg_i[MR_OFS_IN_UPPER][GC_COPY_OFFSET_IN_UPPER_UPPER_LSB +: HI_W],
                               mreg_i[MR_OFS_IN_LOWER]};
-        cmd_dst_q         <= {mreg_i[MR_OFS_OUT_UPPER][GC_COPY_OFFSET_OUT_UPPER_UPPER_LSB +: HI_W],
+        cmd_q.dst         <= {mreg_i[MR_OFS_OUT_UPPER][GC_COPY_OFFSET_OUT_UPPER_UPPER_LSB +: HI_W],
                               mreg_i[MR_OFS_OUT_LOWER]};
-        cmd_line_len_q    <= mreg_i[MR_LINE_LEN];
-        cmd_line_count_q  <= (mthd_data_i[GC_COPY_LAUNCH_DMA_MULTI_LINE_ENABLE_LSB +:
+        cmd_q.line_len    <= mreg_i[MR_LINE_LEN];
+        cmd_q.line_count  <= (mthd_data_i[GC_COPY_LAUNCH_DMA_MULTI_LINE_ENABLE_LSB +:
                                           GC_COPY_LAUNCH_DMA_MULTI_LINE_ENABLE_W] ==
                               GC_COPY_LAUNCH_DMA_MULTI_LINE_ENABLE_TRUE) ?
                              mreg_i[MR_LINE_COUNT] : 32'd1;
-        cmd_pitch_in_q    <= mreg_i[MR_PITCH_IN];
-        cmd_pitch_out_q   <= mreg_i[MR_PITCH_OUT];
-        cmd_copy_q        <= (mthd_data_i[GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_LSB +:
+        cmd_q.pitch_in    <= mreg_i[MR_PITCH_IN];
+        cmd_q.pitch_out   <= mreg_i[MR_PITCH_OUT];
+        cmd_q.copy        <= (mthd_data_i[GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_LSB +:
                                           GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_W] !=
                               GC_COPY_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE);
-        cmd_remap_q       <= (mthd_data_i[GC_COPY_LAUNCH_DMA_REMAP_ENABLE_LSB +:
+        cmd_q.remap       <= (mthd_data_i[GC_COPY_LAUNCH_DMA_REMAP_ENABLE_LSB +:
                                           GC_COPY_LAUNCH_DMA_REMAP_ENABLE_W] ==
                               GC_COPY_LAUNCH_DMA_REMAP_ENABLE_TRUE);
-        cmd_const_a_q     <= mreg_i[MR_REMAP_A];
-        cmd_const_b_q     <= mreg_i[MR_REMAP_B];
-        cmd_components_q  <= mreg_i[MR_REMAP_COMP];
-        cmd_sem_q         <= (mthd_data_i[GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_LSB +:
+        cmd_q.const_a     <= mreg_i[MR_REMAP_A];
+        cmd_q.const_b     <= mreg_i[MR_REMAP_B];
+        cmd_q.components  <= mreg_i[MR_REMAP_COMP];
+        cmd_q.sem         <= (mthd_data_i[GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_LSB +:
                                           GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_W] !=
                               GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_NONE);
-        cmd_sem_four_q    <= (mthd_data_i[GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_LSB +:
+        cmd_q.sem_four    <= (mthd_data_i[GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_LSB +:
                                           GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_W] ==
                               GC_COPY_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE);
-        cmd_sem_addr_q    <= {mreg_i[MR_CE_SEM_A][GC_COPY_SET_SEMAPHORE_A_UPPER_LSB +: HI_W],
+        cmd_q.sem_addr    <= {mreg_i[MR_CE_SEM_A][GC_COPY_SET_SEMAPHORE_A_UPPER_LSB +: HI_W],
                               mreg_i[MR_CE_SEM_B]};
-        cmd_sem_payload_q <= mreg_i[MR_CE_SEM_PAY];
-        cmd_sem_reduce_q  <= sem_reduce_i;
-        cmd_sem_red_q     <= sem_red_i;
-        cmd_sem_signed_q  <= (mthd_data_i[GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_LSB +:
+        cmd_q.sem_payload <= mreg_i[MR_CE_SEM_PAY];
+        cmd_q.sem_reduce  <= sem_reduce_i;
+        cmd_q.sem_red     <= sem_red_i;
+        cmd_q.sem_signed  <= (mthd_data_i[GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_LSB +:
                                           GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_W] ==
                               GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN_SIGNED);
-        cmd_intr_q        <= (mthd_data_i[GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_LSB +:
+        cmd_q.intr        <= (mthd_data_i[GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_LSB +:
                                           GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_W] ==
                               GC_COPY_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING);
       end
       if (launch_cp_i) begin
         // compute: the TMD address; nothing else of the command is used
         cmd_valid_q       <= 1'b1;
-        cmd_src_q         <= AW'({mreg_i[MR_PCAS_A], 8'h00});
-        cmd_dst_q         <= '0;
-        cmd_line_len_q    <= '0;
-        cmd_line_count_q  <= '0;
-        cmd_copy_q        <= 1'b0;
-        cmd_remap_q       <= 1'b0;
-        cmd_sem_q         <= 1'b0;
-        cmd_sem_four_q    <= 1'b0;
-        cmd_sem_reduce_q  <= 1'b0;
-        cmd_intr_q        <= 1'b0;
+        cmd_q.src         <= AW'({mreg_i[MR_PCAS_A], 8'h00});
+        cmd_q.dst         <= '0;
+        cmd_q.line_len    <= '0;
+        cmd_q.line_count  <= '0;
+        cmd_q.copy        <= 1'b0;
+        cmd_q.remap       <= 1'b0;
+        cmd_q.sem         <= 1'b0;
+        cmd_q.sem_four    <= 1'b0;
+        cmd_q.sem_reduce  <= 1'b0;
+        cmd_q.intr        <= 1'b0;
       end
       if (cmd_hs_o || clear_i) cmd_valid_q <= 1'b0;
       if (cmd_hs_o) begin
         ce_busy_q <= 1'b1;
         ce_ch_q   <= cur_ch_i;
-      end else if (ce_done_i && ce_busy_q) begin
+      end else if (eng_rsp_i.done && ce_busy_q) begin
         ce_busy_q <= 1'b0;
       end
       // Work in flight, written by index
@@ -222,30 +178,15 @@ module gc_pbdma_eng
     end
   end
 
-  assign cmd_ch_o          = 8'(cur_ch_i);
-  assign cmd_src_o         = cmd_src_q;
-  assign cmd_dst_o         = cmd_dst_q;
-  assign cmd_line_len_o    = cmd_line_len_q;
-  assign cmd_line_count_o  = cmd_line_count_q;
-  assign cmd_pitch_in_o    = cmd_pitch_in_q;
-  assign cmd_pitch_out_o   = cmd_pitch_out_q;
-  assign cmd_copy_o        = cmd_copy_q;
-  assign cmd_remap_o       = cmd_remap_q;
-  assign cmd_const_a_o     = cmd_const_a_q;
-  assign cmd_const_b_o     = cmd_const_b_q;
-  assign cmd_components_o  = cmd_components_q;
-  assign cmd_sem_o         = cmd_sem_q;
-  assign cmd_sem_four_o    = cmd_sem_four_q;
-  assign cmd_sem_addr_o    = cmd_sem_addr_q;
-  assign cmd_sem_payload_o = cmd_sem_payload_q;
-  assign cmd_sem_reduce_o  = cmd_sem_reduce_q;
-  assign cmd_sem_red_o     = cmd_sem_red_q;
-  assign cmd_sem_signed_o  = cmd_sem_signed_q;
-  assign cmd_intr_o        = cmd_intr_q;
+  always_comb begin
+    eng_req_o.valid  = cmd_valid;
+    eng_req_o.cmd    = cmd_q;
+    eng_req_o.cmd.ch = 8'(cur_ch_i);
+  end
 
-  // Only some fields of the method data and registers form a command; ce_done_ch_i beyond the
-  // channel bits (and on the copy runlists entirely) is not used.
+  // Only some fields of the method data and registers form a command; eng_rsp_i.done_ch beyond
+  // the channel bits (and on the copy runlists entirely) is not used, nor cmd_q.ch (cur_ch_i is).
   logic unused_eng;
-  assign unused_eng = ^{mthd_data_i, mreg_i, ce_done_ch_i};
+  assign unused_eng = ^{mthd_data_i, mreg_i, eng_rsp_i.done_ch, cmd_q.ch};
 
 endmodule

@@ -9,16 +9,27 @@
 //               split into the segment's dwords (the low dword of the first beat skipped for an
 //               odd start); a beat with a bus error is queued as poisoned dwords (bit 32) and no
 //               further burst is issued.
-//   stale data  stop_i ends the segment: every beat still in flight is counted (disc_q) and
-//               dropped as it arrives (R data is in order per client), except a GPFIFO read
-//               loaded in the same cycle; so the next channel's first read goes out at once.
+//   stale data  stop_i ends the segment: every read still in flight for the resident channel is
+//               marked dead and its beats dropped as they arrive (R data is in order per
+//               client), except a GPFIFO read loaded in the same cycle; so the next channel's
+//               first read goes out at once.
+//   prefetch    the prefetch unit (gc_pbdma_pf) gets the AR register in the cycles the resident
+//               channel does not load it (pf_ar_valid_i / pf_ar_ready_o); its beats come out on
+//               pf_rx_o, and pf_drop_i marks its reads in flight dead. Every AR loaded pushes a
+//               tag {prefetch, dead} into a small queue (TQ_DEPTH; full: no AR is loaded), popped
+//               by the beat with rlast. start_i with start_pf_i preloads the FIFO with the
+//               prefetched first pf_n_i dwords of the segment (pf_beats_i beats) and fetches on
+//               after them.
 //   FIFO        PB_FIFO_DW dwords; the FSM pops the head (pop_i) and flushes it (flush_i).
 module gc_pbdma_fetch
   import gpucosim_pkg::*;
   import gc_pbdma_pkg::*;
+  import gc_axi_pkg::*;
 #(
   parameter int unsigned PB_FIFO_DW = 64,  // pushbuffer dword FIFO depth (power of 2, >= 2 bursts)
-  localparam int unsigned FIFO_AW   = $clog2(PB_FIFO_DW)
+  parameter int unsigned PF_DW      = 2 * GC_AXI_MAX_BURST,   // prefetched dwords (one burst)
+  localparam int unsigned FIFO_AW   = $clog2(PB_FIFO_DW),
+  localparam int unsigned PF_CW     = $clog2(PF_DW + 1)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -34,6 +45,19 @@ module gc_pbdma_fetch
   input  logic                 hold_i,          // do not issue bursts (SYNC WAIT)
   input  logic                 pop_i,
   input  logic                 flush_i,
+  input  logic                 start_pf_i,      // start_i takes the prefetched dwords below
+  input  logic [PF_DW-1:0][32:0] pf_dw_i,
+  input  logic [PF_CW-1:0]     pf_n_i,          // dwords of the segment prefetched
+  input  logic [4:0]           pf_beats_i,      // beats they came in
+  input  logic                 pf_err_i,        // one of them is poisoned
+
+  // Prefetch unit (gc_pbdma_pf)
+  input  logic                 pf_ar_valid_i,   // a prefetch read wants the AR register
+  input  logic [AW-1:0]        pf_ar_addr_i,
+  input  logic [7:0]           pf_ar_len_i,
+  output logic                 pf_ar_ready_o,   // ... and got it this cycle
+  input  logic                 pf_drop_i,       // prefetch reads in flight are stale
+  output logic                 pf_rx_o,         // an R beat of a live prefetch read
 
   // To the FSM
   output logic [32:0]          head_o,          // FIFO head (bit 32: poisoned)
@@ -42,15 +66,9 @@ module gc_pbdma_fetch
   output logic                 ar_free_o,       // a new AR may be loaded this cycle
   output logic                 ar_hs_o,         // the AR was accepted
 
-  // Client memory port, reads only
-  output logic                 m_arvalid_o,
-  input  logic                 m_arready_i,
-  output logic [AW-1:0]        m_araddr_o,
-  output logic [7:0]           m_arlen_o,
-  input  logic                 m_rvalid_i,
-  output logic                 m_rready_o,
-  input  logic [63:0]          m_rdata_i,
-  input  logic [1:0]           m_rresp_i
+  // Client memory port (gc_axi_pkg), reads only: no AW, no W, every B accepted
+  output cli_req_t             m_req_o,
+  input  cli_rsp_t             m_rsp_i
 );
 
   localparam int unsigned BEAT_B     = GC_AXI_DATA_W / 8;     // bytes per beat (8)
@@ -58,7 +76,9 @@ module gc_pbdma_fetch
   localparam int unsigned PAGE_LSB   = 12;                    // AXI: bursts never cross 4 KiB
   localparam int unsigned PAGE_BEATS = (1 << PAGE_LSB) / BEAT_B;
   localparam int unsigned BEATS_W    = LEN_W + 1;
-  localparam int unsigned RD_OUT_W   = FIFO_AW + 2;           // beats in flight (incl. discarded)
+  localparam int unsigned RD_OUT_W   = FIFO_AW + 2;           // live beats in flight
+  localparam int unsigned TQ_DEPTH   = 16;                    // reads in flight (tags)
+  localparam int unsigned TQ_AW      = $clog2(TQ_DEPTH);
 
   logic [LEN_W-1:0]     rx_left_q;           // dwords still to receive
   logic                 rx_skip_q;           // skip the low dword of the next beat
@@ -74,8 +94,12 @@ module gc_pbdma_fetch
   logic                 ar_valid_q;
   logic [AW-1:0]        ar_addr_q;
   logic [7:0]           ar_len_q;
-  logic [RD_OUT_W-1:0]  rd_beats_q;          // beats requested (AR loaded) and not yet received
-  logic [RD_OUT_W-1:0]  disc_q;              // of those, the first disc_q are discarded
+  logic [RD_OUT_W-1:0]  live_q;              // live beats of the resident channel's reads in
+                                             // flight (AR loaded, not yet received)
+  // Tags of the reads in flight, in AR order (R data is in order per client)
+  logic [TQ_DEPTH-1:0]  tq_pf_q, tq_dead_q;
+  logic [TQ_AW-1:0]     tq_wptr_q, tq_rptr_q;
+  logic [TQ_AW:0]       tq_cnt_q;
 
   // Burst sizing and credit
   logic [BEATS_W-1:0] burst_beats;
@@ -90,16 +114,24 @@ module gc_pbdma_fetch
     if (burst_beats > BEATS_W'(to_page))          burst_beats = BEATS_W'(to_page);
   end
 
-  assign fetch_go = fetch_en_q && (fetch_beats_q != '0) && !ar_valid_q && !hold_i &&
-                    (32'(fifo_cnt_q) + 2 * (32'(rd_beats_q) - 32'(disc_q) + 32'(burst_beats))
-                     <= PB_FIFO_DW);
+  logic tq_full, pf_load;
+  assign tq_full  = (tq_cnt_q == (TQ_AW + 1)'(TQ_DEPTH));
+  assign fetch_go = fetch_en_q && (fetch_beats_q != '0) && !ar_valid_q && !hold_i && !tq_full &&
+                    (32'(fifo_cnt_q) + 2 * (32'(live_q) + 32'(burst_beats)) <= PB_FIFO_DW);
   assign pb_load  = fetch_go && !stop_i;
+  // a prefetch read takes the AR register only when the resident channel does not
+  assign pf_load  = pf_ar_valid_i && !ar_valid_q && !tq_full && !gp_load_i && !fetch_go &&
+                    !start_i && !stop_i && !pf_drop_i;
 
   // R beat: discard stale beats, split live ones into the segment's dwords
-  logic rx_live, rx_beat, rx_lo, rx_hi;
-  assign ar_free_o = !ar_valid_q || m_arready_i;
-  assign ar_hs_o   = ar_valid_q && m_arready_i;
-  assign rx_live   = m_rvalid_i && (disc_q == '0);
+  logic rx_live, rx_beat, rx_lo, rx_hi, tq_head_pf, tq_head_dead;
+  assign tq_head_pf   = tq_pf_q[tq_rptr_q];
+  assign tq_head_dead = tq_dead_q[tq_rptr_q];
+  assign ar_free_o = (!ar_valid_q || m_rsp_i.ar_ready) && !tq_full;
+  assign ar_hs_o   = ar_valid_q && m_rsp_i.ar_ready;
+  assign rx_live   = m_rsp_i.r_valid && !tq_head_dead && !tq_head_pf;
+  assign pf_rx_o   = m_rsp_i.r_valid && !tq_head_dead && tq_head_pf && !pf_drop_i;
+  assign pf_ar_ready_o = pf_load;
   assign rx_beat   = rx_live && rx_en_q;
   assign rx_lo     = rx_beat && !rx_skip_q && (rx_left_q != '0);
   assign rx_hi     = rx_beat && ((rx_left_q - LEN_W'(rx_lo)) != '0);
@@ -119,45 +151,72 @@ module gc_pbdma_fetch
       ar_valid_q    <= 1'b0;
       ar_addr_q     <= '0;
       ar_len_q      <= '0;
-      rd_beats_q    <= '0;
-      disc_q        <= '0;
+      live_q        <= '0;
+      tq_pf_q       <= '0;
+      tq_dead_q     <= '0;
+      tq_wptr_q     <= '0;
+      tq_rptr_q     <= '0;
+      tq_cnt_q      <= '0;
     end else begin
-      logic [RD_OUT_W-1:0] rd_beats_n;
+      logic [RD_OUT_W-1:0] live_n;
       logic [FIFO_AW:0]    cnt_n;
       logic [FIFO_AW-1:0]  wp;
+      logic [TQ_DEPTH-1:0] dead_n;
+      logic                push;
 
       // ---- memory read issue ----
-      rd_beats_n = rd_beats_q;
+      live_n = live_q;
+      push   = 1'b0;
       if (ar_hs_o) ar_valid_q <= 1'b0;
       if (gp_load_i) begin
         ar_valid_q <= 1'b1;
         ar_addr_q  <= gp_addr_i;
         ar_len_q   <= 8'd0;
-        rd_beats_n = rd_beats_n + RD_OUT_W'(1);
+        live_n = live_n + RD_OUT_W'(1);
+        push   = 1'b1;
       end else if (pb_load) begin
         ar_valid_q    <= 1'b1;
         ar_addr_q     <= {fetch_addr_q, BEAT_LSB'(0)};
         ar_len_q      <= 8'(burst_beats - BEATS_W'(1));
         fetch_addr_q  <= fetch_addr_q + (AW - BEAT_LSB)'(burst_beats);
         fetch_beats_q <= fetch_beats_q - burst_beats;
-        rd_beats_n = rd_beats_n + RD_OUT_W'(burst_beats);
+        live_n = live_n + RD_OUT_W'(burst_beats);
+        push   = 1'b1;
+      end else if (pf_load) begin
+        ar_valid_q <= 1'b1;
+        ar_addr_q  <= pf_ar_addr_i;
+        ar_len_q   <= pf_ar_len_i;
+        push       = 1'b1;
       end
-      if (m_rvalid_i) rd_beats_n = rd_beats_n - RD_OUT_W'(1);
-      rd_beats_q <= rd_beats_n;
-      // stale beats: everything still in flight when a segment stops (a GPFIFO read loaded in
-      // the same cycle by SEG_DONE is not stale)
-      if (m_rvalid_i && disc_q != '0) disc_q <= disc_q - RD_OUT_W'(1);
-      if (stop_i) disc_q <= rd_beats_n - RD_OUT_W'(gp_load_i);
+      if (rx_live) live_n = live_n - RD_OUT_W'(1);
+      // stale reads: everything of the resident channel still in flight when a segment stops (a
+      // GPFIFO read loaded in the same cycle by SEG_DONE is not stale); prefetch reads on pf_drop_i
+      dead_n = tq_dead_q;
+      if (stop_i) begin
+        dead_n = dead_n | ~tq_pf_q;
+        live_n = RD_OUT_W'(gp_load_i);
+      end
+      if (pf_drop_i) dead_n = dead_n | tq_pf_q;
+      if (push) begin
+        dead_n[tq_wptr_q]    = 1'b0;
+        tq_pf_q[tq_wptr_q]  <= pf_load;
+        tq_wptr_q           <= tq_wptr_q + TQ_AW'(1);
+      end
+      tq_dead_q <= dead_n;
+      if (m_rsp_i.r_valid && m_rsp_i.r.last) tq_rptr_q <= tq_rptr_q + TQ_AW'(1);
+      tq_cnt_q <= tq_cnt_q + (TQ_AW + 1)'(push) - (TQ_AW + 1)'(m_rsp_i.r_valid && m_rsp_i.r.last);
+      live_q   <= live_n;
 
       // ---- segment (re)start ----
       if (start_i) begin
-        rx_left_q     <= st_len_i;
-        rx_skip_q     <= st_addr_i[2];
+        // beats covering [st_addr, st_addr + 4 * len), less the prefetched ones
+        rx_left_q     <= st_len_i - (start_pf_i ? LEN_W'(pf_n_i) : '0);
+        rx_skip_q     <= st_addr_i[2] && !(start_pf_i && pf_beats_i != '0);
         rx_en_q       <= 1'b1;
-        fetch_en_q    <= 1'b1;
-        fetch_addr_q  <= st_addr_i[AW-1:BEAT_LSB];
-        // beats covering [st_addr, st_addr + 4 * len)
-        fetch_beats_q <= (BEATS_W'(st_len_i) + BEATS_W'(st_addr_i[2]) + BEATS_W'(1)) >> 1;
+        fetch_en_q    <= !(start_pf_i && pf_err_i);
+        fetch_addr_q  <= st_addr_i[AW-1:BEAT_LSB] + (start_pf_i ? (AW - BEAT_LSB)'(pf_beats_i) : '0);
+        fetch_beats_q <= ((BEATS_W'(st_len_i) + BEATS_W'(st_addr_i[2]) + BEATS_W'(1)) >> 1) -
+                         (start_pf_i ? BEATS_W'(pf_beats_i) : '0);
       end
 
       // ---- R data into the FIFO ----
@@ -165,7 +224,7 @@ module gc_pbdma_fetch
         rx_skip_q <= 1'b0;
         rx_left_q <= rx_left_q - LEN_W'(rx_lo) - LEN_W'(rx_hi);
         // no more bursts after a bus error: the decoder faults when it reaches the poison
-        if (resp_err(m_rresp_i)) fetch_en_q <= 1'b0;
+        if (resp_err(m_rsp_i.r.resp)) fetch_en_q <= 1'b0;
       end
       wp = fifo_wptr_q + FIFO_AW'(rx_lo) + FIFO_AW'(rx_hi);
       cnt_n = fifo_cnt_q + (FIFO_AW + 1)'(rx_lo) + (FIFO_AW + 1)'(rx_hi);
@@ -180,6 +239,10 @@ module gc_pbdma_fetch
         fifo_rptr_q <= '0;
         fifo_cnt_q  <= '0;
       end
+      if (start_i && start_pf_i) begin
+        fifo_wptr_q <= FIFO_AW'(pf_n_i);
+        fifo_cnt_q  <= (FIFO_AW + 1)'(pf_n_i);
+      end
       if (stop_i || idle_i) begin
         fetch_en_q <= 1'b0;
         rx_en_q    <= 1'b0;
@@ -189,15 +252,23 @@ module gc_pbdma_fetch
 
   // FIFO storage (no reset needed: only entries below the write pointer are read)
   always_ff @(posedge clk_i) begin
-    if (rx_lo) fifo_q[fifo_wptr_q] <= {resp_err(m_rresp_i), m_rdata_i[31:0]};
-    if (rx_hi) fifo_q[fifo_wptr_q + FIFO_AW'(rx_lo)] <= {resp_err(m_rresp_i), m_rdata_i[63:32]};
+    if (start_i && start_pf_i) begin
+      for (int i = 0; i < PF_DW; i++) fifo_q[i] <= pf_dw_i[i];
+    end else begin
+      if (rx_lo) fifo_q[fifo_wptr_q] <= {resp_err(m_rsp_i.r.resp), m_rsp_i.r.data[31:0]};
+      if (rx_hi) fifo_q[fifo_wptr_q + FIFO_AW'(rx_lo)] <= {resp_err(m_rsp_i.r.resp),
+                                                           m_rsp_i.r.data[63:32]};
+    end
   end
 
   assign head_o      = fifo_q[fifo_rptr_q];
   assign cnt_o       = fifo_cnt_q;
-  assign m_arvalid_o = ar_valid_q;
-  assign m_araddr_o  = ar_addr_q;
-  assign m_arlen_o   = ar_len_q;
-  assign m_rready_o  = 1'b1;   // FIFO room is reserved before a burst is issued
+  // FIFO room is reserved before a burst is issued (and the prefetch unit's buffer is free while
+  // its read is in flight), so R is always ready
+  assign m_req_o = cli_rd_only('{addr: ar_addr_q, len: ar_len_q}, ar_valid_q, 1'b1);
+
+  // A read-only port: the write channels' responses are not looked at
+  logic unused_fetch;
+  assign unused_fetch = ^{m_rsp_i.aw_ready, m_rsp_i.w_ready, m_rsp_i.b_valid, m_rsp_i.b_resp};
 
 endmodule

@@ -88,6 +88,15 @@ package gc_pbdma_pkg;
     return (d > TS_W'(32'hFFFF_FFFF)) ? 32'hFFFF_FFFF : d[31:0];
   endfunction
 
+  // GPFIFO entry address of a channel: entry idx of the ring at base of 2^l2 entries
+  function automatic logic [AW-1:0] gp_addr(input logic [AW-1:0] base,
+                                            input logic [GC_CHANNEL_GPFIFO_SIZE_LOG2_W-1:0] l2,
+                                            input logic [31:0] idx);
+    logic [31:0] m;
+    m = ~(32'hFFFF_FFFF << l2);
+    return base + {(AW - 32 - 3)'(0), idx & m, 3'b000};
+  endfunction
+
   // One-hot of the lowest set bit, and the index of that bit (NCH if none)
   function automatic logic [CH_W-1:0] first_set(input logic [NCH-1:0] v);
     logic [NCH-1:0] oh;

@@ -10,6 +10,10 @@
 //              (runnable and LEVEL >= r) is searched from above the last pick, then the next two
 //              rounds whole, then the first round again at or below the last pick; the guest pick
 //              is the first runnable non-owner after the last guest. No per-channel loop.
+//   prefetch   pf_req_i (the prefetch unit, gc_pbdma_pf) asks for the channel round robin would
+//              pick next if the resident one left now: the same search over the runnable channels
+//              other than the resident one (pf_found_o / pf_ch_o, valid in that cycle); none when
+//              that channel is blocked on an acquire and only due for a retry (not woken).
 //   slice      the owner's slice and the resident channel's turn are timestamps (the cycle they
 //              started, of gpu_top's free-running cycle counter now_i, which runs on the ungated
 //              clock: exact across stretches where this PBDMA's clock is gated) compared with
@@ -60,6 +64,7 @@ module gc_pbdma_sched
   input  logic                 leave_i,         // the resident channel switches away ...
   input  logic [3:0]           leave_cause_i,   // ... for this cause (one-hot, SW_*)
   input  logic                 progress_i,      // a method or an entry completed
+  input  logic                 pf_req_i,        // the prefetch unit asks for its target
 
   output logic                 resident_o,
   output logic [NCH-1:0]       cur_oh_o,        // resident channel, one-hot
@@ -76,7 +81,9 @@ module gc_pbdma_sched
   output logic                 g_found_o,
   output logic [CH_W-1:0]      g_ch_o,
   output logic                 sw_blk_o,        // a time-slice switch is wanted (see below)
-  output logic                 sw_ts_o          // ... and allowed (forward progress)
+  output logic                 sw_ts_o,         // ... and allowed (forward progress)
+  output logic                 pf_found_o,      // prefetch target (valid with pf_req_i)
+  output logic [CH_W-1:0]      pf_ch_o
 );
 
   localparam int unsigned NROUNDS = 3;            // interleave rounds (LOW..HIGH)
@@ -110,7 +117,8 @@ module gc_pbdma_sched
   // decision of that cycle reads: other_run / guest_avail / the picks matter only in IDLE, with
   // an expired slice or turn, and in ENGINE_WAIT).
   logic need;
-  assign need = !resident || slice_exp || guest_exp || (state_i == PBDMA_STATE_ENGINE_WAIT);
+  assign need = !resident || slice_exp || guest_exp || (state_i == PBDMA_STATE_ENGINE_WAIT) ||
+                pf_req_i;
 
   logic [NCH-1:0] runnable, lvl1, lvl2;
   always_comb begin
@@ -137,41 +145,55 @@ module gc_pbdma_sched
   assign other_run   = |(runnable & ~cur_oh);
   assign guest_avail = |(guest_ok & ~cur_oh);
 
-  // Round robin with interleave rounds, from (rr_rnd_q, rr_ptr_q): the first eligible channel of
-  // round rr_rnd_q above the pointer, then of the next two rounds, then of round rr_rnd_q at or
-  // below the pointer.
-  logic            rr_found;
-  logic [CH_W-1:0] rr_ch;
-  logic [1:0]      rr_rnd;
-  always_comb begin
+  // Round robin with interleave rounds, from (rnd, ptr): the first eligible channel of round rnd
+  // above the pointer, then of the next two rounds, then of round rnd at or below the pointer.
+  function automatic logic rr_search(input logic [NCH-1:0] run, input logic [NCH-1:0] l1,
+                                     input logic [NCH-1:0] l2, input logic [CH_W-1:0] ptr,
+                                     input logic [1:0] rnd, output logic [CH_W-1:0] ch,
+                                     output logic [1:0] rnd_o);
     logic [NCH-1:0] el [NROUNDS];
     logic [NCH-1:0] hi;
     logic [1:0]     r1, r2;
-    el[0] = runnable;
-    el[1] = runnable & lvl1;
-    el[2] = runnable & lvl2;
-    r1    = 2'((32'(rr_rnd_q) + 1) % NROUNDS);
-    r2    = 2'((32'(rr_rnd_q) + 2) % NROUNDS);
-    hi    = above(rr_ptr_q);
-    rr_found = 1'b1;
-    rr_ch    = rr_ptr_q;
-    rr_rnd   = rr_rnd_q;
-    if (rr_rnd_q >= 2'(NROUNDS)) begin
-      // not reached: rr_rnd_q is always a round number
-      rr_found = 1'b0;
-    end else if ((el[rr_rnd_q] & hi) != '0) begin
-      rr_ch = first_set(el[rr_rnd_q] & hi);
+    el[0] = run;
+    el[1] = run & l1;
+    el[2] = run & l2;
+    r1    = 2'((32'(rnd) + 1) % NROUNDS);
+    r2    = 2'((32'(rnd) + 2) % NROUNDS);
+    hi    = above(ptr);
+    ch    = ptr;
+    rnd_o = rnd;
+    if (rnd >= 2'(NROUNDS)) begin
+      return 1'b0;   // not reached: rr_rnd_q is always a round number
+    end else if ((el[rnd] & hi) != '0) begin
+      ch = first_set(el[rnd] & hi);
     end else if (el[r1] != '0) begin
-      rr_ch  = first_set(el[r1]);
-      rr_rnd = r1;
+      ch    = first_set(el[r1]);
+      rnd_o = r1;
     end else if (el[r2] != '0) begin
-      rr_ch  = first_set(el[r2]);
-      rr_rnd = r2;
-    end else if ((el[rr_rnd_q] & ~hi) != '0) begin
-      rr_ch = first_set(el[rr_rnd_q] & ~hi);
+      ch    = first_set(el[r2]);
+      rnd_o = r2;
+    end else if ((el[rnd] & ~hi) != '0) begin
+      ch = first_set(el[rnd] & ~hi);
     end else begin
-      rr_found = 1'b0;
+      return 1'b0;
     end
+    return 1'b1;
+  endfunction
+
+  logic            rr_found, pf_found;
+  logic [CH_W-1:0] rr_ch, pf_ch;
+  logic [1:0]      rr_rnd, pf_rnd;
+  always_comb begin
+    rr_found = rr_search(runnable, lvl1, lvl2, rr_ptr_q, rr_rnd_q, rr_ch, rr_rnd);
+    pf_found = 1'b0;
+    pf_ch    = '0;
+    pf_rnd   = '0;
+    if (pf_req_i) pf_found = rr_search(runnable & ~cur_oh, lvl1, lvl2, rr_ptr_q, rr_rnd_q, pf_ch, pf_rnd);
+    // A channel blocked on an acquire and runnable only because its retry is due (no write to
+    // its semaphore seen) most likely fails again: nothing is read ahead for it, so its retries
+    // keep their pace (each holds the atomic unit for a semaphore read) instead of following
+    // each other back to back. A woken channel (acq_woke) is prefetched.
+    if (pf_found && acq_blk_i[pf_ch] && !acq_woke_i[pf_ch]) pf_found = 1'b0;
   end
 
   logic self_next;
@@ -281,5 +303,10 @@ module gc_pbdma_sched
   assign rr_ch_o        = rr_ch;
   assign g_found_o      = g_found;
   assign g_ch_o         = g_ch;
+  assign pf_found_o     = pf_found;
+  assign pf_ch_o        = pf_ch;
+
+  logic unused_sched;
+  assign unused_sched = ^pf_rnd;
 
 endmodule

@@ -1,7 +1,7 @@
 // gc_pbdma_sem: the host-method / semaphore unit of one PBDMA (part of gc_pbdma).
 //
 //   atomic port  SEM_EXECUTE as decoded by the FSM (start_i with op, size, address, data):
-//                one request at a time to the atomic unit (aq_* / as_*), acquires as READs
+//                one request at a time to the atomic unit (aq_req_o / aq_rsp_i), acquires as READs
 //                whose answer is compared here (gc_sem_pkg::sem_acquire_pass: pass_o), RELEASE
 //                as a WRITE, REDUCTION as an RMW. busy_o until the answer came.
 //   acquires     per channel: blocked (an acquire failed and has not passed), armed (a snoop
@@ -12,18 +12,22 @@
 //                compared when asked, not counted per channel per cycle; the due / timeout
 //                vectors are computed only while some channel is blocked, and the snoop is
 //                compared only in a cycle with a snoop.
-//   wake         the atomic unit's snoop carries the first beat it wrote (data and strobes). An
-//                armed acquire on that 8-byte word is woken (it may retry through memory), and
-//                when the beat covers every byte the acquire reads, its condition is evaluated on
+//   wake         gc_mem_xbar's write snoop reports every completed write burst of every client
+//                (PBDMA-side users: rtl/README.md, "Write snoop") with its first beat (data and
+//                strobes). An armed acquire whose 8-byte word the burst covers is woken (it
+//                retries through memory at once), and when that word is the burst's first beat
+//                and the beat holds every byte the acquire reads, its condition is evaluated on
 //                the written value at once (gc_sem_pkg::sem_acquire_pass with the channel's own
 //                operation, size and payload, kept per channel when the acquire was issued): a
 //                pass sets acq_ok (cur_ok_o for the resident channel), and the FSM completes the
 //                SEM_EXECUTE without reading the semaphore again: resident in ACQ_RETRY the cycle
-//                after the snoop, switched out when it is dispatched again. The value was in
-//                memory after the acquire was issued (the atomic unit serializes every access),
-//                so the acquire is satisfied; a later write does not undo that (an acquire does
-//                not consume). Writes that do not go through the atomic unit (the SMs' plain
-//                stores) do not snoop: such an acquire passes on its retry interval.
+//                after the snoop, switched out when it is dispatched again. The write completed
+//                (B response) after the acquire was issued, so the acquire may take its value as
+//                the one it observes (as if its read had come after that write); a later write
+//                does not undo that (an acquire does not consume). Two unordered writers racing
+//                on one word have no defined winner either way. Only writes outside the device
+//                (host backdoor writes) are not
+//                snooped: such an acquire passes on its retry interval.
 //   timeouts     to_req_o / to_ch_o: the lowest channel on this runlist, not resident, not in
 //                error or reset, whose acquire timed out (the FSM sends its fault record when
 //                the fault port is free: to_send_i clears the channel's acquire).
@@ -31,6 +35,7 @@ module gc_pbdma_sem
   import gpucosim_pkg::*;
   import gc_sem_pkg::*;
   import gc_pbdma_pkg::*;
+  import gc_eng_pkg::*;
 #(
   parameter int unsigned RL = 0,
   localparam int unsigned RLW = GC_CHANNEL_RUNLIST_ID_W
@@ -66,7 +71,7 @@ module gc_pbdma_sem
   output logic                 busy_o,           // a request is outstanding
   output logic                 acq_o,            // the outstanding request is an acquire
   output logic                 acq_sw_o,         // ... with ACQUIRE_SWITCH_TSG EN
-  output logic                 pass_o,           // with as_valid_i: the acquire passed
+  output logic                 pass_o,           // with aq_rsp_i.valid: the acquire passed
   output logic [NCH-1:0]       acq_blk_o,
   output logic [NCH-1:0]       acq_due_o,        // blocked and due for a retry
   output logic [NCH-1:0]       acq_woke_o,
@@ -79,29 +84,14 @@ module gc_pbdma_sem
   output logic [31:0]          to_data_o,
 
   // Atomic unit request port
-  output logic                 aq_valid_o,
-  input  logic                 aq_ready_i,
-  output logic [1:0]           aq_op_o,
-  output logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red_o,
-  output logic                 aq_signed_o,
-  output logic [1:0]           aq_size_o,
-  output logic [AW-1:0]        aq_addr_o,
-  output logic [63:0]          aq_wdata_o,
-  input  logic                 as_valid_i,
-  input  logic [63:0]          as_rdata_i,
-  input  logic                 snoop_valid_i,
-  input  logic [AW-1:0]        snoop_addr_i,
-  input  logic [63:0]          snoop_data_i,
-  input  logic [7:0]           snoop_strb_i
+  output aq_req_t              aq_req_o,         // atomic-unit requester (gc_eng_pkg)
+  input  aq_rsp_t              aq_rsp_i,
+  input  gc_axi_pkg::wsnoop_t  snoop_i           // gc_mem_xbar's write snoop
 );
 
   // Atomic request
-  logic                 aq_valid_q, aq_busy_q;
-  logic [1:0]           aq_op_q, aq_size_q;
-  logic [GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red_q;
-  logic                 aq_signed_q;
-  logic [AW-1:0]        aq_addr_q;
-  logic [63:0]          aq_wdata_q;
+  logic                 aq_busy_q;
+  aq_req_t              aq_q;
   logic                 sem_acq_q, sem_is64_q, sem_sw_q;
   logic [GC_HOST_SEM_EXECUTE_OPERATION_W-1:0] sem_op_q;
   logic [63:0]          sem_pay_q;
@@ -121,7 +111,8 @@ module gc_pbdma_sem
   logic [31:0]          acq_data_q  [NCH];
 
   assign pass_o = sem_acquire_pass(sem_op_q, sem_is64_q,
-                                   sem_is64_q ? as_rdata_i : {32'h0, as_rdata_i[31:0]}, sem_pay_q);
+                                   sem_is64_q ? aq_rsp_i.rdata : {32'h0, aq_rsp_i.rdata[31:0]},
+                                   sem_pay_q);
 
   // Due / timeout vectors, compared only while some channel is blocked
   logic [NCH-1:0] acq_due, acq_to;
@@ -170,17 +161,22 @@ module gc_pbdma_sem
     return cov && sem_acquire_pass(op, is64, v, pay);
   endfunction
 
-  // Snooped write: which armed acquires it wakes, and which it satisfies (evaluated only in a
-  // snoop cycle, only for the armed channels)
+  // Snooped write: which armed acquires it wakes (the burst covers the awaited 8-byte word),
+  // and which it satisfies (that word is the burst's first beat, whose data the snoop carries);
+  // evaluated only in a snoop cycle, only for the armed channels
   logic [NCH-1:0] snp_hit, snp_ok;
+  logic [AW-4:0] snp_beat;   // the awaited word's beat in the burst (wraps below its start)
   always_comb begin
-    snp_hit = '0;
-    snp_ok  = '0;
-    if (snoop_valid_i && acq_arm_q != '0) begin
+    snp_hit  = '0;
+    snp_ok   = '0;
+    snp_beat = '0;
+    if (snoop_i.valid && acq_arm_q != '0) begin
       for (int c = 0; c < NCH; c++) begin
-        if (acq_arm_q[c] && snoop_addr_i[AW-1:3] == acq_addr_q[c][AW-1:3]) begin
+        snp_beat = acq_addr_q[c][AW-1:3] - snoop_i.addr[AW-1:3];
+        if (acq_arm_q[c] && snp_beat <= (AW-3)'(snoop_i.len)) begin
           snp_hit[c] = 1'b1;
-          snp_ok[c]  = snoop_pass(snoop_data_i, snoop_strb_i, acq_op_q[c], acq_is64_q[c],
+          snp_ok[c]  = (snp_beat == '0) &&
+                       snoop_pass(snoop_i.data, snoop_i.strb, acq_op_q[c], acq_is64_q[c],
                                   acq_pay_q[c], acq_addr_q[c][2]);
         end
       end
@@ -189,34 +185,28 @@ module gc_pbdma_sem
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      aq_valid_q  <= 1'b0;
       aq_busy_q   <= 1'b0;
-      aq_op_q     <= '0;
-      aq_size_q   <= '0;
-      aq_red_q    <= '0;
-      aq_signed_q <= 1'b0;
-      aq_addr_q   <= '0;
-      aq_wdata_q  <= '0;
+      aq_q        <= '0;
       sem_acq_q   <= 1'b0;
       sem_is64_q  <= 1'b0;
       sem_sw_q    <= 1'b0;
       sem_op_q    <= '0;
       sem_pay_q   <= '0;
     end else begin
-      if (aq_valid_q && aq_ready_i) aq_valid_q <= 1'b0;
-      if (as_valid_i) aq_busy_q <= 1'b0;
+      if (aq_q.valid && aq_rsp_i.ready) aq_q.valid <= 1'b0;
+      if (aq_rsp_i.valid) aq_busy_q <= 1'b0;
       if (start_i) begin
-        aq_valid_q  <= 1'b1;
+        aq_q.valid  <= 1'b1;
         aq_busy_q   <= 1'b1;
-        aq_op_q     <= op_i;
-        aq_size_q   <= size_i;
-        aq_red_q    <= mthd_data_i[GC_HOST_SEM_EXECUTE_REDUCTION_LSB +:
+        aq_q.op     <= op_i;
+        aq_q.size   <= size_i;
+        aq_q.red    <= mthd_data_i[GC_HOST_SEM_EXECUTE_REDUCTION_LSB +:
                                    GC_HOST_SEM_EXECUTE_REDUCTION_W];
-        aq_signed_q <= (mthd_data_i[GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_LSB +:
-                                    GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_W] ==
-                        GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_SIGNED);
-        aq_addr_q   <= addr_i;
-        aq_wdata_q  <= wdata_i;
+        aq_q.is_signed <= (mthd_data_i[GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_LSB +:
+                                       GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_W] ==
+                           GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_SIGNED);
+        aq_q.addr   <= addr_i;
+        aq_q.wdata  <= wdata_i;
         sem_acq_q   <= acq_try_i;
         sem_is64_q  <= (size_i == SEM_ASIZE_8);
         sem_op_q    <= mthd_data_i[GC_HOST_SEM_EXECUTE_OPERATION_LSB +:
@@ -299,15 +289,9 @@ module gc_pbdma_sem
   assign acq_due_o  = acq_due;
   assign acq_woke_o = acq_woke_q;
 
-  assign aq_valid_o  = aq_valid_q;
-  assign aq_op_o     = aq_op_q;
-  assign aq_red_o    = aq_red_q;
-  assign aq_signed_o = aq_signed_q;
-  assign aq_size_o   = aq_size_q;
-  assign aq_addr_o   = aq_addr_q;
-  assign aq_wdata_o  = aq_wdata_q;
+  assign aq_req_o   = aq_q;
 
   logic unused_sem;
-  assign unused_sem = ^{snoop_addr_i[2:0]};
+  assign unused_sem = ^{snoop_i.addr[2:0], aq_rsp_i.err};   // the decoder takes err
 
 endmodule

@@ -195,7 +195,7 @@ package gc_simt_pkg;
   endfunction
 
   // ---- loads in flight (gc_sm's scoreboard) and the read bursts that can follow from them
-  localparam int unsigned SM_LD_MAX = 4;   // loads in flight per warp
+  localparam int unsigned SM_LD_MAX = 8;   // loads in flight per warp (gc_sm LD_MAX)
 
   // The most read bursts one SM's load/store unit keeps outstanding on its memory port (one AXI
   // ID): its return queue holds nw * SM_LD_MAX loads (gc_sm: LQ) and a global load issues one

@@ -22,7 +22,7 @@
 //       instruction cache (gc_sm_icache).  A miss starts the line's fill and parks the warp until
 //       a fill ends.  A hit is checked against the warp's scoreboard (sb_need / sb_blocked:
 //       pending source or destination registers, fflags / fcsr accesses while FP instructions
-//       are in flight, stores / AMOs while loads are, a fifth load): blocked, the warp parks
+//       are in flight, AMOs / FENCE while loads are, a ninth load): blocked, the warp parks
 //       (hz_q) until what it waits for has been written back, and the others issue meanwhile.
 //   RR  register read: rs1 / rs2 of every lane from the warp's integer or FP register file (as
 //       gc_fp_pkg::fp_decode says), rs3 from the FP file.
@@ -35,7 +35,8 @@
 //       gc_sm_lsu, DIV / REM to gc_sm_div, F instructions to gc_sm_fpu (pipelined, 3 cycles) or
 //       gc_sm_fdivsqrt (FDIV / FSQRT, 29 cycles).  Stores, atomics and DIV / REM keep the warp
 //       busy until their unit is done; loads and F instructions do not: their rd is marked
-//       pending in the scoreboard until the unit writes it back (at most 4 loads per warp).  An
+//       pending in the scoreboard until the unit writes it back (at most LD_MAX = 8 loads per
+//       warp; a store waits in the LSU only for the warp's loads in flight to its segment).  An
 //       instruction the unit cannot take now (unit busy, or FENCE with stores in flight) is
 //       replayed: the warp is released with its PCs unchanged and issues it again later.
 //
@@ -156,7 +157,10 @@ module gc_sm
   localparam int unsigned NRF   = NW * NL * 32;
   localparam int unsigned IC_OFS = $clog2(GC_SIMT_ICACHE_LINE_BYTES);
   localparam bit          HAS_FPU = (FPU != 0);
-  localparam int unsigned LD_MAX = SM_LD_MAX;                    // loads in flight per warp
+  // loads in flight per warp (gc_simt_pkg::SM_LD_MAX = 8): 8 keeps a streaming kernel's 8
+  // independent loads per iteration (vecadd_x4) in flight at once; the LSU's return queue has
+  // NW x LD_MAX entries
+  localparam int unsigned LD_MAX = SM_LD_MAX;
   localparam int unsigned LDW    = $clog2(LD_MAX + 1);
 
   if ((NW & (NW - 1)) != 0 || (NL & (NL - 1)) != 0 || NL > 128 || NW > 128) begin : g_bad_cfg
@@ -294,7 +298,8 @@ module gc_sm
   // ------------------------------------------------------------------------------------------
   // What an instruction waits for in the scoreboard: the integer / FP registers it reads or
   // writes (RAW and WAW), the FP instructions in flight (fflags / fcsr accesses: their flags
-  // accrue first), the warp's loads in flight (stores and AMOs: memory order), a free load slot.
+  // accrue first), the warp's loads in flight (AMOs and FENCE: memory order; a store waits in
+  // the LSU, only for loads of its warp to the same 128-byte segment), a free load slot.
   typedef struct packed {
     logic [31:0] x, f;
     logic        fl, ld, ldmax;
@@ -318,7 +323,6 @@ module gc_sm
         if (d.rd_fp) n.f[ins[11:7]] = 1'b1;
         else         n.x[ins[11:7]] = 1'b1;
       end
-      n.ld    = d.store;
       n.ldmax = d.load;
     end else begin
       u1 = !(op inside {OPC_LUI, OPC_AUIPC, OPC_JAL}) && !(op == OPC_SYSTEM && fn3[2]);
@@ -327,7 +331,7 @@ module gc_sm
       if (u1) n.x[ins[19:15]] = 1'b1;
       if (u2) n.x[ins[24:20]] = 1'b1;
       if (wr) n.x[ins[11:7]]  = 1'b1;
-      n.ld    = op inside {OPC_STORE, OPC_AMO};
+      n.ld    = op inside {OPC_AMO, OPC_MISC_MEM};
       n.ldmax = (op == OPC_LOAD);
       n.fl    = HAS_FPU && (op == OPC_SYSTEM) && (fn3 != F3_PRIV) &&
                 (ins[31:20] == GC_FP_CSR_FFLAGS || ins[31:20] == GC_FP_CSR_FCSR);
@@ -338,7 +342,8 @@ module gc_sm
 `ifdef GC_MUTATIONS
   // Mutation hooks, compiled only into the SIMT block bench's mutation build (Makefile: simtmut,
   // +define+GC_MUTATIONS; never into gpu_top): the plusarg +gc_mutate=N drops one scoreboard rule
-  // (1: stores / AMOs wait for the warp's loads, 2: fflags / fcsr accesses wait for its FP
+  // (1: AMOs / FENCE wait for the warp's loads, and gc_sm_lsu's stores for those to their
+  // segment, 2: fflags / fcsr accesses wait for its FP
   // instructions, 3: at most LD_MAX loads in flight), so that tests/rtl/simt_tb.cpp shows that
   // its checks catch the broken rule.  0 (no plusarg): the real design.
   int unsigned mut_q;

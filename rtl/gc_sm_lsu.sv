@@ -14,9 +14,10 @@
 //           INCR burst from the segment's lowest to its highest beat used (<= 16 beats, never
 //           across 4 KiB); repeat.  Loads issue one AR per cycle and do not wait for the data;
 //           stores send AW then the W beats (bytes of each lane at its offset, wstrb) from the
-//           store buffer (w_*_q: a copy of the burst's lanes, offsets and data taken with the AW),
-//           so the instruction is done with its last AW and the next one (a load, say) is
-//           served while those W beats go out; a store's next burst waits for the buffer; AMOs and
+//           store buffer (w_*_q: WB bursts, each a copy of its lanes, offsets and data taken with
+//           the AW; W beats go out oldest burst first, one per cycle), so the instruction is done
+//           with its last AW and the next ones (further stores, loads) are served while those W
+//           beats go out; a store burst waits only when the buffer is full; AMOs and
 //           SC go lane by lane (lowest first) to the atomic unit, in order, one at a time; an LR
 //           goes once for the lowest pending lane and every other pending lane on the same 4-byte
 //           word (the unit reads once and sets all their reservations: the same as their LRs
@@ -24,8 +25,11 @@
 //           lane and retry).
 //           A load burst first waits until no store burst of its warp to the same 128-byte segment
 //           is still waiting for its B response (a thread must read its own stores, and AXI
-//           orders nothing between reads and writes); an atomic waits for every store of its warp
-//           (it goes through the atomic unit's own port).  When a store burst's AW is accepted,
+//           orders nothing between reads and writes); a store burst waits, the other way round,
+//           until no earlier load of its warp whose bursts span its segment (q_slo_q ..
+//           q_shi_q) is still in the return queue (the load must not see the store; gc_sm's
+//           scoreboard no longer holds stores back for loads); an atomic waits for every store
+//           of its warp (it goes through the atomic unit's own port).  When a store burst's AW is accepted,
 //           st_valid_o tells the atomic unit its segment and the 4-byte words it writes, which
 //           breaks the LR/SC reservations on them.
 //
@@ -60,6 +64,8 @@ module gc_sm_lsu
   parameter int unsigned WW       = 2,
   parameter int unsigned LQ       = 4,      // return queue entries (power of 2)
   parameter int unsigned SQ       = 8,      // store bursts awaiting their B (power of 2)
+  parameter int unsigned WB       = 2,      // store bursts awaiting their W beats (power of 2)
+  parameter int unsigned RB       = 32,     // load bursts in flight (AR issued, last R beat not in)
   parameter int unsigned RTW      = 1,      // atomic-unit reservation tag width
   parameter int unsigned TAG_BASE = 0,      // reservation tag of warp 0 lane 0 of this SM
   localparam int unsigned AW      = GC_AXI_ADDR_W
@@ -130,6 +136,7 @@ module gc_sm_lsu
   localparam int unsigned LW    = (NL > 1) ? $clog2(NL) : 1;          // lane index width
   localparam int unsigned QW    = (LQ > 1) ? $clog2(LQ) : 1;
   localparam int unsigned SQW   = (SQ > 1) ? $clog2(SQ) : 1;
+  localparam int unsigned WBW   = (WB > 1) ? $clog2(WB) : 1;
   localparam int unsigned SEQW  = $clog2(16 * NL) + 1;               // beats of one instruction
   localparam int unsigned SMW   = GC_SIMT_SMEM_BYTES / 4;             // shared memory words
   localparam int unsigned SMA   = $clog2(SMW);
@@ -140,9 +147,23 @@ module gc_sm_lsu
   if ((NL & (NL - 1)) != 0) begin : g_bad_nl
     $error("gc_sm_lsu: LANES must be a power of two (shared-memory banks)");
   end
+  if (WB < 2 || (WB & (WB - 1)) != 0) begin : g_bad_wb
+    $error("gc_sm_lsu: WB must be a power of two >= 2 (store buffer ring indices)");
+  end
+  if (RB < 1) begin : g_bad_rb
+    $error("gc_sm_lsu: RB must be >= 1");
+  end
   if (LQ < 2 || (LQ & (LQ - 1)) != 0) begin : g_bad_lq
     $error("gc_sm_lsu: LQ must be a power of two >= 2 (the entry after the head takes R beats)");
   end
+
+`ifdef GC_MUTATIONS
+  // the mutation build's hook (gc_sm: +gc_mutate=N); 1 drops the store-after-load wait below
+  int unsigned mut_q;
+  initial begin
+    if (!$value$plusargs("gc_mutate=%d", mut_q)) mut_q = 0;
+  end
+`endif
 
   function automatic logic [LW-1:0] lowest(input logic [NL-1:0] m);
     logic [LW-1:0] r;
@@ -167,16 +188,19 @@ module gc_sm_lsu
   logic [QW-1:0]        cur_q_q;          // its return-queue entry (loads, atomics)
   logic [SEQW-1:0]      cur_beats_q;      // beats issued so far (loads)
 
-  // store burst in progress
-  // store burst in progress: its own copy of the lanes' offsets and data, so that its W beats go
-  // out while the next instruction (a load, say) is already being served
-  logic                 w_phase_q, aw_done_q;
-  logic [NL-1:0]        w_lanes_q;
-  logic [NL-1:0][6:0]   w_off_q;          // byte offset in the 128-byte segment
-  logic [NL-1:0][31:0]  w_data_q;
-  logic [1:0]           w_size_q;
-  logic [3:0]           w_first_q, w_cnt_q, w_len_q;
-  logic [AW-1:SEG_LSB]  w_seg_q;
+  // store buffer: WB store bursts whose AW has been issued and whose W beats have not all gone,
+  // each with its own copy of the lanes' offsets and data, so that its W beats go out while the
+  // next instructions (further stores, loads) are already being served; oldest first
+  logic [NL-1:0]        w_lanes_q  [WB];
+  logic [NL-1:0][6:0]   w_off_q    [WB];  // byte offset in the 128-byte segment
+  logic [NL-1:0][31:0]  w_data_q   [WB];
+  logic [1:0]           w_size_q   [WB];
+  logic [3:0]           w_first_q  [WB];
+  logic [3:0]           w_len_q    [WB];
+  logic [AW-1:SEG_LSB]  w_seg_q    [WB];
+  logic [WBW-1:0]       w_hd_q, w_tl_q;
+  logic [WBW:0]         w_num_q;          // bursts in the buffer
+  logic [3:0]           w_cnt_q;          // W beats of the oldest burst sent
 
   // AXI request registers
   logic                 ar_valid_q, aw_valid_q;
@@ -199,6 +223,8 @@ module gc_sm_lsu
   logic [31:0]            q_pc_q     [LQ];
   logic [NL-1:0]          q_mask_q   [LQ];
   logic [NL-1:0]          q_gm_q     [LQ];     // lanes waiting for a beat
+  logic [AW-1:SEG_LSB]    q_slo_q    [LQ];     // lowest and highest 128-byte segment of its
+  logic [AW-1:SEG_LSB]    q_shi_q    [LQ];     //   bursts (valid once q_gm_q != 0)
   logic [SEQW-1:0]        q_total_q  [LQ];
   logic [LW-1:0]          q_elane_q  [LQ];
   logic [31:0]            q_eaddr_q  [LQ];
@@ -315,8 +341,30 @@ module gc_sm_lsu
     end
   end
 
-  assign g_ar = do_glb && cur_kind_q == LK_LOAD && !seg_hazard && ar_free;
-  assign g_aw = do_glb && cur_kind_q == LK_STORE && !w_phase_q && aw_free && !sq_full;
+  // load bursts in flight (the read IDs / miss registers of a real LSU): at most RB
+  localparam int unsigned RBW = $clog2(RB + 1);
+  logic [RBW-1:0] rb_q;
+  assign g_ar = do_glb && cur_kind_q == LK_LOAD && !seg_hazard && ar_free && (32'(rb_q) < RB);
+  // an earlier load of this warp whose bursts span the store's segment is still in the return
+  // queue (its data may not have been read yet: AXI orders nothing between reads and writes, so
+  // the store's AW waits until that load has completed)
+  logic ld_hazard;
+  always_comb begin
+    ld_hazard = 1'b0;
+    for (int i = 0; i < LQ; i++) begin
+      if (q_valid_q[i] && q_ld_q[i] && q_warp_q[i] == cur_warp_q && q_gm_q[i] != '0 &&
+          g_seg >= q_slo_q[i] && g_seg <= q_shi_q[i]) begin
+        ld_hazard = 1'b1;
+      end
+    end
+`ifdef GC_MUTATIONS
+    if (mut_q == 1) ld_hazard = 1'b0;
+`endif
+  end
+
+  logic w_full;
+  assign w_full = (w_num_q == (WBW + 1)'(WB));
+  assign g_aw = do_glb && cur_kind_q == LK_STORE && !w_full && aw_free && !sq_full && !ld_hazard;
   assign g_aq = do_glb && cur_kind_q == LK_AMO && !st_wait && !aq_busy_q;
 
   // The instruction finishes this cycle: its last lanes are served now (a load's last AR, local
@@ -332,29 +380,32 @@ module gc_sm_lsu
   // ------------------------------------------------------------------------------------------
   // W beats of the store burst in progress
   // ------------------------------------------------------------------------------------------
+  // the oldest burst's W beats go once its AW has been accepted: an AW still waiting (aw_valid_q)
+  // is the newest burst's, so the oldest one's is out unless it is the only one
   logic [3:0]  w_beat;
-  logic        w_hs, w_last;
+  logic        w_hs, w_last, w_go;
+  assign w_go = (w_num_q != '0) && !(aw_valid_q && w_num_q == (WBW + 1)'(1));
   always_comb begin
     logic [7:0]  st;
     logic [63:0] d;
-    w_beat     = w_first_q + w_cnt_q;
+    w_beat     = w_first_q[w_hd_q] + w_cnt_q;
     m_req_o.w.data  = '0;
     m_req_o.w.strb  = '0;
     st         = '0;
     d          = '0;
-    if (w_phase_q) begin
+    if (w_go) begin
       for (int l = 0; l < NL; l++) begin
-        if (w_lanes_q[l] && w_off_q[l][6:3] == w_beat) begin
-          st = store_strb(w_off_q[l][2:0], w_size_q);
-          d  = {32'h0, w_data_q[l]} << {w_off_q[l][2:0], 3'b000};
+        if (w_lanes_q[w_hd_q][l] && w_off_q[w_hd_q][l][6:3] == w_beat) begin
+          st = store_strb(w_off_q[w_hd_q][l][2:0], w_size_q[w_hd_q]);
+          d  = {32'h0, w_data_q[w_hd_q][l]} << {w_off_q[w_hd_q][l][2:0], 3'b000};
           for (int b = 0; b < 8; b++) if (st[b]) m_req_o.w.data[8 * b +: 8] = d[8 * b +: 8];
           m_req_o.w.strb = m_req_o.w.strb | st;
         end
       end
     end
   end
-  assign m_req_o.w_valid = w_phase_q && aw_done_q;
-  assign w_last     = (w_cnt_q == w_len_q);
+  assign m_req_o.w_valid = w_go;
+  assign w_last     = (w_cnt_q == w_len_q[w_hd_q]);
   assign m_req_o.w.last  = w_last;
   assign w_hs       = m_req_o.w_valid && m_rsp_i.w_ready;
 
@@ -374,12 +425,14 @@ module gc_sm_lsu
   assign m_req_o.aw.addr  = aw_addr_q;
   assign m_req_o.aw.len   = aw_len_q;
 
-  // the burst whose AW is out is the one in w_lanes_q (the next waits for its last W beat)
+  // the burst whose AW is out is the newest one in the store buffer
+  logic [WBW-1:0] w_nw;
+  assign w_nw = w_tl_q - WBW'(1);
   always_comb begin
     st_valid_o = aw_valid_q && m_rsp_i.aw_ready;
-    st_addr_o  = {w_seg_q, 7'b0};
+    st_addr_o  = {w_seg_q[w_nw], 7'b0};
     st_wmask_o = '0;
-    for (int l = 0; l < NL; l++) if (w_lanes_q[l]) st_wmask_o[w_off_q[l][6:2]] = 1'b1;
+    for (int l = 0; l < NL; l++) if (w_lanes_q[w_nw][l]) st_wmask_o[w_off_q[w_nw][l][6:2]] = 1'b1;
   end
 
   // ------------------------------------------------------------------------------------------
@@ -497,16 +550,10 @@ module gc_sm_lsu
       cur_wdata_q <= '0;
       cur_q_q     <= '0;
       cur_beats_q <= '0;
-      w_phase_q   <= 1'b0;
-      aw_done_q   <= 1'b0;
-      w_lanes_q   <= '0;
-      w_off_q     <= '0;
-      w_data_q    <= '0;
-      w_size_q    <= '0;
-      w_first_q   <= '0;
+      w_hd_q      <= '0;
+      w_tl_q      <= '0;
+      w_num_q     <= '0;
       w_cnt_q     <= '0;
-      w_len_q     <= '0;
-      w_seg_q     <= '0;
       ar_valid_q  <= 1'b0;
       aw_valid_q  <= 1'b0;
       ar_addr_q   <= '0;
@@ -527,6 +574,7 @@ module gc_sm_lsu
       sq_hd_q     <= '0;
       sq_tl_q     <= '0;
       sq_cnt_q    <= '0;
+      rb_q        <= '0;
       for (int w = 0; w < NW; w++) st_cnt_q[w] <= '0;
     end else begin
       logic [QW:0]  qc;
@@ -562,6 +610,8 @@ module gc_sm_lsu
           end
         end
         q_gm_q[cur_q_q] <= q_gm_q[cur_q_q] | g_lanes;
+        if (q_gm_q[cur_q_q] == '0 || g_seg < q_slo_q[cur_q_q]) q_slo_q[cur_q_q] <= g_seg;
+        if (q_gm_q[cur_q_q] == '0 || g_seg > q_shi_q[cur_q_q]) q_shi_q[cur_q_q] <= g_seg;
       end else if (m_rsp_i.ar_ready) begin
         ar_valid_q <= 1'b0;
       end
@@ -571,16 +621,7 @@ module gc_sm_lsu
         aw_valid_q <= 1'b1;
         aw_addr_q  <= {g_seg, g_first, 3'b000};
         aw_len_q   <= 8'(g_len);
-        w_phase_q  <= 1'b1;
-        aw_done_q  <= 1'b0;
-        w_lanes_q  <= g_lanes;
-        w_size_q   <= cur_f3_q[1:0];
-        w_data_q   <= cur_wdata_q;
-        for (int l = 0; l < NL; l++) w_off_q[l] <= cur_addr_q[l][6:0];
-        w_first_q  <= g_first;
-        w_cnt_q    <= '0;
-        w_len_q    <= g_len;
-        w_seg_q    <= g_seg;
+        w_tl_q     <= w_tl_q + WBW'(1);
         rem_q      <= rem_q & ~g_lanes;
         sq_warp_q[sq_tl_q] <= cur_warp_q;
         sq_pc_q[sq_tl_q]   <= cur_pc_q;
@@ -592,11 +633,12 @@ module gc_sm_lsu
       end else if (m_rsp_i.aw_ready) begin
         aw_valid_q <= 1'b0;
       end
-      if (aw_valid_q && m_rsp_i.aw_ready) aw_done_q <= 1'b1;
       if (w_hs) begin
-        w_cnt_q <= w_cnt_q + 4'd1;
-        if (w_last) w_phase_q <= 1'b0;
+        w_cnt_q <= w_last ? 4'd0 : w_cnt_q + 4'd1;
+        if (w_last) w_hd_q <= w_hd_q + WBW'(1);
       end
+      w_num_q <= w_num_q + (WBW + 1)'(g_aw) - (WBW + 1)'(w_hs && w_last);
+      rb_q    <= rb_q + RBW'(g_ar) - RBW'(r_hs && m_rsp_i.r.last);
 
       // ---- atomics: one lane at a time
       if (g_aq) begin
@@ -694,6 +736,15 @@ module gc_sm_lsu
   // entry, R beats into the head entry)
   // ------------------------------------------------------------------------------------------
   always_ff @(posedge clk_i) begin
+    if (g_aw) begin
+      w_lanes_q[w_tl_q] <= g_lanes;
+      w_size_q[w_tl_q]  <= cur_f3_q[1:0];
+      w_data_q[w_tl_q]  <= cur_wdata_q;
+      for (int l = 0; l < NL; l++) w_off_q[w_tl_q][l] <= cur_addr_q[l][6:0];
+      w_first_q[w_tl_q] <= g_first;
+      w_len_q[w_tl_q]   <= g_len;
+      w_seg_q[w_tl_q]   <= g_seg;
+    end
     if (as_valid_i) begin
       for (int l = 0; l < NL; l++) if (aq_grp_q[l]) q_data_q[cur_q_q][l] <= as_rdata_i[31:0];
     end
@@ -755,7 +806,7 @@ module gc_sm_lsu
   end
 
   logic unused_lsu;
-  assign unused_lsu = ^{m_rsp_i.r.last, m_rsp_i.r.resp[0], m_rsp_i.b_resp[0], as_rdata_i[63:32],
+  assign unused_lsu = ^{m_rsp_i.r.resp[0], m_rsp_i.b_resp[0], as_rdata_i[63:32],
                         cur_mask_q};
 
 endmodule

@@ -23,6 +23,7 @@
 module gpu_top
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
+  import gc_eng_pkg::*;
 #(
   parameter int unsigned NUM_SM = GC_SIMT_NUM_SM,
   parameter int unsigned WARPS  = GC_SIMT_WARPS,
@@ -94,14 +95,10 @@ module gpu_top
   logic [NRL-1:0][GC_RUNLIST_DBG_CHANNEL_W-1:0] dbg_pbdma_ch;
   logic [NRL-1:0][GC_RUNLIST_DBG_PB_LEFT_W-1:0] dbg_pbdma_pb_left;
 
-  // PBDMA n -> copy engine n-1 (index 0: runlist 0, no engine; its command outputs are unused)
-  logic [NRL-1:0]           cmd_valid, cmd_ready, cmd_copy, cmd_remap, cmd_sem, cmd_sem_four;
-  logic [NRL-1:0]           cmd_intr, ce_done, ce_done_err, cmd_sem_reduce, cmd_sem_signed;
-  logic [NRL-1:0][GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] cmd_sem_red;
-  logic [NRL-1:0][7:0]      cmd_ch;
-  logic [NRL-1:0][AW-1:0]   cmd_src, cmd_dst, cmd_sem_addr;
-  logic [NRL-1:0][31:0]     cmd_line_len, cmd_line_count, cmd_pitch_in, cmd_pitch_out;
-  logic [NRL-1:0][31:0]     cmd_sem_payload, cmd_const_a, cmd_const_b, cmd_components;
+  // Engine command ports (gc_eng_pkg): PBDMA n -> copy engine n-1; runlist 0 -> u_simt (which
+  // takes only the TMD address cmd.src and the channel)
+  eng_req_t [NRL-1:0]       eng_req;
+  eng_rsp_t [NRL-1:0]       eng_rsp;
 
   // Copy engines
   logic [NCE-1:0]                              ce_intr;
@@ -110,7 +107,10 @@ module gpu_top
   logic [NCE-1:0][GC_ENGINE_DBG_CHANNEL_W-1:0] ce_ch;
   logic [NCE-1:0][31:0]                        ce_bytes, ce_busy_cycles;
 
-  // Atomic unit requests (PBDMAs, then copy engines)
+  // Atomic unit requests (PBDMAs, then copy engines: their aq_req_t / aq_rsp_t ports, then
+  // u_simt's)
+  aq_req_t [AQ_SIMT-1:0]    aq_req;
+  aq_rsp_t [AQ_SIMT-1:0]    aq_rsp;
   logic [NAQ-1:0]           aq_valid, aq_ready, aq_signed, as_valid;
   logic [NAQ-1:0][1:0]      aq_op, aq_size;
   logic [NAQ-1:0][GC_HOST_SEM_EXECUTE_REDUCTION_W-1:0] aq_red;
@@ -120,17 +120,18 @@ module gpu_top
   logic [NAQ-1:0][RTW-1:0]  aq_rtag;
   logic [63:0]              as_rdata;
   logic                     as_err;
-  logic                     snoop_valid;
-  logic [AW-1:0]            snoop_addr;
-  logic [63:0]              snoop_data;          // the write's first beat (acquire wake)
-  logic [7:0]               snoop_strb;
+  wsnoop_t                  snoop;               // the crossbar's write snoop (acquire wake)
+  logic [NRL-1:0]           pf_busy;             // a PBDMA's prefetch unit holds data
   logic [NUM_SM-1:0]        st_valid;            // the SMs' global store bursts (LR/SC breaks)
   logic [NUM_SM-1:0][AW-1:0] st_addr;
   logic [NUM_SM-1:0][31:0]  st_wmask;
 
-  // Crossbar client ports, the crossbar's AXI4 master, the register block's AXI4-Lite slave
-  cli_req_t [NCLI-1:0]      c_req;
-  cli_rsp_t [NCLI-1:0]      c_rsp;
+  // Crossbar client ports (one variable per client: rtl/gc_mem_xbar.sv says why), the
+  // crossbar's AXI4 master, the register block's AXI4-Lite slave
+  cli_req_t                 c_req [NCLI];
+  cli_rsp_t                 c_rsp [NCLI];
+  cli_req_t [NC_SIMT-1:0]   simt_req;            // u_simt's clients (its ports are packed arrays)
+  cli_rsp_t [NC_SIMT-1:0]   simt_rsp;
   axi_req_t                 m_req;
   axi_rsp_t                 m_rsp;
   lite_req_t                s_req;
@@ -141,6 +142,10 @@ module gpu_top
   for (genvar i = 0; i < NCLI; i++) begin : g_cli_valid
     assign {c_arvalid[i], c_rvalid[i], c_bvalid[i]} = {c_req[i].ar_valid, c_rsp[i].r_valid, c_rsp[i].b_valid};
   end
+  for (genvar i = 0; i < NC_SIMT; i++) begin : g_simt_cli
+    assign c_req[CLI_SIMT + i] = simt_req[i];
+    assign simt_rsp[i]         = c_rsp[CLI_SIMT + i];
+  end
   for (genvar i = 0; i < NC_SIMT; i++) begin : g_simt_wvalid
     assign {simt_awvalid[i], simt_wvalid[i]} = {c_req[CLI_SIMT + i].aw_valid, c_req[CLI_SIMT + i].w_valid};
   end
@@ -149,7 +154,6 @@ module gpu_top
   logic                     simt_nonstall, simt_task_fault, simt_task_fault_pend;
   logic [31:0][31:0]        simt_regs;
   logic                     simt_launch_fail, simt_launch_fail_pend;
-  logic [7:0]               simt_done_ch;        // channel of the task done (ce_done[0])
   logic [AW-1:0]            tmu_log_base;
   logic                     tmu_log_en, tmu_log_ctrl_we, tmu_no_evict;
   logic [GC_COMPUTE_LOG_CTRL_SIZE_LOG2_W-1:0] tmu_log_size_log2;
@@ -190,15 +194,15 @@ module gpu_top
       for (int c = 0; c < NCH; c++) work = work || (ch_work[c] && (32'(ch_runlist[c]) == n));
       busy_pbdma[n] = work || reg_wr || clk_gate_dis || (ch_reset != '0) || (dbg_pbdma_state[n] != PBDMA_STATE_IDLE) ||
                       (rl_acq_blk[n] != '0) || (rl_eng_busy[n] != '0) || (rl_in_entry[n] != '0) ||
-                      c_arvalid[n] || c_rvalid[n] || aq_valid[n] || as_valid[n] || cmd_valid[n] ||
-                      ce_done[n] || gp_get_we[n] || fault_valid[n] || mthd_inc[n] || sw_valid[n] ||
-                      pbdma_nonstall[n];
+                      c_arvalid[n] || c_rvalid[n] || aq_valid[n] || as_valid[n] || eng_req[n].valid ||
+                      eng_rsp[n].done || gp_get_we[n] || fault_valid[n] || mthd_inc[n] || sw_valid[n] ||
+                      pbdma_nonstall[n] || pf_busy[n];
     end
     for (int n = 0; n < NCE; n++) begin
-      busy_ce[n] = clk_gate_dis || (ce_state[n] != GC_ENGINE_DBG_STATE_W'(CE_STATE_IDLE)) || cmd_valid[n + 1] ||
+      busy_ce[n] = clk_gate_dis || (ce_state[n] != GC_ENGINE_DBG_STATE_W'(CE_STATE_IDLE)) || eng_req[n + 1].valid ||
                    c_rvalid[CLI_CE0 + n] || c_bvalid[CLI_CE0 + n] || as_valid[AQ_CE0 + n];
     end
-    busy_simt = clk_gate_dis || !simt_idle || cmd_valid[0] || tmu_log_ctrl_we ||
+    busy_simt = clk_gate_dis || !simt_idle || eng_req[0].valid || tmu_log_ctrl_we ||
                 (c_arvalid[CLI_SIMT +: NC_SIMT] != '0) || (c_rvalid[CLI_SIMT +: NC_SIMT] != '0) ||
                 (simt_awvalid != '0) || (simt_wvalid != '0) ||
                 (c_bvalid[CLI_SIMT +: NC_SIMT] != '0) || (aq_valid[AQ_SIMT +: NA_SIMT] != '0) ||
@@ -347,63 +351,16 @@ module gpu_top
       .dbg_state_o       (dbg_pbdma_state[n]),
       .dbg_ch_o          (dbg_pbdma_ch[n]),
       .dbg_pb_left_o     (dbg_pbdma_pb_left[n]),
-      .cmd_valid_o       (cmd_valid[n]),
-      .cmd_ready_i       (cmd_ready[n]),
-      .cmd_ch_o          (cmd_ch[n]),
-      .cmd_src_o         (cmd_src[n]),
-      .cmd_dst_o         (cmd_dst[n]),
-      .cmd_line_len_o    (cmd_line_len[n]),
-      .cmd_line_count_o  (cmd_line_count[n]),
-      .cmd_pitch_in_o    (cmd_pitch_in[n]),
-      .cmd_pitch_out_o   (cmd_pitch_out[n]),
-      .cmd_copy_o        (cmd_copy[n]),
-      .cmd_remap_o       (cmd_remap[n]),
-      .cmd_const_a_o     (cmd_const_a[n]),
-      .cmd_const_b_o     (cmd_const_b[n]),
-      .cmd_components_o  (cmd_components[n]),
-      .cmd_sem_o         (cmd_sem[n]),
-      .cmd_sem_four_o    (cmd_sem_four[n]),
-      .cmd_sem_addr_o    (cmd_sem_addr[n]),
-      .cmd_sem_payload_o (cmd_sem_payload[n]),
-      .cmd_sem_reduce_o  (cmd_sem_reduce[n]),
-      .cmd_sem_red_o     (cmd_sem_red[n]),
-      .cmd_sem_signed_o  (cmd_sem_signed[n]),
-      .cmd_intr_o        (cmd_intr[n]),
-      .ce_done_i         (ce_done[n]),
-      .ce_done_err_i     (ce_done_err[n]),
-      .ce_done_ch_i      (simt_done_ch),     // runlist 0 only (ignored on the copy runlists)
-      .aq_valid_o        (aq_valid[n]),
-      .aq_ready_i        (aq_ready[n]),
-      .aq_op_o           (aq_op[n]),
-      .aq_red_o          (aq_red[n]),
-      .aq_signed_o       (aq_signed[n]),
-      .aq_size_o         (aq_size[n]),
-      .aq_addr_o         (aq_addr[n]),
-      .aq_wdata_o        (aq_wdata[n]),
-      .as_valid_i        (as_valid[n]),
-      .as_rdata_i        (as_rdata),
-      .as_err_i          (as_err),
-      .snoop_valid_i     (snoop_valid),
-      .snoop_addr_i      (snoop_addr),
+      .eng_req_o         (eng_req[n]),
+      .eng_rsp_i         (eng_rsp[n]),
+      .aq_req_o          (aq_req[n]),
+      .aq_rsp_i          (aq_rsp[n]),
       .now_i             (cycle),
-      .snoop_data_i      (snoop_data),
-      .snoop_strb_i      (snoop_strb),
-      .m_arvalid_o       (c_req[n].ar_valid),
-      .m_arready_i       (c_rsp[n].ar_ready),
-      .m_araddr_o        (c_req[n].ar.addr),
-      .m_arlen_o         (c_req[n].ar.len),
-      .m_rvalid_i        (c_rsp[n].r_valid),
-      .m_rready_o        (c_req[n].r_ready),
-      .m_rdata_i         (c_rsp[n].r.data),
-      .m_rresp_i         (c_rsp[n].r.resp),
-      .m_rlast_i         (c_rsp[n].r.last)
+      .snoop_i           (snoop),
+      .pf_busy_o         (pf_busy[n]),
+      .m_req_o           (c_req[n]),
+      .m_rsp_i           (c_rsp[n])
     );
-    // The PBDMA's memory port only reads: no AW, no W, every B accepted
-    assign c_req[n].aw       = '0;
-    assign c_req[n].aw_valid = 1'b0;
-    assign c_req[n].w        = '0;
-    assign c_req[n].w_valid  = 1'b0;
-    assign c_req[n].b_ready  = 1'b1;
   end
 
   // ------------------------------------------------------------------------------------------
@@ -420,13 +377,13 @@ module gpu_top
   ) u_simt (
     .clk_i             (clk_simt),
     .rst_ni,
-    .cmd_valid_i       (cmd_valid[0]),
-    .cmd_ready_o       (cmd_ready[0]),
-    .cmd_tmd_i         (cmd_src[0]),
-    .cmd_ch_i          (cmd_ch[0]),
-    .done_o            (ce_done[0]),
-    .done_err_o        (ce_done_err[0]),
-    .done_ch_o         (simt_done_ch),
+    .cmd_valid_i       (eng_req[0].valid),
+    .cmd_ready_o       (eng_rsp[0].ready),
+    .cmd_tmd_i         (eng_req[0].cmd.src),
+    .cmd_ch_i          (eng_req[0].cmd.ch),
+    .done_o            (eng_rsp[0].done),
+    .done_err_o        (eng_rsp[0].done_err),
+    .done_ch_o         (eng_rsp[0].done_ch),
     .nonstall_o        (simt_nonstall),
     .task_fault_o      (simt_task_fault),
     .task_fault_pend_i (simt_task_fault_pend),
@@ -440,8 +397,8 @@ module gpu_top
     .regs_o            (simt_regs),
     .idle_o            (simt_idle),
     .timestamp_i       (cycle),
-    .c_req_o           (c_req[CLI_SIMT +: NC_SIMT]),
-    .c_rsp_i           (c_rsp[CLI_SIMT +: NC_SIMT]),
+    .c_req_o           (simt_req),
+    .c_rsp_i           (simt_rsp),
     .aq_valid_o        (aq_valid[AQ_SIMT +: NA_SIMT]),
     .aq_ready_i        (aq_ready[AQ_SIMT +: NA_SIMT]),
     .aq_op_o           (aq_op[AQ_SIMT +: NA_SIMT]),
@@ -459,7 +416,18 @@ module gpu_top
     .st_addr_o         (st_addr),
     .st_wmask_o        (st_wmask)
   );
-  // The PBDMAs' and copy engines' atomic requests use no extended operation
+  // The PBDMAs' and copy engines' atomic requests: their ports onto the atomic unit's arrays;
+  // they use no extended operation
+  for (genvar i = 0; i < AQ_SIMT; i++) begin : g_aq
+    assign aq_valid[i]  = aq_req[i].valid;
+    assign aq_op[i]     = aq_req[i].op;
+    assign aq_red[i]    = aq_req[i].red;
+    assign aq_signed[i] = aq_req[i].is_signed;
+    assign aq_size[i]   = aq_req[i].size;
+    assign aq_addr[i]   = aq_req[i].addr;
+    assign aq_wdata[i]  = aq_req[i].wdata;
+    assign aq_rsp[i]    = '{ready: aq_ready[i], valid: as_valid[i], rdata: as_rdata, err: as_err};
+  end
   assign aq_xop[AQ_SIMT-1:0]  = '0;
   assign aq_rtag[AQ_SIMT-1:0] = '0;
 
@@ -469,48 +437,17 @@ module gpu_top
   gc_copy_engine u_ce0 (
     .clk_i             (clk_ce[0]),
     .rst_ni,
-    .cmd_valid_i       (cmd_valid[1]),
-    .cmd_ready_o       (cmd_ready[1]),
-    .cmd_ch_i          (cmd_ch[1]),
-    .cmd_src_i         (cmd_src[1]),
-    .cmd_dst_i         (cmd_dst[1]),
-    .cmd_line_len_i    (cmd_line_len[1]),
-    .cmd_line_count_i  (cmd_line_count[1]),
-    .cmd_pitch_in_i    (cmd_pitch_in[1]),
-    .cmd_pitch_out_i   (cmd_pitch_out[1]),
-    .cmd_copy_i        (cmd_copy[1]),
-    .cmd_remap_i       (cmd_remap[1]),
-    .cmd_const_a_i     (cmd_const_a[1]),
-    .cmd_const_b_i     (cmd_const_b[1]),
-    .cmd_components_i  (cmd_components[1]),
-    .cmd_sem_i         (cmd_sem[1]),
-    .cmd_sem_four_i    (cmd_sem_four[1]),
-    .cmd_sem_addr_i    (cmd_sem_addr[1]),
-    .cmd_sem_payload_i (cmd_sem_payload[1]),
-    .cmd_sem_reduce_i  (cmd_sem_reduce[1]),
-    .cmd_sem_red_i     (cmd_sem_red[1]),
-    .cmd_sem_signed_i  (cmd_sem_signed[1]),
-    .cmd_intr_i        (cmd_intr[1]),
+    .eng_req_i         (eng_req[1]),
+    .eng_rsp_o         (eng_rsp[1]),
     .cycle_i           (cycle[31:0]),
-    .done_o            (ce_done[1]),
-    .done_err_o        (ce_done_err[1]),
     .intr_o            (ce_intr[0]),
     .state_o           (ce_state[0]),
     .rd_out_o          (ce_rd_out[0]),
     .ch_o              (ce_ch[0]),
     .bytes_o           (ce_bytes[0]),
     .busy_cycles_o     (ce_busy_cycles[0]),
-    .aq_valid_o        (aq_valid[AQ_CE0]),
-    .aq_ready_i        (aq_ready[AQ_CE0]),
-    .aq_op_o           (aq_op[AQ_CE0]),
-    .aq_red_o          (aq_red[AQ_CE0]),
-    .aq_signed_o       (aq_signed[AQ_CE0]),
-    .aq_size_o         (aq_size[AQ_CE0]),
-    .aq_addr_o         (aq_addr[AQ_CE0]),
-    .aq_wdata_o        (aq_wdata[AQ_CE0]),
-    .as_valid_i        (as_valid[AQ_CE0]),
-    .as_rdata_i        (as_rdata),
-    .as_err_i          (as_err),
+    .aq_req_o          (aq_req[AQ_CE0]),
+    .aq_rsp_i          (aq_rsp[AQ_CE0]),
     .m_req_o       (c_req[CLI_CE0]),
     .m_rsp_i       (c_rsp[CLI_CE0])
   );
@@ -518,48 +455,17 @@ module gpu_top
   gc_copy_engine u_ce1 (
     .clk_i             (clk_ce[1]),
     .rst_ni,
-    .cmd_valid_i       (cmd_valid[2]),
-    .cmd_ready_o       (cmd_ready[2]),
-    .cmd_ch_i          (cmd_ch[2]),
-    .cmd_src_i         (cmd_src[2]),
-    .cmd_dst_i         (cmd_dst[2]),
-    .cmd_line_len_i    (cmd_line_len[2]),
-    .cmd_line_count_i  (cmd_line_count[2]),
-    .cmd_pitch_in_i    (cmd_pitch_in[2]),
-    .cmd_pitch_out_i   (cmd_pitch_out[2]),
-    .cmd_copy_i        (cmd_copy[2]),
-    .cmd_remap_i       (cmd_remap[2]),
-    .cmd_const_a_i     (cmd_const_a[2]),
-    .cmd_const_b_i     (cmd_const_b[2]),
-    .cmd_components_i  (cmd_components[2]),
-    .cmd_sem_i         (cmd_sem[2]),
-    .cmd_sem_four_i    (cmd_sem_four[2]),
-    .cmd_sem_addr_i    (cmd_sem_addr[2]),
-    .cmd_sem_payload_i (cmd_sem_payload[2]),
-    .cmd_sem_reduce_i  (cmd_sem_reduce[2]),
-    .cmd_sem_red_i     (cmd_sem_red[2]),
-    .cmd_sem_signed_i  (cmd_sem_signed[2]),
-    .cmd_intr_i        (cmd_intr[2]),
+    .eng_req_i         (eng_req[2]),
+    .eng_rsp_o         (eng_rsp[2]),
     .cycle_i           (cycle[31:0]),
-    .done_o            (ce_done[2]),
-    .done_err_o        (ce_done_err[2]),
     .intr_o            (ce_intr[1]),
     .state_o           (ce_state[1]),
     .rd_out_o          (ce_rd_out[1]),
     .ch_o              (ce_ch[1]),
     .bytes_o           (ce_bytes[1]),
     .busy_cycles_o     (ce_busy_cycles[1]),
-    .aq_valid_o        (aq_valid[AQ_CE0 + 1]),
-    .aq_ready_i        (aq_ready[AQ_CE0 + 1]),
-    .aq_op_o           (aq_op[AQ_CE0 + 1]),
-    .aq_red_o          (aq_red[AQ_CE0 + 1]),
-    .aq_signed_o       (aq_signed[AQ_CE0 + 1]),
-    .aq_size_o         (aq_size[AQ_CE0 + 1]),
-    .aq_addr_o         (aq_addr[AQ_CE0 + 1]),
-    .aq_wdata_o        (aq_wdata[AQ_CE0 + 1]),
-    .as_valid_i        (as_valid[AQ_CE0 + 1]),
-    .as_rdata_i        (as_rdata),
-    .as_err_i          (as_err),
+    .aq_req_o          (aq_req[AQ_CE0 + 1]),
+    .aq_rsp_i          (aq_rsp[AQ_CE0 + 1]),
     .m_req_o       (c_req[CLI_CE0 + 1]),
     .m_rsp_i       (c_rsp[CLI_CE0 + 1])
   );
@@ -591,10 +497,6 @@ module gpu_top
     .st_valid_i    (st_valid),
     .st_addr_i     (st_addr),
     .st_wmask_i    (st_wmask),
-    .snoop_valid_o (snoop_valid),
-    .snoop_addr_o  (snoop_addr),
-    .snoop_data_o  (snoop_data),
-    .snoop_strb_o  (snoop_strb),
     .m_req_o   (c_req[CLI_ATOM]),
     .m_rsp_i   (c_rsp[CLI_ATOM])
   );
@@ -607,7 +509,8 @@ module gpu_top
     .c_req_i (c_req),
     .c_rsp_o (c_rsp),
     .m_req_o (m_req),
-    .m_rsp_i (m_rsp)
+    .m_rsp_i (m_rsp),
+    .snoop_o (snoop)
   );
 
   // AXI protocol checkers at the device boundary (rtl/gc_axi_check.sv, rtl/gc_axil_check.sv).
@@ -626,18 +529,9 @@ module gpu_top
     .rvalid_i (s_rvalid_o), .rready_i (s_rready_i), .rdata_i (s_rdata_o), .rresp_i (s_rresp_o)
   );
 
-  // Runlist 0's copy-command outputs (the compute engine takes the TMD address on cmd_src) and
-  // the PBDMAs' unused write responses
-  logic [NRL-1:0] unused_pbdma_wr;
-  for (genvar n = 0; n < NRL; n++) begin : g_unused_pbdma_wr
-    assign unused_pbdma_wr[n] = ^{c_rsp[n].aw_ready, c_rsp[n].w_ready, c_rsp[n].b_valid, c_rsp[n].b_resp};
-  end
+  // Runlist 0's command fields the compute engine does not take (it takes cmd.src, the TMD
+  // address, and cmd.ch)
   logic unused_top;
-  assign unused_top = ^{cmd_dst[0], cmd_line_len[0],
-                        cmd_line_count[0], cmd_pitch_in[0], cmd_pitch_out[0], cmd_copy[0],
-                        cmd_remap[0], cmd_const_a[0], cmd_const_b[0], cmd_components[0],
-                        cmd_sem[0], cmd_sem_four[0], cmd_sem_addr[0], cmd_sem_payload[0],
-                        cmd_sem_reduce[0], cmd_sem_red[0], cmd_sem_signed[0],
-                        cmd_intr[0], ^unused_pbdma_wr};
+  assign unused_top = ^{eng_req[0].cmd};
 
 endmodule

@@ -5,7 +5,8 @@ Includes (always): every `#include "..."` of hostdrv/ and cosim/ref/, resolved a
 does (the including file's folder, then the Makefile's -I folders), is classified:
 - hostdrv/<layer>/... and the public headers hostdrv/include/gpucosim/<h> (PUBLIC maps each to its
   layer): a file of a layer includes only its own layer and the ones below (LAYERS, lowest first),
-  from the runtime up only their public headers;
+  from the runtime up only their public headers; a public header includes the public headers of
+  the layers it needs, never the umbrella hostdrv.h (whose users get device, mem and chan whole);
   only the device layer includes the device models' headers (cosim/*.h, cosim/sc/); no hostdrv
   file includes the ref model.
 - cosim/ref/: the ref model includes its own files, the generated spec header and, in its backend
@@ -18,6 +19,10 @@ ref backend's ops table; the scenarios, hostdrv/tools/scen_*.c, the runtime and 
 it, only SCEN_BELOW_RUNTIME, and the layers SCEN_DRIVER_LAYERS names for its files); the device models use no hostdrv symbol; the ref model's units (one
 per file stem) use each other without a cycle: the lower units reach the upper ones only through
 the bus's events (cosim/ref/ref_bus.h).  So each layer links without the ones above it.
+
+Sizes (always): a file of hostdrv/ or cosim/ above MAX_LINES lines says why at its top (in its
+first TOP_LINES lines: "Size (~N.Nk lines, above the tree's ~1,000): <reason>"), with N.N within
+0.1k of its real length.
 
 Exit status 0 and one summary line when all holds; otherwise one line per violation, naming the
 files (or objects and symbol), and status 1.  Status 2: bad usage (a missing folder)."""
@@ -43,6 +48,8 @@ PUBLIC = {
     "workq.h": "runtime",  # GPU-owned work queues (hostdrv/runtime/workq.c)
     "array.h": "array",
 }
+PUBLIC_DIR = "hostdrv/include/gpucosim/"
+UMBRELLA = "hostdrv.h"
 # From this layer up, the lower layers are used through their public headers only (device/internal.h,
 # the driver's private structures, is for mem, chan and compute).
 PUBLIC_ONLY_FROM = "runtime"
@@ -58,6 +65,9 @@ SCEN_BELOW_RUNTIME = {"gc_device_run", "gc_device_cycles", "gc_mmio_read", "gc_c
 SCEN_DRIVER_LAYERS = {"scen_copies.c": {"device", "mem", "chan"}}
 # The -I folders of the Makefile's INCS, in order (build/gen is found through --gen).
 INC_DIRS = ["hostdrv/include", "hostdrv/tools", "cosim", "tests/common", "firmware/include"]
+MAX_LINES, TOP_LINES = 1000, 80
+SIZE_RE = re.compile(r"Size \(~(\d+(?:\.\d)?)k lines, above the tree's ~1,000\): \S")
+SIZE_EXT = (".c", ".h", ".cpp", ".hpp", ".py", ".sv", ".svh", ".mk")
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -132,6 +142,9 @@ def check_includes(root, gen):
             elif v == "models":
                 if u != "device":
                     errors.append(f'{src}: #include "{inc}": only the device layer includes the device models')
+            elif src.startswith(PUBLIC_DIR) and dst == PUBLIC_DIR + UMBRELLA:
+                errors.append(f'{src}: #include "{inc}": a public header includes the headers of the layers it '
+                              f'needs, not the umbrella {UMBRELLA}')
             elif v in LAYERS and LAYERS.index(v) > LAYERS.index(u):
                 errors.append(f'{src}: #include "{inc}": layer {u} includes {dst} of the upper layer {v}')
             elif (v in LAYERS and v != u and LAYERS.index(u) >= LAYERS.index(PUBLIC_ONLY_FROM)
@@ -217,6 +230,30 @@ def check_symbols(root, objs):
     return errors, len(undefined)
 
 
+def check_sizes(root):
+    """Files of hostdrv/ and cosim/ above MAX_LINES lines without their reason at the top."""
+    errors = []
+    for top in ("hostdrv", "cosim"):
+        for d, dirs, files in os.walk(os.path.join(root, top)):
+            dirs[:] = [x for x in dirs if x != "__pycache__"]
+            for f in sorted(files):
+                if not f.endswith(SIZE_EXT):
+                    continue
+                path = os.path.join(d, f)
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    lines = fh.read().splitlines()
+                if len(lines) <= MAX_LINES:
+                    continue
+                rel = os.path.relpath(path, root)
+                m = SIZE_RE.search("\n".join(lines[:TOP_LINES]))
+                if not m:
+                    errors.append(f"{rel}: {len(lines)} lines, above {MAX_LINES}, and no reason at its top "
+                                  f'("Size (~N.Nk lines, above the tree\'s ~1,000): why")')
+                elif abs(float(m.group(1)) * 1000 - len(lines)) > 100:
+                    errors.append(f"{rel}: its top says ~{m.group(1)}k lines, it has {len(lines)}")
+    return errors
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -231,6 +268,7 @@ def main():
         return 2
     gen = a.gen if os.path.isabs(a.gen) else os.path.join(a.root, a.gen)
     errors, nfiles = check_includes(a.root, gen)
+    errors += check_sizes(a.root)
     nobjs = 0
     if a.objs:
         e, nobjs = check_symbols(a.root, a.objs)
@@ -241,7 +279,8 @@ def main():
         print(f"check_layers: {len(errors)} violation(s)")
         return 1
     print(f"check_layers: {nfiles} files" + (f", {nobjs} objects" if a.objs else "") +
-          ": layers downward only (" + " < ".join(LAYERS) + "), no include cycle, ref model acyclic")
+          ": layers downward only (" + " < ".join(LAYERS) + "), no include cycle, ref model acyclic, "
+          f"every file above {MAX_LINES} lines says why")
     return 0
 
 

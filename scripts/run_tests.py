@@ -17,7 +17,8 @@ the RTL block benches.  A failing case prints the one command that reproduces it
 (seed, stall, backend), the program and the case.
 
 --filter TEXT keeps the cases whose name contains TEXT; a leading ^ anchors it at the start of the
-name and a trailing $ at the end (^cosim_ leaves out sc/cosim_..., ref/cosim_...).
+name and a trailing $ at the end (^cosim_ leaves out sc/cosim_..., ref/cosim_...); A|B keeps the
+cases that match either alternative (each one anchored on its own).
 
 --needs prints, one a line, the programs (as given) that may hold a case the filter keeps, and runs
 nothing: `make test TESTS=x` builds only those.  A program is kept when its name matches, when it
@@ -79,7 +80,10 @@ def repro(prog, case, backend, knobs):
 
 
 def matches(flt, name):
-    """The --filter rule: a substring of name; ^ anchors it at the start, $ at the end."""
+    """The --filter rule: a substring of name; ^ anchors it at the start, $ at the end; | separates
+    alternatives."""
+    if "|" in flt:
+        return any(matches(alt, name) for alt in flt.split("|") if alt)
     start, end = flt.startswith("^"), flt.endswith("$") and len(flt) > 1
     core = flt[1 if start else 0:len(flt) - (1 if end else 0)]
     if start and end:
@@ -154,7 +158,7 @@ def main():
     ap.add_argument("programs", nargs="+", help="test programs (binaries or .py files)")
     ap.add_argument("--jobs", type=int, default=2, help="cases run at once (default %(default)s)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per case (default %(default)s)")
-    ap.add_argument("--filter", default="", help="only cases whose name contains this (^ / $ anchor it)")
+    ap.add_argument("--filter", default="", help="only cases whose name contains this (^ / $ anchor it, | separates alternatives)")
     ap.add_argument("--junit", help="write JUnit XML here")
     ap.add_argument("--needs", action="store_true",
                     help="print the programs that may hold a matching case (one a line) and run nothing")

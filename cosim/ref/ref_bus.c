@@ -9,7 +9,7 @@
  * effect happens when its read data returns or its write lands (the W beat; an RMW reads, computes
  * and writes at once: atomic with respect to every other semaphore access); its response comes
  * when the B response would (a latency after the write landed), and then a WRITE or RMW reports
- * REF_EV_SEM_WRITTEN (the acquires waiting on its 8-byte word try again).  A timestamped release or reduction (16 bytes: the value,
+ * REF_EV_SEM_WRITTEN (ref_snoop: the acquires waiting on its 8-byte word try again; so does every other device write).  A timestamped release or reduction (16 bytes: the value,
  * for REF_AU_16W a 4-byte value followed by wdata bits 63:32, then the stamp) stores the cycle its
  * write was issued (AW accepted).  A copy engine's FOUR_WORD release carries the copy's start
  * stamp (the cycle counter's low word when the engine took the command) in wdata bits 63:32.
@@ -267,11 +267,12 @@ static void au_execute(ref_t *r, ref_au_req_t *q) {
     ref_write_beats(r, q->addr, n, NULL, 1, 0);
 }
 
-/* The response; a WRITE or RMW whose write landed wakes the acquires waiting on its 8-byte word. */
+/* The response; a WRITE or RMW whose write landed wakes the acquires waiting on its word (the
+ * crossbar's snoop follows the B response, as the response does). */
 static void au_respond(ref_t *r, ref_au_req_t *q) {
     q->done = true;
     if (q->op != AU_READ && !q->err) {
-        ref_emit(r, &(ref_event_t){.kind = REF_EV_SEM_WRITTEN, .addr = q->addr});
+        ref_snoop(r, q->addr, q->size == 8u || q->size == 16u ? 8u : 4u);
     }
 }
 
@@ -308,4 +309,7 @@ void ref_nonstall(ref_t *r) { ref_irq_raise(r, GC_GLOBAL_INTR_STATUS_NON_STALL(1
 
 void ref_emit(ref_t *r, const ref_event_t *ev) {
     if (r->sink) r->sink(r, ev);
+}
+void ref_snoop(ref_t *r, uint64_t addr, uint64_t n) {
+    ref_emit(r, &(ref_event_t){.kind = REF_EV_SEM_WRITTEN, .addr = addr, .n = n ? n : 1u});
 }

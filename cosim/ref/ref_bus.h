@@ -44,17 +44,21 @@ void ref_nonstall(ref_t *r); /* raise NON_STALL */
 typedef enum {
     REF_EV_CE_DONE,     /* copy engine `unit - 1` finished the command of runlist `unit` (err, intr) */
     REF_EV_TASK_DONE,   /* the compute engine completed the task channel `unit` launched (err) */
-    REF_EV_SEM_WRITTEN, /* an atomic-unit WRITE or RMW landed on the 8-byte word at `addr` */
+    REF_EV_SEM_WRITTEN, /* a device write landed on [addr, addr + n): the RTL crossbar's write snoop */
 } ref_ev_kind_t;
 
 typedef struct ref_event {
     ref_ev_kind_t kind;
     uint32_t unit;
     bool err, intr;
-    uint64_t addr;
+    uint64_t addr, n;
 } ref_event_t;
 
 /* Deliver `ev` to the sink (r->sink) now. */
 void ref_emit(ref_t *r, const ref_event_t *ev);
+/* A device write of [addr, addr + n) landed (any writer: the atomic unit, a copy engine, an SM's
+ * plain store): REF_EV_SEM_WRITTEN, the acquires waiting on a word of it try again (rtl: the
+ * crossbar's write snoop, rtl/README.md "Write snoop"). */
+void ref_snoop(ref_t *r, uint64_t addr, uint64_t n);
 
 #endif

@@ -92,6 +92,7 @@ static uint64_t ce_walk(ref_t *r, ref_ce_t *e, bool apply, bool *err) {
             if (apply) {
                 e->bytes += put(r, e, d, s, 0, wlen, pat, we, elem, false);
                 ref_write_beats(r, d, wlen, NULL, 1, 0);
+                ref_snoop(r, d, wlen);
             }
             done += wlen;
             continue;
@@ -117,7 +118,10 @@ static uint64_t ce_walk(ref_t *r, ref_ce_t *e, bool apply, bool *err) {
                                  da / REF_BEAT_BYTES;
                 bool drop = r->inject == INJ_DROP_SEM && beats == 1u;
                 e->bytes += put(r, e, da, s + off, off, n, pat, we, elem, drop);
-                if (!drop) ref_write_beats(r, da, n, e->remap ? we : NULL, elem, off);
+                if (!drop) {
+                    ref_write_beats(r, da, n, e->remap ? we : NULL, elem, off);
+                    ref_snoop(r, da, n);
+                }
                 else r->n_wbeats += beats;
             }
             off += n;

@@ -51,7 +51,7 @@
  * unit, one at a time (requester REF_AU_LOG); a logged TMU step waits while REF_LOG_BACKLOG
  * records are not yet written.
  *
- * Size (~1.4k lines, above the tree's ~1,000): the task management unit and the CTA interpreter
+ * Size (~1.5k lines, above the tree's ~1,000): the task management unit and the CTA interpreter
  * share the task table, the slots and the per-CTA warp state at every step (dispatch, eviction,
  * a LAUNCH from a thread, a fault ending the task's dispatch), so they are kept in one file.
  */
@@ -238,6 +238,7 @@ static uint32_t mem_store(run_t *k, uint32_t tidx, uint32_t ad, uint32_t n, ires
     st_le(buf, v, n);
     if (!ref_mem_write(k->r, dev, buf, n)) return GC_SIMT_FAULT_STORE_BUS_ERROR;
     break_resv(k, ad); /* a plain store breaks them too */
+    ref_snoop(k->r, dev, n); /* and wakes the acquires on its word (the crossbar's write snoop) */
     return GC_SIMT_FAULT_NONE;
 }
 
@@ -580,6 +581,7 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
                 st_le(buf, b, 4);
                 if (!ref_mem_write(k->r, dev, buf, 4)) FAULT(GC_SIMT_FAULT_STORE_BUS_ERROR, a);
                 break_resv(k, a);
+                ref_snoop(k->r, dev, 4);
             }
             break;
         }
@@ -599,8 +601,7 @@ static void exec(run_t *k, uint32_t tidx, uint32_t w, ires_t *res) {
             st_le(buf, nv, 4);
             if (!ref_mem_write(k->r, dev, buf, 4)) FAULT(GC_SIMT_FAULT_STORE_BUS_ERROR, a);
             break_resv(k, a);
-            /* a global AMO goes through the atomic unit: its snoop wakes the acquires on the word */
-            ref_emit(k->r, &(ref_event_t){.kind = REF_EV_SEM_WRITTEN, .addr = dev});
+            ref_snoop(k->r, dev, 4); /* the write snoop wakes the acquires on the word */
         } else {
             st_le(p, nv, 4);
         }

@@ -18,8 +18,9 @@
  *   - context per channel (decoder, bindings, method registers, the position inside an entry):
  *     a switch costs a CTX_SAVE cycle, the selection cycle, then the GPFIFO read or the refetch
  *     of the pushbuffer from the saved position;
- *   - acquires retry every ACQ_RETRY_INTERVAL cycles (0 counts as 1) or at once when a semaphore
- *     write lands on the awaited 8-byte word; ACQ_TIMEOUT faults a channel blocked longer than
+ *   - acquires retry every ACQ_RETRY_INTERVAL cycles (0 counts as 1) or at once when a device
+ *     write (the write snoop: the atomic unit, a copy engine, an SM's store) lands on the awaited
+ *     8-byte word; ACQ_TIMEOUT faults a channel blocked longer than
  *     that, resident or not.
  * Costs: a pushbuffer dword (header or method) decodes in one cycle once fetched; a GPFIFO entry
  * read takes the latency of the memory it comes from; pushbuffer bursts too, then stream at its
@@ -855,17 +856,20 @@ static void ref_pbdma_ce_done(ref_t *r, uint32_t rl, bool err, bool intr) {
     if (intr) ref_nonstall(r);
 }
 
-/* An atomic-unit write landed: the acquires waiting on its 8-byte word try again. */
-static void sem_written(ref_t *r, uint64_t addr) {
-    for (uint32_t c = 0; c < GC_NUM_CHANNELS; c++)
-        if (r->ch[c].acq_arm && (r->ch[c].acq_addr >> 3) == (addr >> 3)) r->ch[c].acq_woke = true;
+/* A device write of [addr, addr + n) landed (the write snoop): the acquires waiting on an 8-byte
+ * word of it try again. */
+static void sem_written(ref_t *r, uint64_t addr, uint64_t n) {
+    for (uint32_t c = 0; c < GC_NUM_CHANNELS; c++) {
+        uint64_t w = r->ch[c].acq_addr >> 3;
+        if (r->ch[c].acq_arm && w >= addr >> 3 && w <= (addr + n - 1u) >> 3) r->ch[c].acq_woke = true;
+    }
 }
 
 void ref_pbdma_event(ref_t *r, const ref_event_t *ev) {
     switch (ev->kind) {
     case REF_EV_CE_DONE: ref_pbdma_ce_done(r, ev->unit, ev->err, ev->intr); break;
     case REF_EV_TASK_DONE: ref_pbdma_task_done(r, ev->unit, ev->err); break;
-    case REF_EV_SEM_WRITTEN: sem_written(r, ev->addr); break;
+    case REF_EV_SEM_WRITTEN: sem_written(r, ev->addr, ev->n); break;
     }
 }
 

@@ -169,8 +169,8 @@ void ScTop::sample_and_commit() {
     r_held_ = drv_.rvalid && !r_fire;
     b_held_ = drv_.bvalid && !b_fire;
     // in AxiMem::commit's order: responses taken, then new reads, bursts and write beats
-    if (r_fire) rq_.pop_front();
-    if (b_fire) bq_.pop_front();
+    if (r_fire) rq_.pop((unsigned)r_id_);
+    if (b_fire) bq_.pop((unsigned)b_id_);
     if (ar_fire) accept_read((uint8_t)m_arid_.read(), m_araddr_.read(), m_arlen_.read() + 1u);
     if (aw_fire)
         aw_.push_back(WBurst{(uint8_t)m_awid_.read(), m_awaddr_.read(), m_awlen_.read() + 1u, 0, false, 0});
@@ -184,9 +184,9 @@ void ScTop::accept_read(uint8_t id, uint64_t addr, unsigned beats) {
         sc_time d = SC_ZERO_TIME;
         mem->b_transport(gp_, d);
         const bool ok = gp_.is_response_ok();
-        uint64_t when = ready_cycle(cycle_, d);
-        if (!rq_.empty() && rq_.back().when > when) when = rq_.back().when;  // in AR order
-        rq_.push_back(RBeat{id, ok ? beat_ : kBadData, (uint8_t)(ok ? 0 : kDecErr), (uint8_t)(i + 1 == beats), when});
+        // in AR order within the ID (rq_.push keeps `when` non-decreasing there)
+        rq_.push(id, RBeat{id, ok ? beat_ : kBadData, (uint8_t)(ok ? 0 : kDecErr), (uint8_t)(i + 1 == beats),
+                           ready_cycle(cycle_, d)});
     }
 }
 
@@ -205,9 +205,7 @@ void ScTop::accept_wbeat(uint64_t data, uint8_t strb) {
     if (!gp_.is_response_ok()) b.err = true;
     b.b_when = std::max(b.b_when, ready_cycle(cycle_, d));
     if (++b.done == b.beats) {
-        uint64_t when = b.b_when;
-        if (!bq_.empty() && bq_.back().when > when) when = bq_.back().when;
-        bq_.push_back(BResp{b.id, (uint8_t)(b.err ? kDecErr : 0), when});
+        bq_.push(b.id, BResp{b.id, (uint8_t)(b.err ? kDecErr : 0), b.b_when});
         aw_.pop_front();
     }
 }
@@ -244,21 +242,23 @@ void ScTop::drive() {
     // as AxiMem: ready when the burst's window can take a beat (its random stall drawn only then)
     drv_.wready = !aw_.empty() && write_port_ready() && !stall();
     const bool frozen = inject_ == Inject::StallReads && n_ar_ > 4;
-    // as AxiMem: a valid shown and not taken stays up until its ready (AXI A3.2.1); the stall is
-    // drawn for it all the same, so the random sequence is AxiMem's
-    drv_.rvalid = !rq_.empty() && rq_.front().when <= now && ((!stall() && !frozen) || r_held_);
-    drv_.bvalid = !bq_.empty() && bq_.front().when <= now && (!stall() || b_held_);
+    // as AxiMem: a beat shown and not taken stays up (same ID) until its ready (AXI A3.2.1); the
+    // stall is drawn for it all the same, so the random sequence is AxiMem's
+    if (!r_held_) r_id_ = rq_.ready(now);
+    drv_.rvalid = r_id_ >= 0 && ((!stall() && !frozen) || r_held_);
+    if (!b_held_) b_id_ = bq_.ready(now);
+    drv_.bvalid = b_id_ >= 0 && (!stall() || b_held_);
     m_arready_.write(drv_.arready);
     m_awready_.write(drv_.awready);
     m_wready_.write(drv_.wready);
     m_rvalid_.write(drv_.rvalid);
-    const RBeat r = drv_.rvalid ? rq_.front() : RBeat{};
+    const RBeat r = drv_.rvalid ? rq_.front((unsigned)r_id_) : RBeat{};
     m_rid_.write(r.id);
     m_rdata_.write(r.data);
     m_rresp_.write(r.resp);
     m_rlast_.write(r.last);
     m_bvalid_.write(drv_.bvalid);
-    const BResp b = drv_.bvalid ? bq_.front() : BResp{};
+    const BResp b = drv_.bvalid ? bq_.front((unsigned)b_id_) : BResp{};
     m_bid_.write(b.id);
     m_bresp_.write(b.resp);
 }

@@ -26,8 +26,8 @@
 //
 // The bridge is a clocked SC_METHOD, not a thread; it calls b_transport on the memory target,
 // which never waits (sc_memory.h).  Read bursts: one 8-byte transaction per beat, all at the AR;
-// the annotated delays give each beat's ready cycle; beats leave in AR order (as AxiMem's: in
-// order per ID and across IDs).  Write bursts: while one is open the bridge asks the memory every
+// the annotated delays give each beat's ready cycle; beats and B responses leave as AxiMem's: in
+// request order per ID, the oldest ready one first across IDs (cosim/axi_idq.h).  Write bursts: while one is open the bridge asks the memory every
 // cycle whether its write port can take the next beat (TLM_IGNORE_COMMAND with the ScPortExt
 // extension) and raises WREADY only then; a beat taken at an edge is written at that edge, one
 // transaction per beat, and the burst's B goes out when its last beat's transaction is done.
@@ -50,6 +50,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "../axi_idq.h"
+#include "gpucosim_spec.h"
 #include "sc_memory.h"
 
 class Vgpu_top_sc;
@@ -157,9 +159,11 @@ class ScTop : public sc_core::sc_module {
         uint8_t id, resp;
         uint64_t when;
     };
-    std::deque<RBeat> rq_;
+    static constexpr unsigned NID = 1u << GC_AXI_ID_W;
+    gctb::IdQueues<RBeat, NID> rq_;  // R beats, per ID (cosim/axi_idq.h: AxiMem's order)
     std::deque<WBurst> aw_;
-    std::deque<BResp> bq_;
+    gctb::IdQueues<BResp, NID> bq_;  // B responses, per ID
+    int r_id_ = -1, b_id_ = -1;      // the IDs whose R beat / B response drive() presented
     std::mt19937_64 rng_;
     uint32_t stall_pct_ = 0;
     enum class Inject { None, FlipWrite, DropSem, StallReads } inject_ = Inject::None;

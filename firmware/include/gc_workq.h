@@ -20,8 +20,9 @@
  *         gc_wq_commit(&r);                               // GPFIFO entries, FENCE, release
  *     }
  *     gc_wq_done(q);                                      // the last producer closes the queue
- * A reservation reads the control block's fields once (gc_wq_view_t, loads issued back to back)
- * and works from that copy: every read of the control block is a global-memory round trip.
+ * A reservation reads the control block's fields once (gc_wq_view_t, loads issued back to back,
+ * before its AMOADD so that both round trips overlap) and works from that copy: every read of the
+ * control block is a global-memory round trip.
  * Statuses: GC_WQ_OK; GC_WQ_FULL (the request's free entries ran out: nothing of this work was
  * written, the queue is closed for the request, see below); GC_WQ_CLOSED (the queue was closed
  * before: nothing written); GC_WQ_BAD_ARG (0 or more than GC_WQ_MAX_BLOCKS blocks: nothing
@@ -92,30 +93,27 @@ static inline uint32_t gc_wq_wrap(int32_t x, uint32_t n) {
 static inline uint32_t gc_wq_wrap_pow2(int32_t x, uint32_t log2n) { return (uint32_t)x & ((1u << log2n) - 1u); }
 
 /* The fields of a gc_wq_t a reservation works with, read once (X, Y and the request only by the
- * closer). */
+ * closer), and the index mask of a power-of-two ring (n - 1; 0 for another n). */
 typedef struct gc_wq_view {
-    uint32_t shadow_put, entries, log2, ring, sems, blocks, block_dwords, subch_gates;
+    uint32_t shadow_put, entries, log2, ring, sems, blocks, block_dwords, subch_gates, mask;
 } gc_wq_view_t;
 
+/* The loads are issued back to back into locals and stored into the view only at the end: the
+ * caller may issue more (an AMO) before it uses them. */
 static inline void gc_wq_load(const volatile gc_wq_t *q, gc_wq_view_t *v) {
-    v->shadow_put = q->shadow_put;
-    v->entries = q->entries;
-    v->log2 = q->log2;
-    v->ring = q->ring;
-    v->sems = q->sems;
-    v->blocks = q->blocks;
-    v->block_dwords = q->block_dwords;
-    v->subch_gates = q->subch_gates;
+    uint32_t sp = q->shadow_put, en = q->entries, l2 = q->log2, ri = q->ring, se = q->sems, bl = q->blocks,
+             bd = q->block_dwords, sg = q->subch_gates;
+    *v = (gc_wq_view_t){sp, en, l2, ri, se, bl, bd, sg, l2 != GC_WQ_NOT_POW2 ? (1u << l2) - 1u : 0u};
 }
 
 /* Ring index of position p. */
 static inline uint32_t gc_wq_index(const gc_wq_view_t *v, uint32_t p) {
     p &= ~GC_WQ_CLOSED_BIT;
-    return v->log2 != GC_WQ_NOT_POW2 ? gc_wq_wrap_pow2((int32_t)p, v->log2) : p % v->entries;
+    return v->mask ? p & v->mask : p % v->entries;
 }
 /* Ring index of the entry j after ring index i (j < n). */
 static inline uint32_t gc_wq_step(const gc_wq_view_t *v, uint32_t i, uint32_t j) {
-    return v->log2 != GC_WQ_NOT_POW2 ? gc_wq_wrap_pow2((int32_t)(i + j), v->log2) : gc_wq_wrap((int32_t)(i + j), v->entries);
+    return v->mask ? (i + j) & v->mask : gc_wq_wrap((int32_t)(i + j), v->entries);
 }
 
 /* ------------------------------------------------------------------ command blocks */
@@ -149,9 +147,21 @@ static inline void gc_cb_method(gc_cb_t *b, uint32_t subch, uint32_t mthd, uint3
  * by its thread address. */
 static inline void gc_cb_sem(gc_cb_t *b, uint32_t sem_thread_addr, uint32_t payload, uint32_t execute) {
     uint64_t a = gc_wq_dev(sem_thread_addr);
-    uint32_t d[5] = {GC_HOST_SEM_ADDR_LO_OFFSET((uint32_t)a >> 2), GC_HOST_SEM_ADDR_HI_OFFSET((uint32_t)(a >> 32)),
-                     payload, 0u, execute};
-    gc_cb_methods(b, 0u, GC_HOST_SEM_ADDR_LO, d, 5u);
+    if (b->err || b->len + 6u > b->cap) {
+        b->err = 1u;
+        return;
+    }
+    /* the six dwords stored straight into the block (no copy through a stack array: every
+     * instruction of a producer is on the device-work latency path) */
+    volatile uint32_t *w = b->w + b->len;
+    w[0] = GC_METHOD_HEADER_SEC_OP(GC_METHOD_HEADER_SEC_OP_INC_METHOD) | GC_METHOD_HEADER_COUNT(5u) |
+           GC_METHOD_HEADER_SUBCHANNEL(0u) | GC_METHOD_HEADER_ADDRESS(GC_HOST_SEM_ADDR_LO >> 2);
+    w[1] = GC_HOST_SEM_ADDR_LO_OFFSET((uint32_t)a >> 2);
+    w[2] = GC_HOST_SEM_ADDR_HI_OFFSET((uint32_t)(a >> 32));
+    w[3] = payload;
+    w[4] = 0u;
+    w[5] = execute;
+    b->len += 6u;
 }
 /* Semaphore acquire: wait until the 32-bit word equals payload.  With `yield` (ACQUIRE_SWITCH_TSG)
  * a failed attempt switches the channel out at once, leaving the runlist to the others until a
@@ -254,16 +264,18 @@ static inline void gc_wq_gate_entry(const gc_wq_view_t *v, uint32_t idx, uint32_
     g[GC_WQ_GATE_REC_PAYLOAD] = p;
     gc_wq_point(v, idx, gc_wq_gate_slot(v, idx), GC_WQ_GATE_DWORDS);
 }
-/* Open the entries from position p on: release S[index(p - 1)] = p (an AMO: the PBDMA blocked on
- * it is woken by the atomic unit's write snoop), after a FENCE made the entries visible. */
+/* Open the entries from position p on: release S[index(p - 1)] = p with a plain store (the PBDMA
+ * blocked on it is woken by the crossbar's write snoop 2 cycles after the store's B response; an
+ * AMO would cost a read round trip more), after a FENCE made the entries visible.  Each semaphore
+ * has one writer per position (the thread owning position p), so no atomicity is needed. */
 static inline void gc_wq_open_from(const gc_wq_view_t *v, uint32_t p) {
     gc_wq_fence();
-    __atomic_exchange_n(gc_wq_sem_ptr(v, gc_wq_index(v, p - 1u)), p, __ATOMIC_RELAXED);
+    *gc_wq_sem_ptr(v, gc_wq_index(v, p - 1u)) = p;
 }
 
 /* Write the closing entry at position p: WFI, release Y = r, acquire X == r + 1 (the next
  * request; yielding), gate of position p; record closed_at; then open it.  The gates stay
- * resident while they wait (a producer's release is near; the atomic unit's snoop wakes them). */
+ * resident while they wait (a producer's release is near; the crossbar's write snoop wakes them). */
 static inline void gc_wq_close_at(volatile gc_wq_t *q, const gc_wq_view_t *v, uint32_t p) {
     uint32_t idx = gc_wq_index(v, p), x = q->x_sem, y = q->y_sem, r = q->request;
     gc_cb_t b = gc_wq_cb(v, idx);
@@ -280,13 +292,21 @@ static inline void gc_wq_close_at(volatile gc_wq_t *q, const gc_wq_view_t *v, ui
  * (wrap-aware: positions are compared as differences). */
 static inline uint32_t gc_wq_reserve(volatile gc_wq_t *q, uint32_t nblocks, gc_wq_res_t *r) {
     if (nblocks == 0u || nblocks > GC_WQ_MAX_BLOCKS) return GC_WQ_BAD_ARG;
+    /* the view's loads first, the AMOADD right behind them: both round trips overlap (the fields
+     * are the request's own: the host writes them only at set-up and at a re-arm, between
+     * requests, never while a producer of the request runs) */
+    uint32_t sp = q->shadow_put, en = q->entries, l2 = q->log2, ri = q->ring, se = q->sems, bl = q->blocks,
+             bd = q->block_dwords, sg = q->subch_gates;
     uint32_t old = __atomic_fetch_add(&q->soft_put, nblocks + 1u, __ATOMIC_RELAXED);
+    r->v = (gc_wq_view_t){sp, en, l2, ri, se, bl, bd, sg, l2 != GC_WQ_NOT_POW2 ? (1u << l2) - 1u : 0u};
     if (old & GC_WQ_CLOSED_BIT) return GC_WQ_CLOSED;
-    gc_wq_load(q, &r->v);
     uint32_t shadow = r->v.shadow_put;
     if ((int32_t)(shadow - 1u - (old + nblocks + 1u)) < 0) {
         __atomic_fetch_add(&q->full, 1u, __ATOMIC_RELAXED);
-        if ((int32_t)(shadow - old) > 0) gc_wq_close_at(q, &r->v, old); /* the one reservation that crossed */
+        if ((int32_t)(shadow - old) > 0) { /* the one reservation that crossed */
+            gc_wq_view_t v = r->v; /* a copy: r itself never has its address taken, so it can live in registers */
+            gc_wq_close_at(q, &v, old);
+        }
         return GC_WQ_FULL;
     }
     r->pos = old;

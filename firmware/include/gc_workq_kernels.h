@@ -35,9 +35,10 @@ typedef struct gc_wq_stress_params {
  * releases of item 8, payload 0xBAD) and its commit (OVERFLOW), one more item (9, tag 0x109). */
 
 /* wq_wake: thread 0 spins `delay` cycles, writes the cycle (low word) to *cyc, then releases
- * *sem = 1 with an AMO (amoswap). */
+ * *sem = 1: with an AMO (amoswap) when q is 0, else through the device API (gc_wq_open_from of
+ * position 1 of the queue at q: a FENCE and a plain store to S[0]). */
 typedef struct gc_wq_wake_params {
-    uint32_t sem, cyc, delay;
+    uint32_t sem, cyc, delay, q;
 } gc_wq_wake_params_t;
 
 /* wq_seed: the work-queue scenario's kernel K, 4 CTAs of one thread each (4 warps, so that the
@@ -62,11 +63,15 @@ typedef struct gc_wq_child_params {
 
 /* wq_latency (bench): thread 0 creates work on q twice: each time it records the cycle it decides
  * (t0[k]), reserves one block that releases item record k (items + 16 k) with a stamp (the work
- * starting) and commits; round 0 warms the path (instruction cache), round 1 is the one measured.
- * With use_queue 0 it only records t0[0] and ends (the host round trip does the work). */
+ * starting) and commits, reading CYCLE after each of gc_wq_commit's steps; round 0 warms the path
+ * (instruction cache), round 1 is the one measured and writes, at t0 + GC_WQ_LATENCY_PARTS_OFF,
+ * the cycles it reserved, wrote the block, wrote the GPFIFO entries, finished the FENCE and issued
+ * the release, then the low word of the stamp of the gate record that opened for its work.  With
+ * use_queue 0 it only records t0[0] and ends (the host round trip does the work). */
 typedef struct gc_wq_latency_params {
     uint32_t q, t0, items, use_queue;
 } gc_wq_latency_params_t;
+#define GC_WQ_LATENCY_PARTS_OFF 64u
 
 /* tq_worker (a queue TMD's kernel): thread 0 of each CTA of the entry at position QPOS adds 1 to
  * marks[QPOS] and writes QPOS to order[n] (n from an AMOADD on *seq); CTA 0 of the entry, while

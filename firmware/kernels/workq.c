@@ -83,9 +83,12 @@ GC_KERNEL(wq_fault) {
 GC_KERNEL(wq_wake) {
     const gc_wq_wake_params_t *p = gc_param;
     if (thread_linear() != 0) return;
+    gc_wq_view_t v = {0};
+    if (p->q) gc_wq_load(WQ(p->q), &v);
     spin(p->delay);
     *PTR(p->cyc) = gc_cycle();
-    gc_atomic_exch(PTR(p->sem), 1u);
+    if (p->q) gc_wq_open_from(&v, 1u);
+    else gc_atomic_exch(PTR(p->sem), 1u);
 }
 
 GC_KERNEL(wq_child) {
@@ -111,7 +114,7 @@ GC_KERNEL(wq_seed) {
     gc_wq_res_t r;
     uint32_t st = gc_wq_reserve(q, 1, &r);
     rec->status = st;
-    rec->pos = r.pos;
+    rec->pos = st == GC_WQ_OK ? r.pos : 0u;
     rec->nblocks = 1u;
     gc_atomic_or(flags, 1u << t);
     if (st == GC_WQ_OK) {
@@ -143,14 +146,37 @@ GC_KERNEL(wq_latency) {
     }
     volatile gc_wq_t *q = WQ(p->q);
     /* round 0 warms the path (instruction cache, the queue's control block lines); round 1 is
-     * measured: rec[0] the cycle the thread decides, item record 1 the cycle the work starts */
+     * measured: rec[1] the cycle the thread decides, item record 1 the cycle the work starts.  Both
+     * take gc_wq_commit's steps one by one with a CYCLE read after each (a few cycles each; kept in
+     * registers), and round 1 writes them, for the parts, once its work ran */
     for (uint32_t k = 0; k < 2; k++) {
         uint32_t t0 = gc_cycle();
         gc_wq_res_t r;
         if (gc_wq_reserve(q, 1, &r) != GC_WQ_OK) break;
+        uint32_t t1 = gc_cycle();
         item_block(&r, 0, p->items + 16u * k, 1u, 0u);
-        gc_wq_commit(&r);
+        uint32_t t2 = gc_cycle();
+        gc_wq_write_entry(&r.v, r.base, r.len[0]);
+        gc_wq_gate_entry(&r.v, gc_wq_step(&r.v, r.base, 1), r.pos + 1u);
+        uint32_t t3 = gc_cycle();
+        gc_wq_fence();
+        uint32_t t4 = gc_cycle();
+        gc_wq_open_from(&r.v, r.pos); /* its FENCE finds nothing outstanding */
+        uint32_t t5 = gc_cycle();
         rec[k] = t0;
+        if (k == 1) {
+            /* the gate that opened for this work: its record's stamp, once the work ran */
+            volatile uint32_t *it = PTR(p->items + 16u * k);
+            while (!it[2] && !it[3]) {}
+            volatile uint32_t *g = PTR(gc_wq_gate_slot(&r.v, gc_wq_index(&r.v, r.pos - 1u)) + GC_WQ_GATE_REC);
+            volatile uint32_t *parts = PTR(p->t0 + GC_WQ_LATENCY_PARTS_OFF);
+            parts[0] = t1;
+            parts[1] = t2;
+            parts[2] = t3;
+            parts[3] = t4;
+            parts[4] = t5;
+            parts[5] = g[2];
+        }
     }
     gc_wq_done(q);
 }

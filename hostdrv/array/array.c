@@ -127,6 +127,12 @@ gca_error_t gca_open(gcrt_t *rt, const gca_config_t *cfg, gca_ctx_t **out) {
     ctx->bus_bytes = 8;
     if (gc_mmio_read(gcrt_device(rt), GC_REG_GLOBAL_CONFIG, &gcfg) == GC_OK && GC_GLOBAL_CONFIG_DATA_BYTES_GET(gcfg))
         ctx->bus_bytes = GC_GLOBAL_CONFIG_DATA_BYTES_GET(gcfg);
+    ctx->ctas = 1; /* kernels are launched with CTAs of GC_SIMT_WARPS x GC_SIMT_LANES threads */
+    if (gc_mmio_read(gcrt_device(rt), GC_REG_COMPUTE_CONFIG, &gcfg) == GC_OK && GC_COMPUTE_CONFIG_NUM_SM_GET(gcfg)) {
+        uint32_t per_sm = GC_COMPUTE_CONFIG_WARPS_GET(gcfg) * GC_COMPUTE_CONFIG_LANES_GET(gcfg) /
+                          (GC_SIMT_WARPS * GC_SIMT_LANES);
+        ctx->ctas = GC_COMPUTE_CONFIG_NUM_SM_GET(gcfg) * (per_sm ? per_sm : 1u);
+    }
     *out = ctx;
     return GCA_SUCCESS;
 }

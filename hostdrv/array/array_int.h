@@ -131,6 +131,7 @@ struct gca_ctx {
     char ccid[1100];            /* compiler identity (its --version line), "" until probed */
     uint64_t envhash;          /* hash of the firmware files every kernel is built from */
     uint32_t bus_bytes;
+    uint32_t ctas;             /* CTAs of a full block the device runs at once: its SMs (COMPUTE.CONFIG) */
     /* macros */
     gca_macro_t *macros, *recording;
     uint32_t rec_first_seq;    /* nodes made from this seq on belong to the recording */

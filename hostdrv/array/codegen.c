@@ -5,13 +5,17 @@
  * then its scalar arguments (application scalars, fill values, random seeds, pow exponents: never
  * in the code, so a changing value does not change the program), then sizes.  Ops become one C
  * statement each on a register temporary `v<position>`, calling the functions of gca_ops.h
- * (the host's reference results call the same ones).  Forms:
- *   flat     a grid-stride loop over the elements (block = a full CTA)
+ * (the host's reference results call the same ones); an array read element by element is loaded
+ * once per element into `x<input>`.  Forms:
+ *   flat     a grid-stride loop over the elements (block = a full CTA): U copies of the element
+ *            code per pass (all their loads, then their ops, then their stores), then one
+ *            element per pass for the rest (unroll_of says how U is chosen)
  *   flatred  the same in one CTA, with each reduction accumulated per thread and combined by a
  *            tree in shared memory (first and last stage in one kernel)
  *   axis     a grid-stride loop over the outputs of reductions along one dimension, each thread
  *            running the fused element ops of its row / column in an inner loop
  *   gather, matmul  the non-fusible intrinsics, one kernel each.
+ * Array pointers are `restrict`: a kernel's outputs are new allocations, never one of its inputs.
  * The source is the program cache's key (with the compiler and flags): nothing else changes
  * the binary. */
 #include <stdarg.h>
@@ -64,6 +68,10 @@ typedef struct cg {
     const gca_wn_t *w;
     const gca_en_t *e;
     sb_t b;
+    const char *ix; /* the element index of the copy being written: "i" or "i_<u>" */
+    const char *cs; /* its suffix on temporaries: "" or "_<u>" */
+    uint8_t *ld;    /* per input: LD_ELEM (loaded per element as x<j><cs>), LD_BCAST (a 0-d value
+                       broadcast: loaded once, before the loop, as b<j>) */
 } cg_t;
 
 static int find(const gca_ref_t *list, uint32_t n, gca_ref_t r) {
@@ -83,10 +91,12 @@ static int rdt(const cg_t *g, gca_ref_t r) { return r.ext ? g->e[r.idx].dt : g->
 /* the value of argument r for an op of `n` elements at element `i` */
 static void val(cg_t *g, gca_ref_t r, uint32_t n) {
     int j;
-    if (in_kernel(g, r)) sbf(&g->b, "v%u", r.idx);
+    if (in_kernel(g, r)) sbf(&g->b, "v%u%s", r.idx, g->cs);
     else if ((j = find(g->k->sc, g->k->nsc, r)) >= 0) sbf(&g->b, "s%d", j);
-    else if ((j = find(g->k->in, g->k->nin, r)) >= 0) sbf(&g->b, "in%d[%s]", j, rn(g, r) == 1 && n != 1 ? "0" : "i");
-    else sbf(&g->b, "0 /* ? */");
+    else if ((j = find(g->k->in, g->k->nin, r)) >= 0) {
+        if (rn(g, r) == 1 && n != 1) sbf(&g->b, "b%d", j);
+        else sbf(&g->b, "x%d%s", j, g->cs);
+    } else sbf(&g->b, "0 /* ? */");
 }
 
 static const char *fname(int op) {
@@ -105,24 +115,25 @@ static void elem_op(cg_t *g, uint32_t p) {
     int op = w->op;
     if (g->ctx->cfg.debug_wrong_op == op) /* the test hook: a deliberately wrong primitive */
         op = op == GCA_OP_ADD ? GCA_OP_SUB : (op <= GCA_OP_POW && w->nargs == 2) ? GCA_OP_ADD : op;
-    sbf(&g->b, "        const %s v%u = ", ctype(w->dt), p);
+    sbf(&g->b, "        const %s v%u%s = ", ctype(w->dt), p, g->cs);
     switch (w->kind) {
     case K_GEN: {
         int j = find(g->k->sc, g->k->nsc, (gca_ref_t){0, p});
         if (w->op == GCA_OP_FILL) sbf(&g->b, "s%d", j);
-        else if (w->op == GCA_OP_RANDOM) sbf(&g->b, "gca_random_f(s%d, i)", j);
-        else if (w->ndim == 2) sbf(&g->b, "(%s)(i %s %uu)", ctype(w->dt), w->axis == 0 ? "/" : "%", w->dims[1]);
-        else sbf(&g->b, "(%s)i", ctype(w->dt));
+        else if (w->op == GCA_OP_RANDOM) sbf(&g->b, "gca_random_f(s%d, %s)", j, g->ix);
+        else if (w->ndim == 2) sbf(&g->b, "(%s)(%s %s %uu)", ctype(w->dt), g->ix, w->axis == 0 ? "/" : "%", w->dims[1]);
+        else sbf(&g->b, "(%s)%s", ctype(w->dt), g->ix);
         break;
     }
     case K_VIEW: {
         int j = find(g->k->in, g->k->nin, w->args[0]);
         const uint32_t srccols = w->args[0].ext ? g->e[w->args[0].idx].dims[1] : g->w[w->args[0].idx].dims[1];
-        if (w->op == GCA_OP_TRANSPOSE) sbf(&g->b, "in%d[(i %% %uu) * %uu + i / %uu]", j, w->dims[1], srccols, w->dims[1]);
+        if (w->op == GCA_OP_TRANSPOSE)
+            sbf(&g->b, "in%d[(%s %% %uu) * %uu + %s / %uu]", j, g->ix, w->dims[1], srccols, g->ix, w->dims[1]);
         else if (w->ndim == 2)
-            sbf(&g->b, "in%d[(%uu + i / %uu) * %uu + %uu + i %% %uu]", j, w->view[0], w->dims[1], srccols, w->view[2],
-                w->dims[1]);
-        else sbf(&g->b, "in%d[%uu + i]", j, w->view[0]);
+            sbf(&g->b, "in%d[(%uu + %s / %uu) * %uu + %uu + %s %% %uu]", j, w->view[0], g->ix, w->dims[1], srccols,
+                w->view[2], g->ix, w->dims[1]);
+        else sbf(&g->b, "in%d[%uu + %s]", j, w->view[0], g->ix);
         break;
     }
     case K_MAP: {
@@ -174,8 +185,41 @@ static int out_index(const cg_t *g, uint32_t p) {
     return -1;
 }
 
-/* the element ops of the kernel, their stores and the reductions' accumulation, at element i */
-static void body(cg_t *g) {
+enum { LD_ELEM = 1, LD_BCAST = 2 };
+
+/* How ops read each input (as val() names them): element by element (x<j>: loaded once per
+ * element, at the top of the element's code, into a register of its own) or broadcast (b<j>). */
+static void mark_loads(cg_t *g) {
+    for (uint32_t o = 0; o < g->k->nops; o++) {
+        const gca_wn_t *w = &g->w[g->k->ops[o]];
+        if (w->kind != K_MAP && w->kind != K_REDUCE) continue;
+        for (uint32_t a = 0; a < (w->kind == K_REDUCE ? 1u : w->nargs); a++) {
+            gca_ref_t r = w->args[a];
+            int j = find(g->k->in, g->k->nin, r);
+            uint32_t n = w->kind == K_REDUCE ? rn(g, r) : w->n;
+            if (!in_kernel(g, r) && find(g->k->sc, g->k->nsc, r) < 0 && j >= 0)
+                g->ld[j] |= rn(g, r) == 1 && n != 1 ? LD_BCAST : LD_ELEM;
+        }
+    }
+}
+
+#define MAX_COPIES 8
+/* write the code of element copy u (u < 0: the element `i`) */
+static void copy_of(cg_t *g, int u) {
+    static const char *const ix[MAX_COPIES] = {"i_0", "i_1", "i_2", "i_3", "i_4", "i_5", "i_6", "i_7"};
+    g->ix = u < 0 ? "i" : ix[u];
+    g->cs = u < 0 ? "" : ix[u] + 1;
+}
+
+/* the element loads of one copy */
+static void loads(cg_t *g) {
+    for (uint32_t j = 0; j < g->k->nin; j++)
+        if (g->ld[j] & LD_ELEM)
+            sbf(&g->b, "        const %s x%u%s = in%u[%s];\n", ctype(rdt(g, g->k->in[j])), j, g->cs, j, g->ix);
+}
+
+/* the element ops of one copy and the reductions' accumulation */
+static void ops(cg_t *g) {
     for (uint32_t o = 0; o < g->k->nops; o++) {
         uint32_t p = g->k->ops[o];
         const gca_wn_t *w = &g->w[p];
@@ -186,22 +230,97 @@ static void body(cg_t *g) {
             continue;
         }
         elem_op(g, p);
-        int j = out_index(g, p);
-        if (j >= 0) sbf(&g->b, "        out%d[i] = v%u;\n", j, p);
     }
 }
 
+/* the stores of one copy */
+static void stores(cg_t *g) {
+    for (uint32_t o = 0; o < g->k->nops; o++) {
+        uint32_t p = g->k->ops[o];
+        int j = g->w[p].kind == K_REDUCE ? -1 : out_index(g, p);
+        if (j >= 0) sbf(&g->b, "        out%d[%s] = v%u%s;\n", j, g->ix, p, g->cs);
+    }
+}
+
+/* the code of `nc` element copies (0: the element `i`): all their loads, then all their ops
+ * (reductions accumulate in copy order: the sequence a thread adds in does not change), then all
+ * their stores.  A compiler barrier keeps the loads above the ops: gcc's scheduler (which assumes
+ * a load takes a few cycles) would otherwise sink each load next to its use, and the warp would
+ * wait one memory round trip per use instead of one per pass. */
+static void body(cg_t *g, int nc) {
+    void (*const phase[3])(cg_t *) = {loads, ops, stores};
+    for (int f = 0; f < 3; f++) {
+        if (!nc) copy_of(g, -1), phase[f](g);
+        for (int u = 0; u < nc; u++) copy_of(g, u), phase[f](g);
+        if (f == 0) sbf(&g->b, "        __asm__ volatile(\"\" ::: \"memory\"); /* the loads stay above */\n");
+    }
+}
+
+/* Whether op p's device code calls a library function (picolibc's libm): a call clobbers the
+ * caller-saved registers, so copies around it would spill. */
+static bool calls(const gca_wn_t *w) {
+    switch (w->op) {
+    case GCA_OP_POW: return !w->folded;
+    case GCA_OP_EXP: case GCA_OP_LOG: case GCA_OP_SIN: case GCA_OP_COS: case GCA_OP_TANH: case GCA_OP_FLOOR:
+    case GCA_OP_CEIL: return true;
+    default: return false;
+    }
+}
+
+/* Copies of the element code per pass of the grid-stride loop (U).  The SM issues a warp's
+ * instructions in order and keeps only a few of its loads in flight (gc_sm LD_MAX), so one
+ * element per pass leaves a warp waiting a memory round trip before every use; with U copies the
+ * loads of later copies are in flight while earlier copies compute (and a fused kernel's FDIV
+ * runs beside them).  Bounded so that the copies' values stay in the 32 FP registers:
+ * U x loads <= 16 and U x (loads + ops) <= 40, at most 8; 1 when an op calls libm. */
+static int unroll_of(const cg_t *g) {
+    uint32_t L = 0;
+    for (uint32_t j = 0; j < g->k->nin; j++) L += (g->ld[j] & LD_ELEM) != 0;
+    for (uint32_t o = 0; o < g->k->nops; o++) {
+        const gca_wn_t *w = &g->w[g->k->ops[o]];
+        if (calls(w)) return 1;
+        L += w->kind == K_VIEW;
+    }
+    uint32_t u = MAX_COPIES;
+    if (L && 16 / L < u) u = 16 / L;
+    if (40 / (L + g->k->nops) < u) u = 40 / (L + g->k->nops);
+    return u ? (int)u : 1;
+}
+
+/* The grid-stride loop over the elements: the stride and the first index read once (CSR reads
+ * are volatile: the compiler would repeat them every pass), U copies per pass while U elements
+ * remain, then one per pass. */
+static void flat_loop(cg_t *g, int U) {
+    sb_t *b = &g->b;
+    sbf(b, "    const uint32_t S = gc_threads_x();\n    uint32_t i = gc_global_id_x();\n");
+    if (U > 1) {
+        sbf(b, "    const uint32_t nu = n > %du * S ? n - %du * S : 0u;\n", U - 1, U - 1);
+        sbf(b, "    for (; i < nu; i += %du * S) {\n        const uint32_t i_0 = i", U);
+        for (int u = 1; u < U; u++) sbf(b, ", i_%d = i + %du * S", u, u);
+        sbf(b, ";\n");
+        body(g, U);
+        sbf(b, "    }\n");
+    }
+    sbf(b, "    for (; i < n; i += S) {\n");
+    body(g, 0);
+    sbf(b, "    }\n");
+}
+
 char *gca__codegen(const gca_ctx_t *ctx, const gca_pk_t *k, const gca_wn_t *w, const gca_en_t *e) {
-    cg_t g = {ctx, k, w, e, {0}};
+    uint8_t *ld = calloc(k->nin + 1u, sizeof *ld);
+    if (!ld) return NULL;
+    cg_t g = {ctx, k, w, e, {0}, "i", "", ld};
     sb_t *b = &g.b;
+    mark_loads(&g);
     sbf(b, "/* generated by gpucosim's array layer (hostdrv/array/codegen.c) */\n#include \"gc_device.h\"\n"
            "#include \"gca_ops.h\"\n\nGC_KERNEL(%s) {\n    const uint32_t *P = gc_param;\n", k->name);
     uint32_t np = 0;
     for (uint32_t i = 0; i < k->nin; i++, np++)
-        sbf(b, "    const %s *in%u = (const %s *)(uintptr_t)P[%u];\n", ctype(rdt(&g, k->in[i])), i,
+        sbf(b, "    const %s *__restrict in%u = (const %s *)(uintptr_t)P[%u];\n", ctype(rdt(&g, k->in[i])), i,
             ctype(rdt(&g, k->in[i])), np);
     for (uint32_t i = 0; i < k->nout; i++, np++)
-        sbf(b, "    %s *out%u = (%s *)(uintptr_t)P[%u];\n", ctype(w[k->out[i]].dt), i, ctype(w[k->out[i]].dt), np);
+        sbf(b, "    %s *__restrict out%u = (%s *)(uintptr_t)P[%u];\n", ctype(w[k->out[i]].dt), i,
+            ctype(w[k->out[i]].dt), np);
     for (uint32_t i = 0; i < k->nsc; i++, np++) {
         gca_ref_t r = k->sc[i];
         int dt = r.ext ? e[r.idx].dt : w[r.idx].dt;
@@ -209,6 +328,8 @@ char *gca__codegen(const gca_ctx_t *ctx, const gca_pk_t *k, const gca_wn_t *w, c
         else if (dt == GCA_I32) sbf(b, "    const int32_t s%u = (int32_t)P[%u];\n", i, np);
         else sbf(b, "    const float s%u = gca_asf(P[%u]);\n", i, np);
     }
+    for (uint32_t j = 0; j < k->nin; j++)
+        if (ld[j] & LD_BCAST) sbf(b, "    const %s b%u = in%u[0];\n", ctype(rdt(&g, k->in[j])), j, j);
     const uint32_t B = k->block;
     switch (k->form) {
     case KF_FLAT:
@@ -217,9 +338,7 @@ char *gca__codegen(const gca_ctx_t *ctx, const gca_pk_t *k, const gca_wn_t *w, c
         for (uint32_t o = 0; o < k->nops; o++)
             if (w[k->ops[o]].kind == K_REDUCE)
                 sbf(b, "    %s a%u = %s;\n", ctype(w[k->ops[o]].dt), k->ops[o], init_of(w[k->ops[o]].op, w[k->ops[o]].dt));
-        sbf(b, "    for (uint32_t i = gc_global_id_x(); i < n; i += gc_threads_x()) {\n");
-        body(&g);
-        sbf(b, "    }\n");
+        flat_loop(&g, unroll_of(&g));
         if (k->form == KF_FLATRED) {
             sbf(b, "    const uint32_t t = gc_tid_x();\n");
             uint32_t r = 0;
@@ -255,7 +374,7 @@ char *gca__codegen(const gca_ctx_t *ctx, const gca_pk_t *k, const gca_wn_t *w, c
                 sbf(b, "    %s a%u = %s;\n", ctype(w[k->ops[o]].dt), k->ops[o], init_of(w[k->ops[o]].op, w[k->ops[o]].dt));
         sbf(b, "    for (uint32_t k = 0; k < K; k++) {\n        const uint32_t i = %s;\n",
             k->axis == 1 ? "o * C + k" : "k * C + o");
-        body(&g);
+        body(&g, 0);
         sbf(b, "    }\n");
         for (uint32_t o = 0; o < k->nops; o++) {
             uint32_t p = k->ops[o];
@@ -291,6 +410,7 @@ char *gca__codegen(const gca_ctx_t *ctx, const gca_pk_t *k, const gca_wn_t *w, c
     default: break;
     }
     sbf(b, "}\n");
+    free(ld);
     if (b->oom) {
         free(b->p);
         return NULL;

@@ -141,16 +141,18 @@ static void plan_free(gca_plan_t *pl) {
 }
 
 #define BLOCK (GC_SIMT_WARPS * GC_SIMT_LANES)
-#define MAX_GRID 64u
 
-static uint32_t grid_for(uint32_t n) {
+/* A grid-stride loop's grid: no more CTAs than the device runs at once (ctx->ctas: one per SM
+ * when a CTA of BLOCK threads fills an SM's warp slots), so each thread walks its share in one CTA
+ * and no CTA waits for another one's slots to drain (docs/array.md, "Code generation"). */
+static uint32_t grid_for(uint32_t n, uint32_t ctas) {
     uint32_t g = (n + BLOCK - 1) / BLOCK;
-    return g < 1 ? 1 : g > MAX_GRID ? MAX_GRID : g;
+    return g < 1 ? 1 : g > ctas ? ctas : g;
 }
 
 /* Fill kernel k's op, input, output and scalar lists from the schedule. */
-static bool kernel_lists(gca_plan_t *pl, uint32_t kid, const int *kern, const gca_wn_t *w, const gca_en_t *e,
-                         uint8_t form, int axis, uint32_t dom_n, uint32_t rows, uint32_t cols) {
+static bool kernel_lists(const gca_ctx_t *ctx, gca_plan_t *pl, uint32_t kid, const int *kern, const gca_wn_t *w,
+                         const gca_en_t *e, uint8_t form, int axis, uint32_t dom_n, uint32_t rows, uint32_t cols) {
     gca_pk_t *k = &pl->k[kid];
     k->form = form;
     k->axis = axis;
@@ -184,7 +186,7 @@ static bool kernel_lists(gca_plan_t *pl, uint32_t kid, const int *kern, const gc
     }
     uint32_t n = form == KF_AXIS ? (axis == 1 ? rows : cols) : form == KF_MATMUL ? w[k->ops[0]].n : dom_n;
     k->block = BLOCK;
-    k->grid = form == KF_FLATRED ? 1 : grid_for(n);
+    k->grid = form == KF_FLATRED ? 1 : grid_for(n, ctx->ctas);
     k->smem = 0;
     if (form == KF_FLATRED)
         for (uint32_t i = 0; i < k->nops; i++) k->smem += w[k->ops[i]].kind == K_REDUCE ? BLOCK * 4u : 0u;
@@ -265,7 +267,7 @@ static gca_plan_t *schedule(gca_ctx_t *ctx, const gca_wn_t *w, uint32_t nw, cons
     pl->k = calloc(pl->nk ? pl->nk : 1, sizeof *pl->k);
     if (!pl->k) goto oom;
     for (uint32_t k = 0; k < pl->nk; k++)
-        if (!kernel_lists(pl, k, kern, w, e, forms[k], axes[k], geo[k][0], geo[k][1], geo[k][2])) goto oom;
+        if (!kernel_lists(ctx, pl, k, kern, w, e, forms[k], axes[k], geo[k][0], geo[k][1], geo[k][2])) goto oom;
     free(kern);
     free(forms);
     free(geo);

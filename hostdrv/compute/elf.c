@@ -16,6 +16,7 @@
 #include "gpucosim_spec.h"
 #ifndef GC_ELF_NO_DEVICE
 #include "../device/internal.h"
+#include "gpucosim/mem.h"   /* the loader allocates its image ranges */
 #endif
 
 #define EI_NIDENT 16u

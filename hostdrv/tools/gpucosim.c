@@ -223,13 +223,21 @@ static int scenario_work_queue_bench(const opts_t *o) {
     }
     const char *image = kernel_image(o, "work-queue-bench");
     if (!image) return 1;
-    uint64_t hl = o->host_latency_set ? o->host_latency : GCSC_WQ_HOST_LATENCY_DEFAULT, q = 0, h = 0;
+    uint64_t hl = o->host_latency_set ? o->host_latency : GCSC_WQ_HOST_LATENCY_DEFAULT;
     char err[1200] = "";
-    gcrt_error_t e = gcsc_wq_latency(&c, image, hl, &q, &h, err, sizeof err);
+    gcsc_wq_latency_t L;
+    gcrt_error_t e = gcsc_wq_latency(&c, image, hl, &L, err, sizeof err);
     if (rt_done(e, err, o)) return 1;
+    uint64_t q = L.queue, h = L.host;
+    const uint32_t *qp = L.q_parts;
     printf("work created by a thread starts %llu cycles after the thread decided, through an open GPU-owned queue\n"
+           "  parts: reserve %u, block %u, GPFIFO entries %u, FENCE %u, release store %u, gate opened %u, "
+           "work started %u\n"
            "through a host round trip (the kernel ends, the host sees it, reacts for %llu cycles, submits): %llu "
-           "cycles\n", (unsigned long long)q, (unsigned long long)hl, (unsigned long long)h);
+           "cycles\n  parts: kernel end %llu, host reaction %llu, submit to work %llu\n",
+           (unsigned long long)q, qp[0], qp[1], qp[2], qp[3], qp[4], qp[5],
+           qp[6], (unsigned long long)hl, (unsigned long long)h, (unsigned long long)L.h_parts[0],
+           (unsigned long long)L.h_parts[1], (unsigned long long)L.h_parts[2]);
     double ipk = 0;
     uint32_t items = 0;
     e = gcsc_wq_throughput(&c, image, 32, 1024, &ipk, &items, err, sizeof err);

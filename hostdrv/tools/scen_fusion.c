@@ -57,11 +57,13 @@ static gca_error_t chain(gca_ctx_t *c, const gca_arr_t in[5], float *y, uint32_t
     return GCA_SUCCESS;
 }
 
-static uint32_t differ(const float *y, const float *a, const float *b, const float *c, const float *d, const float *e,
-                       uint32_t n) {
+static double ratio(uint64_t a, uint64_t b) { return (double)a / (double)(b ? b : 1); }
+
+/* elements of y differing from the host's chain; x[k] advances by step[k] per element (0: a scalar) */
+static uint32_t differ(const float *y, float *const x[5], const uint32_t step[5], uint32_t n) {
     uint32_t bad = 0;
     for (uint32_t i = 0; i < n; i++) {
-        float w = ((a[i] + b[i]) * c[i] - d[i]) / e[i];
+        float w = ((x[0][i * step[0]] + x[1][i * step[1]]) * x[2][i * step[2]] - x[3][i * step[3]]) / x[4][i * step[4]];
         bad += memcmp(&w, &y[i], 4) != 0;
     }
     return bad;
@@ -100,6 +102,7 @@ gcrt_error_t gcsc_fusion(const gcrt_config_t *cfg, uint32_t n, const char *cache
         snprintf(err, errlen, "fusion: out of host memory");
         goto done;
     }
+    const uint32_t step[5] = {1, 1, 1, 1, 1};
     uint32_t x = 12345;
     for (uint32_t i = 0; i < n; i++)
         for (int k = 0; k < 5; k++) {
@@ -130,13 +133,13 @@ gcrt_error_t gcsc_fusion(const gcrt_config_t *cfg, uint32_t n, const char *cache
     res->cycles_fused = s1.last_flush_cycles;
     res->bytes_fused = s1.last_flush_bytes;
     res->compile_ms_cold = s1.prog_ms - s0.prog_ms;
-    res->bad += differ(y, h[0], h[1], h[2], h[3], h[4], n);
+    res->bad += differ(y, h, step, n);
     /* fused again: the trace cache maps the calls to the kernel (best of 3) */
     for (int r = 0; r < 3; r++) {
         if ((e = chain(c, in, y, n, &nm, NULL, "fused"))) goto fail;
         gca_stats(c, &s1);
         if (!r || s1.last_plan_us < res->trace_hit_host_us) res->trace_hit_host_us = s1.last_plan_us;
-        res->bad += differ(y, h[0], h[1], h[2], h[3], h[4], n);
+        res->bad += differ(y, h, step, n);
     }
     /* fusion off: one kernel per op, every intermediate stored */
     gca_set_fusion(c, false);
@@ -146,7 +149,31 @@ gcrt_error_t gcsc_fusion(const gcrt_config_t *cfg, uint32_t n, const char *cache
     res->kernels_unfused = (uint32_t)(s1.kernels_launched - s0.kernels_launched);
     res->cycles_unfused = s1.last_flush_cycles;
     res->bytes_unfused = s1.last_flush_bytes;
-    res->bad += differ(y, h[0], h[1], h[2], h[3], h[4], n);
+    res->bad += differ(y, h, step, n);
+    /* c, d, e scalars broadcast into the maps (the seed's constantf32, FIG. 2D): fused and not */
+    {
+        float cde[3] = {1.25f, -3.5f, 300.5f};
+        float *hs[5] = {h[0], h[1], &cde[0], &cde[1], &cde[2]};
+        const uint32_t sstep[5] = {1, 1, 0, 0, 0};
+        gca_arr_t sin[5] = {in[0], in[1], gca_scalar_f32(c, cde[0]), gca_scalar_f32(c, cde[1]),
+                            gca_scalar_f32(c, cde[2])};
+        for (int k = 2; k < 5; k++) nm.id[k] = sin[k].id;
+        nm.name[2] = "c (scalar)", nm.name[3] = "d (scalar)", nm.name[4] = "e (scalar)";
+        for (int f = 1; f >= 0 && !e; f--) {
+            gca_set_fusion(c, f);
+            gca_stats(c, &s0);
+            if ((e = chain(c, sin, y, n, &nm, out, f ? "scalar-cde fused" : "scalar-cde unfused"))) break;
+            gca_stats(c, &s1);
+            *(f ? &res->kernels_scalar_fused : &res->kernels_scalar_unfused) =
+                (uint32_t)(s1.kernels_launched - s0.kernels_launched);
+            *(f ? &res->cycles_scalar_fused : &res->cycles_scalar_unfused) = s1.last_flush_cycles;
+            *(f ? &res->bytes_scalar_fused : &res->bytes_scalar_unfused) = s1.last_flush_bytes;
+            res->bad += differ(y, hs, sstep, n);
+        }
+        for (int k = 2; k < 5; k++) gca_release(c, sin[k]), nm.id[k] = in[k].id;
+        nm.name[2] = "c", nm.name[3] = "d", nm.name[4] = "e";
+        if (e) goto fail;
+    }
     gca_stats_t first;
     gca_stats(c, &first);
     if (timeline && gcrt_write_timeline(rt, timeline)) {
@@ -172,7 +199,7 @@ gcrt_error_t gcsc_fusion(const gcrt_config_t *cfg, uint32_t n, const char *cache
     if ((e = chain(c, in, y, n, &nm, NULL, "fused"))) goto fail;
     gca_stats(c, &s1);
     res->compile_ms_memory = s1.prog_ms - s0.prog_ms;
-    res->bad += differ(y, h[0], h[1], h[2], h[3], h[4], n);
+    res->bad += differ(y, h, step, n);
     res->compiles = first.compiles + s1.compiles;
     res->disk_hits = first.prog_disk_hits + s1.prog_disk_hits;
     res->mem_hits = first.prog_mem_hits + s1.prog_mem_hits;
@@ -180,15 +207,22 @@ gcrt_error_t gcsc_fusion(const gcrt_config_t *cfg, uint32_t n, const char *cache
     res->trace_misses = first.trace_misses;
     bool disk_ok = s1.compiles == 0 && s1.prog_disk_hits == 1 && s1.prog_mem_hits == 1;
     res->passed = res->bad == 0 && res->kernels_fused == 1 && res->kernels_unfused == 4 && first.trace_hits == 3 &&
-                  disk_ok && res->cycles_fused && res->cycles_unfused;
+                  disk_ok && res->cycles_fused && res->cycles_unfused && res->kernels_scalar_fused == 1 &&
+                  res->kernels_scalar_unfused == 4 && res->cycles_scalar_fused && res->cycles_scalar_unfused;
     if (out) {
         fprintf(out, "fused:   %u kernel, %llu cycles, %llu bytes (COMPUTE.LSU_BEATS)\n", res->kernels_fused,
                 (unsigned long long)res->cycles_fused, (unsigned long long)res->bytes_fused);
         fprintf(out, "unfused: %u kernels, %llu cycles, %llu bytes\n", res->kernels_unfused,
                 (unsigned long long)res->cycles_unfused, (unsigned long long)res->bytes_unfused);
-        fprintf(out, "ratio fused / unfused: cycles %.3f, bytes %.3f\n",
-                (double)res->cycles_fused / (double)(res->cycles_unfused ? res->cycles_unfused : 1),
-                (double)res->bytes_fused / (double)(res->bytes_unfused ? res->bytes_unfused : 1));
+        fprintf(out, "ratio fused / unfused: cycles %.3f, bytes %.3f\n", ratio(res->cycles_fused, res->cycles_unfused),
+                ratio(res->bytes_fused, res->bytes_unfused));
+        fprintf(out, "c, d, e scalars: fused %u kernel, %llu cycles, %llu bytes; unfused %u kernels, %llu cycles, "
+                     "%llu bytes; ratio cycles %.3f, bytes %.3f\n",
+                res->kernels_scalar_fused, (unsigned long long)res->cycles_scalar_fused,
+                (unsigned long long)res->bytes_scalar_fused, res->kernels_scalar_unfused,
+                (unsigned long long)res->cycles_scalar_unfused, (unsigned long long)res->bytes_scalar_unfused,
+                ratio(res->cycles_scalar_fused, res->cycles_scalar_unfused),
+                ratio(res->bytes_scalar_fused, res->bytes_scalar_unfused));
         fprintf(out, "program cache: %llu compiles, %llu from disk, %llu from memory; fused kernel cold %.1f ms, from "
                      "disk %.2f ms, from memory %.3f ms (%s)\n",
                 (unsigned long long)res->compiles, (unsigned long long)res->disk_hits, (unsigned long long)res->mem_hits,
@@ -196,17 +230,23 @@ gcrt_error_t gcsc_fusion(const gcrt_config_t *cfg, uint32_t n, const char *cache
         fprintf(out, "trace cache: %llu hits, %llu misses; a hit's host time %.1f us\n",
                 (unsigned long long)res->trace_hits, (unsigned long long)res->trace_misses, res->trace_hit_host_us);
         fprintf(out, "summary: fusion %s: %u elements, %u elements differ from the host, 1 fused kernel expected "
-                     "(got %u), 4 unfused (got %u), second context compiled %llu\n",
-                res->passed ? "PASSED" : "FAILED", n, res->bad, res->kernels_fused, res->kernels_unfused,
-                (unsigned long long)s1.compiles);
+                     "(got %u, with scalars %u), 4 unfused (got %u, with scalars %u), second context compiled %llu\n",
+                res->passed ? "PASSED" : "FAILED", n, res->bad, res->kernels_fused, res->kernels_scalar_fused,
+                res->kernels_unfused, res->kernels_scalar_unfused, (unsigned long long)s1.compiles);
         /* the pairs scripts/plots.py draws (fused against unfused) */
         fprintf(out, "metric fused_cycles %llu\nmetric unfused_cycles %llu\nmetric fused_bytes %llu\n"
                      "metric unfused_bytes %llu\n",
                 (unsigned long long)res->cycles_fused, (unsigned long long)res->cycles_unfused,
                 (unsigned long long)res->bytes_fused, (unsigned long long)res->bytes_unfused);
+        fprintf(out, "metric fused_scalar_cycles %llu\nmetric unfused_scalar_cycles %llu\n"
+                     "metric fused_scalar_bytes %llu\nmetric unfused_scalar_bytes %llu\n",
+                (unsigned long long)res->cycles_scalar_fused, (unsigned long long)res->cycles_scalar_unfused,
+                (unsigned long long)res->bytes_scalar_fused, (unsigned long long)res->bytes_scalar_unfused);
         fprintf(out, "metric fusion_chain_cycle_ratio %.4f\nmetric fusion_chain_byte_ratio %.4f\n",
-                (double)res->cycles_fused / (double)(res->cycles_unfused ? res->cycles_unfused : 1),
-                (double)res->bytes_fused / (double)(res->bytes_unfused ? res->bytes_unfused : 1));
+                ratio(res->cycles_fused, res->cycles_unfused), ratio(res->bytes_fused, res->bytes_unfused));
+        fprintf(out, "metric fusion_scalar_cycle_ratio %.4f\nmetric fusion_scalar_byte_ratio %.4f\n",
+                ratio(res->cycles_scalar_fused, res->cycles_scalar_unfused),
+                ratio(res->bytes_scalar_fused, res->bytes_scalar_unfused));
         fprintf(out, "metric fusion_trace_hit_host_us %.2f\nmetric fusion_compile_ms_cold %.3f\n"
                      "metric fusion_compile_ms_disk %.3f\nmetric fusion_compile_ms_memory %.4f\n",
                 res->trace_hit_host_us, res->compile_ms_cold, res->compile_ms_disk, res->compile_ms_memory);

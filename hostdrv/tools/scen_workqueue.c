@@ -253,10 +253,17 @@ static void gpu_owned(sctx_t *c, const gcrt_config_t *cfg, const char *timeline)
     if (c->out) {
         fprintf(c->out, "K: launched at %llu, ended at %llu; hand-back (acquire Y passed) at %llu\n",
                 (unsigned long long)res->k_start, (unsigned long long)res->k_end, (unsigned long long)res->done);
-        for (uint32_t t = 0; t < 4; t++)
-            fprintf(c->out, "thread %u: %s queue, positions %u..%u, status %u, released at cycle %u, its entry ran at %llu\n",
+        for (uint32_t t = 0; t < 4; t++) {
+            fprintf(c->out, "thread %u: %s queue, positions %u..%u, status %u, released at cycle %u, its entry ran at %llu",
                     t, t < 2 ? "compute" : "copy", recs[t].pos, recs[t].pos + 1, recs[t].status, recs[t].release,
                     (unsigned long long)stamp(items[t]));
+            /* the block's stamped release, its IADD, then the launch: decode, TMD fetch, TMU, dispatch */
+            if (t < 2 && cstart[t] > stamp(items[t]))
+                fprintf(c->out, ", its child's CTAs started at %llu (+%llu: the block's IADD, then SEND_PCAS_A/B, "
+                        "the TMD read, the TMU, the dispatch)", (unsigned long long)cstart[t],
+                        (unsigned long long)(cstart[t] - stamp(items[t])));
+            fputc('\n', c->out);
+        }
     }
     for (uint32_t k = 0; k < 2; k++) {
         uint32_t a = 2 * k, b = a + 1;
@@ -384,37 +391,60 @@ static bool bench_open(sctx_t *c, const gcrt_config_t *cfg, const char *image, u
     return sopen(c, cfg, image, true) && ok(c, gcrt_wq_create(c->w, &qc, q), "queue") &&
            ok(c, gcrt_malloc(c->rt, buf, bytes), "buffer");
 }
-gcrt_error_t gcsc_wq_latency(const gcrt_config_t *cfg, const char *image, uint64_t host_latency, uint64_t *queue,
-                             uint64_t *host, char *err, size_t errlen) {
+gcrt_error_t gcsc_wq_latency(const gcrt_config_t *cfg, const char *image, uint64_t host_latency,
+                             gcsc_wq_latency_t *out, char *err, size_t errlen) {
     gcsc_wq_result_t res;
     memset(&res, 0, sizeof res);
     sctx_t c = {.err = err, .errlen = errlen, .res = &res};
-    if (!queue || !host) return GCRT_ERROR_INVALID_VALUE;
-    *queue = *host = 0;
+    if (!out) return GCRT_ERROR_INVALID_VALUE;
+    memset(out, 0, sizeof *out);
+    out->host_latency = host_latency;
     gcrt_wq_t *q = NULL;
     uint64_t buf = 0;
     if (!bench_open(&c, cfg, image, 64, 256, &q, &buf)) return sclose(&c);
     gc_device_t *dev = gcrt_device(c.rt);
     uint32_t zero[64] = {0};
     gc_wq_latency_params_t p = {gcrt_wq_ptr(q), gcrt_kernel_ptr(buf), gcrt_kernel_ptr(buf + 16), 1};
-    uint32_t r[12];
+    uint32_t r[12], pt[6];
     gcrt_wq_request_t rq;
     gcrt_wq_request_init(&rq, c.img, "wq_latency", &p, sizeof p);
     rq.open_early = true; /* the queue is open while the thread runs */
     if (ok(&c, gcrt_write((&c)->rt, buf, zero, sizeof zero), "buffer") &&
         ok(&c, gcrt_workq_request(c.w, &q, 1, &rq), "request") && ok(&c, gcrt_workq_wait(c.w, 0), "request") &&
-        ok(&c, gcrt_read((&c)->rt, buf, r, sizeof r), "records"))
-        *queue = (uint32_t)(r[10] - r[1]); /* round 1: item record 1 at buf + 32 */
-    /* host round trip: K decides and ends; the host sees the end, reacts, submits the work */
+        ok(&c, gcrt_read(c.rt, buf, r, sizeof r), "records") &&
+        ok(&c, gcrt_read(c.rt, buf + GC_WQ_LATENCY_PARTS_OFF, pt, sizeof pt), "records")) {
+        /* t0[k] at buf + 4 k; item record k at buf + 16 + 16 k: {payload, 0, 64-bit stamp} */
+        out->queue = (uint32_t)(r[10] - r[1]); /* round 1 */
+        uint32_t at[7] = {r[1], pt[0], pt[1], pt[2], pt[3], pt[4], pt[5]};
+        for (int i = 0; i < 6; i++) out->q_parts[i] = at[i + 1] - at[i];
+        out->q_parts[6] = r[10] - pt[5];
+    }
+    /* host round trip: K decides and ends; the host sees the end, reacts, submits the work.  The
+     * reaction (interrupt or poll, driver work, doorbell: host_latency) is counted from the
+     * kernel's end as the hardware records it (its COMPLETE task-log record): the synchronize that
+     * finds the end in memory returns a little later (its polls, the stream's event), and that
+     * wait is taken out of the reaction, so the host is charged neither more nor less than
+     * host_latency.  A host_latency shorter than that wait cannot be honoured: the reaction is
+     * then the wait. */
     p.use_queue = 0;
     gcrt_stream_t *s = NULL;
     uint32_t g[3] = {1, 1, 1};
+    const gcrt_op_t *ops = NULL;
+    size_t nops = 0;
     if (c.e || !ok(&c, gcrt_write(c.rt, buf, zero, sizeof zero), "buffer") ||
         !ok(&c, gcrt_stream_create(c.rt, &s), "stream") ||
         !ok(&c, gcrt_launch(c.rt, s, c.img, "wq_latency", g, g, &p, sizeof p, 0), "launch") ||
-        !ok(&c, gcrt_stream_synchronize(c.rt, s), "kernel"))
+        !ok(&c, gcrt_stream_synchronize(c.rt, s), "kernel") || !ok(&c, gcrt_ops(c.rt, &ops, &nops), "kernel record"))
         return sclose(&c);
-    if (host_latency && gc_device_run(dev, host_latency) != GC_OK) {
+    uint64_t k_end = 0, now = gc_device_cycles(dev);
+    for (size_t i = 0; i < nops; i++)
+        if (ops[i].kind == GCRT_OP_KERNEL) k_end = ops[i].end_cycle;
+    if (!k_end || k_end > now) {
+        ok(&c, GCRT_ERROR_BACKEND, "kernel record (no COMPLETE task-log record)");
+        return sclose(&c);
+    }
+    uint64_t react = now - k_end > host_latency ? now - k_end : host_latency;
+    if (react > now - k_end && gc_device_run(dev, react - (now - k_end)) != GC_OK) {
         ok(&c, GCRT_ERROR_BACKEND, "host reaction");
         return sclose(&c);
     }
@@ -423,7 +453,12 @@ gcrt_error_t gcsc_wq_latency(const gcrt_config_t *cfg, const char *image, uint64
     for (uint64_t spent = 0; spent < 2000000u; spent += 4) {
         if (!ok(&c, gcrt_read(c.rt, buf, r, sizeof r), "records")) break;
         if (r[4] == 1u && (r[6] | r[7])) {
-            *host = (uint32_t)(r[6] - r[0]);
+            out->host = (uint32_t)(r[6] - r[0]);
+            /* the parts: t0 -> the kernel's end -> the reaction -> the work's stamp (doorbell,
+             * GPFIFO entry and pushbuffer reads, decode, release) */
+            out->h_parts[0] = (uint32_t)k_end - r[0];
+            out->h_parts[1] = react;
+            out->h_parts[2] = (uint32_t)(r[6] - (uint32_t)(k_end + react));
             break;
         }
         if (gc_device_run(dev, 4) != GC_OK) {

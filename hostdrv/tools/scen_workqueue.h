@@ -42,11 +42,26 @@ gcrt_error_t gcsc_work_queue(const gcrt_config_t *cfg, const char *image, bool p
 
 /* device_work_latency_ratio's two halves (make bench): cycles from a thread deciding to create
  * work (its CYCLE read) to that work starting (a stamped release), through a GPU-owned queue that
- * is open (*queue), and through a host round trip (*host): the kernel ends, the host sees its
- * completion, reacts for host_latency device cycles (interrupt or poll, driver work, the doorbell
- * write across the bus), and submits the same work on a CPU-owned channel. */
-gcrt_error_t gcsc_wq_latency(const gcrt_config_t *cfg, const char *image, uint64_t host_latency, uint64_t *queue,
-                             uint64_t *host, char *err, size_t errlen);
+ * is open (queue), and through a host round trip (host): the kernel ends, the host sees its
+ * completion in memory, reacts for host_latency device cycles (interrupt or poll, driver work, the
+ * doorbell write across the bus: counted from the kernel's end as the TMU records it), and submits
+ * the same work on a CPU-owned channel.  The parts of
+ * both (they add up to queue and host), from hardware records: the thread's CYCLE reads between
+ * gc_wq_commit's steps, the PBDMA's release stamps, the TMU's COMPLETE record. */
+typedef struct gcsc_wq_latency {
+    uint64_t queue, host, host_latency;
+    /* reserve (AMOADD and the queue's fields), block written, GPFIFO entries written, FENCE,
+     * release store issued, gate opened (the store's B, the snoop, the acquire, the gate record's
+     * stamped release), work started (the gate entry ends, GPFIFO entry and pushbuffer read,
+     * decode, the work's stamped release) */
+    uint32_t q_parts[7];
+    /* the kernel ends (thread exit, CTA and task complete: its COMPLETE task-log record), the
+     * host's reaction from there (host_latency; the synchronize's own wait when that is longer),
+     * the work's stamp after the submit */
+    uint64_t h_parts[3];
+} gcsc_wq_latency_t;
+gcrt_error_t gcsc_wq_latency(const gcrt_config_t *cfg, const char *image, uint64_t host_latency,
+                             gcsc_wq_latency_t *out, char *err, size_t errlen);
 
 /* gpu_queue_items_per_kcycle: `threads` producer threads append items (one stamped release each)
  * through one open GPU-owned compute queue of `entries` entries; items per 1000 cycles from the

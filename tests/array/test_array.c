@@ -395,8 +395,8 @@ static void t_trace_loop(void) {
         OKA(t, p = gca_powc(t.c, X, it < 2 ? 2.0f : 3.0f));
         OK(t, gca_read(t.c, p, got, sizeof got));
         OK(t, gca_release(t.c, p));
-        if (it == 0) CHECK(strstr(kernel_k(&t, 0)->source, "gca_mul_f(in0[i], in0[i])") != NULL);
-        if (it == 2) CHECK(strstr(kernel_k(&t, 0)->source, "gca_pow_f(in0[i], s0)") != NULL);
+        if (it == 0) CHECK(strstr(kernel_k(&t, 0)->source, "gca_mul_f(x0, x0)") != NULL);
+        if (it == 2) CHECK(strstr(kernel_k(&t, 0)->source, "gca_pow_f(x0, s0)") != NULL);
         float want = it < 2 ? x[7] * x[7] : powf(x[7], 3.0f);
         if (memcmp(&got[7], &want, 4)) TCASE_FAIL_("pow iteration %d: %g, host %g", it, (double)got[7], (double)want);
     }
@@ -853,8 +853,8 @@ out:
 }
 
 /* The fusion scenario at 2048 elements: one fused kernel against four, fewer cycles and half the
- * bytes (6 arrays moved against 12, counted by COMPUTE.LSU_BEATS), a second context compiles
- * nothing, the kernels on the timeline by name. */
+ * bytes (6 arrays moved against 12, counted by COMPUTE.LSU_BEATS; with c, d, e scalars a third:
+ * 3 against 9), a second context compiles nothing, the kernels on the timeline by name. */
 static void t_fusion_scenario(void) {
     gcrt_config_t rc;
     gcrt_config_init(&rc);
@@ -874,6 +874,12 @@ static void t_fusion_scenario(void) {
     /* 6 arrays of 8 KiB against 12: at least the arrays, at most one extra 64-byte burst per kernel */
     CHECK(r.bytes_fused >= 6 * 2048 * 4 && r.bytes_unfused >= 12 * 2048 * 4);
     CHECK(2 * r.bytes_fused <= r.bytes_unfused + 1024);
+    /* c, d, e scalars: the same kernels, 3 arrays moved against 9 */
+    CHECK_EQ(r.kernels_scalar_fused, 1);
+    CHECK_EQ(r.kernels_scalar_unfused, 4);
+    CHECK(r.cycles_scalar_fused > 0 && r.cycles_scalar_fused < r.cycles_scalar_unfused);
+    CHECK(r.bytes_scalar_fused >= 3 * 2048 * 4 && r.bytes_scalar_unfused >= 9 * 2048 * 4);
+    CHECK(3 * r.bytes_scalar_fused <= r.bytes_scalar_unfused + 1024);
     CHECK_EQ(r.trace_hits, 3);
     const char *json = NULL;
     FILE *f = fopen(tl, "r");
@@ -1058,6 +1064,84 @@ out:
     tclose(&t, false);
 }
 
+/* Code generation (docs/array.md): an elementwise kernel runs as many CTAs as the device holds at
+ * once (COMPUTE.CONFIG: one per SM; COMPUTE.CTAS counts the CTAs that ran) and walks its
+ * grid-stride loop U elements per pass, each copy's loads before a compiler barrier and any copy's
+ * ops, then one element per pass; a 0-d input is loaded once before the loop.  Sizes around the
+ * pass width (only the tail, only full passes, both) give the host's bits for the chain
+ * ((a + b) * c - d) / e, a generator chain (index, random: the copies index their own elements)
+ * and b * sum(a) (the sum broadcast). */
+static void t_grid_stride_copies(void) {
+    RTL_REF_CASE(t, NULL);
+    uint32_t cw = 0;
+    gc_mmio_read(gcrt_device(t.rt), GC_REG_COMPUTE_CONFIG, &cw);
+    const uint32_t B = GC_SIMT_WARPS * GC_SIMT_LANES;
+    const uint32_t per_sm = GC_COMPUTE_CONFIG_WARPS_GET(cw) * GC_COMPUTE_CONFIG_LANES_GET(cw) / B;
+    const uint32_t ctas = GC_COMPUTE_CONFIG_NUM_SM_GET(cw) * (per_sm ? per_sm : 1), S = ctas * B, U = 3;
+    const uint32_t sizes[] = {1, S - 1, S, U * S - 1, U * S, U * S + 1, 3 * U * S + S / 2 + 3};
+    enum { NMAX = 4096 };
+    static float h[5][NMAX], y[NMAX], r[NMAX];
+    REQUIRE(sizes[6] <= NMAX);
+    for (int k = 0; k < 5; k++) fill(h[k], NMAX, 10u + (uint32_t)k);
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        const uint32_t n = sizes[z], dims[1] = {n};
+        gca_arr_t in[5], q, rnd, ix, w;
+        for (int k = 0; k < 5; k++) OKA(t, in[k] = gca_from_host(t.c, GCA_F32, 1, dims, h[k]));
+        uint32_t c0 = 0, c1 = 0;
+        gc_mmio_read(gcrt_device(t.rt), GC_REG_COMPUTE_CTAS, &c0);
+        gca_arr_t s1, m1, d1;
+        OKA(t, s1 = gca_add(t.c, in[0], in[1]));
+        OKA(t, m1 = gca_mul(t.c, s1, in[2]));
+        OKA(t, d1 = gca_sub(t.c, m1, in[3]));
+        OKA(t, q = gca_div(t.c, d1, in[4]));
+        gca_release(t.c, s1), gca_release(t.c, m1), gca_release(t.c, d1);
+        OK(t, gca_read(t.c, q, y, n * 4u));
+        gc_mmio_read(gcrt_device(t.rt), GC_REG_COMPUTE_CTAS, &c1);
+        const gca_kernel_info_t *k = kernel_k(&t, 0);
+        const uint32_t grid = (n + B - 1) / B < ctas ? (n + B - 1) / B : ctas;
+        CHECK_EQ(k->grid, grid);
+        CHECK_EQ(c1 - c0, grid); /* the hardware's count of CTAs that ran */
+        EXPECT_BITS(n, y, ((h[0][i] + h[1][i]) * h[2][i] - h[3][i]) / h[4][i], "chain");
+        /* five arrays loaded, four ops: three copies, every load of the pass before the barrier
+         * and the first op */
+        const char *src = k->source, *last = strstr(src, "const float x4_2 = in4[i_2];");
+        const char *op = strstr(src, "gca_add_f(x0_0");
+        const char *bar = last ? strstr(last, "__asm__ volatile(\"\" ::: \"memory\");") : NULL;
+        CHECK(last && bar && op && last < bar && bar < op);
+        CHECK(strstr(src, "i += 3u * S") && strstr(src, "i += S") && !strstr(src, "x4_3"));
+        /* generators in the copies: w = index * random + a; the random values read back too */
+        OKA(t, ix = gca_index(t.c, GCA_F32, 1, dims, 0));
+        OKA(t, rnd = gca_random(t.c, 1, dims, 99u + (uint32_t)z));
+        OKA(t, m1 = gca_mul(t.c, ix, rnd));
+        OKA(t, w = gca_add(t.c, m1, in[0]));
+        gca_release(t.c, m1), gca_release(t.c, ix);
+        OK(t, gca_read(t.c, w, y, n * 4u));
+        OK(t, gca_read(t.c, rnd, r, n * 4u));
+        EXPECT_BITS(n, y, (float)i * r[i] + h[0][i], "index * random + a");
+        for (uint32_t i = 0; i < n; i++)
+            if (!(r[i] >= 0.0f && r[i] < 1.0f)) {
+                TCASE_FAIL_("random[%u] = %g", i, (double)r[i]);
+                break;
+            }
+        /* a 0-d input broadcast: sum(a) is exact on these values (multiples of 1/64, |sum| < 2^17) */
+        gca_arr_t sm;
+        float hs = 0.0f, sv = 0.0f;
+        for (uint32_t i = 0; i < n; i++) hs += h[0][i];
+        OKA(t, sm = gca_sum(t.c, in[0]));
+        OKA(t, m1 = gca_mul(t.c, in[1], sm));
+        OK(t, gca_read(t.c, m1, y, n * 4u));
+        OK(t, gca_read(t.c, sm, &sv, 4));
+        CHECK(sv == hs);
+        CHECK(n == 1 || strstr(kernel_k(&t, 0)->source, "const float b1 = in1[0];") != NULL);
+        EXPECT_BITS(n, y, h[1][i] * hs, "b * sum(a)");
+        gca_release(t.c, m1), gca_release(t.c, sm);
+        gca_release(t.c, rnd), gca_release(t.c, w), gca_release(t.c, q);
+        for (int j = 0; j < 5; j++) gca_release(t.c, in[j]);
+    }
+out:
+    tclose(&t, false);
+}
+
 static const tcase_t cases[] = {
     {"array_worked_example", t_worked_example},
     {"array_fusion_scenario", t_fusion_scenario},
@@ -1074,5 +1158,6 @@ static const tcase_t cases[] = {
     {"array_fusion_rules", t_fusion_rules},
     {"array_macro", t_macro},
     {"array_limits", t_limits},
+    {"array_grid_stride_copies", t_grid_stride_copies},
 };
 TCASE_MAIN(cases)

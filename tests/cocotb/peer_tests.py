@@ -36,18 +36,36 @@ from gcspec import ROOT, Spec
 
 
 
+# cocotbext-axi's bus prefixes -> the prefixes of gpu_top's pins (rtl/gc_axi_pins.svh), whose
+# names end in the direction (_i, _o)
+PIN_PREFIX = (("s_axil_", "s_"), ("m_axi_", "m_"))
+
+
+def pin_names(attr):
+    """The names a cocotbext-axi signal name may have on the wrapper: itself, and for s_axil_x /
+    m_axi_x gpu_top's pin s_x_i / s_x_o / m_x_i / m_x_o."""
+    yield attr
+    for bus, pin in PIN_PREFIX:
+        if attr.startswith(bus):
+            yield f"{pin}{attr[len(bus):]}_i"
+            yield f"{pin}{attr[len(bus):]}_o"
+
+
 def _port_by_name(self, obj, attr):
     """cocotb-bus's Bus finds each signal through dir(obj), case-insensitively.  On Verilator 5.006
     with cocotb 1.8, dir(dut) makes cocotb discover the toplevel by iterating its VPI scope, and
     the handle it gets there for a port is the module's own copy of it
-    (gpu_top_cocotb__DOT__s_axil_arvalid), which the model overwrites from the real port at every
+    (gpu_top_cocotb__DOT__s_arvalid_i), which the model overwrites from the real port at every
     evaluation: every value the AXI models write is lost (ARVALID never rises).  Looked up by
     name (vpi_handle_by_name), the same port is the real input.  So the bus signals are looked up
-    by their exact names, and the test touches no signal before building the buses."""
-    try:
-        return getattr(obj, attr)
-    except AttributeError:
-        return None
+    by their exact names (pin_names: gpu_top's pins), and the test touches no signal before
+    building the buses.  An optional signal gpu_top does not have (AWLOCK, AWCACHE, ...) is None."""
+    for name in pin_names(attr):
+        try:
+            return getattr(obj, name)
+        except AttributeError:
+            pass
+    return None
 
 
 cocotb_bus.bus.Bus._caseInsensGetattr = _port_by_name
@@ -71,7 +89,7 @@ class Device:
         self.dut, self.spec = dut, Spec()
         self.rng = random.Random(SEED)
         s = self.spec
-        cocotb.start_soon(Clock(dut.clk, 10, units="ns").start())
+        cocotb.start_soon(Clock(dut.clk_i, 10, units="ns").start())
         self.space = AddressSpace(2 ** s.params["AXI_ADDR_W"])
         for w in ("SYSMEM", "VIDMEM"):
             m = s.memory_map[w]
@@ -80,8 +98,8 @@ class Device:
         self.vid_base = s.memory_map["VIDMEM"]["base"]
         # The models are not given the reset: they start idle, and the device is reset before they
         # are used.
-        self.mem = AxiSlave(AxiBus.from_prefix(dut, "m_axi"), dut.clk, target=self.space)
-        self.bar = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk)
+        self.mem = AxiSlave(AxiBus.from_prefix(dut, "m_axi"), dut.clk_i, target=self.space)
+        self.bar = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk_i)
         chans = [self.mem.write_if.aw_channel, self.mem.write_if.w_channel, self.mem.write_if.b_channel,
                  self.mem.read_if.ar_channel, self.mem.read_if.r_channel,
                  self.bar.write_if.aw_channel, self.bar.write_if.w_channel, self.bar.write_if.b_channel,
@@ -94,10 +112,10 @@ class Device:
         self.put = {}
 
     async def reset(self):
-        self.dut.rst_n.value = 0
-        await ClockCycles(self.dut.clk, 10)
-        self.dut.rst_n.value = 1
-        await ClockCycles(self.dut.clk, 5)
+        self.dut.rst_ni.value = 0
+        await ClockCycles(self.dut.clk_i, 10)
+        self.dut.rst_ni.value = 1
+        await ClockCycles(self.dut.clk_i, 5)
         self.dut._log.info("reset done; reading GLOBAL.ID")
         ident = await self.rd(self.spec.reg("GLOBAL", "ID"))
         self.dut._log.info("GLOBAL.ID %#x", ident)
@@ -126,7 +144,7 @@ class Device:
         for _ in range(TIMEOUT // step):
             if await cond():
                 return
-            await ClockCycles(self.dut.clk, step)
+            await ClockCycles(self.dut.clk_i, step)
         raise AssertionError(f"timed out after {TIMEOUT} cycles waiting for {what}; "
                              f"channel errors {[await self.err(c) for c in self.put]}")
 
@@ -259,7 +277,7 @@ async def semaphores(dut):
     await d.submit(3, pb.w)
     # the acquire holds everything behind it for as long as x != 5
     for _ in range(ACQ_HOLD // 500):
-        await ClockCycles(dut.clk, 500)
+        await ClockCycles(dut.clk_i, 500)
         assert await d.m32(y) == 0, "the release behind an unsatisfied acquire happened"
         assert await d.mread(dst, len(data)) == bytes(len(data)), "the copy behind an unsatisfied acquire ran"
         assert await d.m32(z) == 10, "the reduction behind an unsatisfied acquire happened"

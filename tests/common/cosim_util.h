@@ -39,6 +39,20 @@ static inline gc_device_t *util_open(void (*tweak)(gc_device_config_t *)) {
     return dev;
 }
 
+/* Open a channel on `runlist` with the driver's defaults but the given TIMESLICE (0: the default)
+ * and ACQ_TIMEOUT; NULL (with the driver's message on stderr) if it cannot be opened. */
+static inline gc_channel_t *util_open_channel(gc_device_t *dev, uint32_t runlist, uint32_t timeslice,
+                                              uint32_t acq_timeout) {
+    gc_channel_config_t cc;
+    gc_channel_config_init(&cc);
+    cc.runlist = runlist;
+    if (timeslice) cc.timeslice = timeslice;
+    cc.acq_timeout = acq_timeout;
+    gc_channel_t *ch = NULL;
+    if (gc_channel_open(dev, &cc, &ch) != GC_OK) fprintf(stderr, "open: %s\n", gc_device_last_error(dev));
+    return ch;
+}
+
 /* Run until channel `id` is no longer resident on its PBDMA (at most `budget` cycles): after
  * gc_channel_wait_idle the fence's release has landed, but the channel leaves (EMPTY) only when
  * the release is acknowledged, a memory round trip later, however long the stalls make it. */

@@ -3,21 +3,11 @@
 #include "cosim_util.h"
 #include "tcase.h"
 
-static gc_channel_t *open_on(gc_device_t *dev, uint32_t runlist, uint32_t acq_timeout) {
-    gc_channel_config_t cc;
-    gc_channel_config_init(&cc);
-    cc.runlist = runlist;
-    cc.acq_timeout = acq_timeout;
-    gc_channel_t *ch = NULL;
-    if (gc_channel_open(dev, &cc, &ch) != GC_OK) fprintf(stderr, "open: %s\n", gc_device_last_error(dev));
-    return ch;
-}
-
 /* memsets (4-byte pattern, 1-byte fill at odd addresses) and a 2D copy; guard bytes untouched */
 static void t_memset_2d(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
-    gc_channel_t *ch = open_on(dev, 1, 0);
+    gc_channel_t *ch = util_open_channel(dev, 1, 0, 0);
     REQUIRE(ch);
     gc_buf_t buf, src;
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 8192, 64, &buf));
@@ -51,7 +41,7 @@ static void t_memset_2d(void) {
 static void t_two_engines(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
-    gc_channel_t *a = open_on(dev, 1, 0), *b = open_on(dev, 2, 0);
+    gc_channel_t *a = util_open_channel(dev, 1, 0, 0), *b = util_open_channel(dev, 2, 0, 0);
     REQUIRE(a && b);
     gc_buf_t src, da, db;
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 32768, 64, &src));
@@ -84,7 +74,7 @@ static void t_two_engines(void) {
 static void t_reductions(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
-    gc_channel_t *ch = open_on(dev, 1, 0);
+    gc_channel_t *ch = util_open_channel(dev, 1, 0, 0);
     REQUIRE(ch);
     gc_buf_t s;
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &s));
@@ -124,7 +114,7 @@ static void t_reductions(void) {
 static void t_acquire_across_channels(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
-    gc_channel_t *a = open_on(dev, 1, 0), *b = open_on(dev, 1, 0);
+    gc_channel_t *a = util_open_channel(dev, 1, 0, 0), *b = util_open_channel(dev, 1, 0, 0);
     REQUIRE(a && b);
     gc_buf_t s, src, dst;
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &s));
@@ -163,7 +153,7 @@ static void t_acquire_across_channels(void) {
 static void t_acquire_timeout(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
-    gc_channel_t *a = open_on(dev, 1, 3000), *b = open_on(dev, 1, 0);
+    gc_channel_t *a = util_open_channel(dev, 1, 0, 3000), *b = util_open_channel(dev, 1, 0, 0);
     REQUIRE(a && b);
     gc_buf_t s;
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &s));
@@ -193,7 +183,7 @@ static void t_acquire_timeout(void) {
 static void t_interrupt_counters(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
-    gc_channel_t *ch = open_on(dev, 2, 0);
+    gc_channel_t *ch = util_open_channel(dev, 2, 0, 0);
     REQUIRE(ch);
     gc_buf_t a, b;
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 4096, 64, &a));

@@ -22,16 +22,6 @@
 #define NCH 3
 #define RELEASES 400 /* timestamped releases per channel, one GPFIFO entry */
 
-static gc_channel_t *open_ch(gc_device_t *dev, uint32_t timeslice) {
-    gc_channel_config_t cc;
-    gc_channel_config_init(&cc);
-    cc.runlist = 1;
-    cc.timeslice = timeslice;
-    gc_channel_t *ch = NULL;
-    if (gc_channel_open(dev, &cc, &ch) != GC_OK) fprintf(stderr, "open: %s\n", gc_device_last_error(dev));
-    return ch;
-}
-
 static uint32_t rd(gc_device_t *dev, uint32_t off) {
     uint32_t v = 0;
     if (gc_mmio_read(dev, off, &v) != GC_OK) fprintf(stderr, "mmio read 0x%x failed\n", off);
@@ -77,7 +67,7 @@ static void t_forward_progress(void) {
         gc_device_t *dev = util_open(NULL);
         REQUIRE(dev);
         gc_channel_t *ch[NCH];
-        for (int c = 0; c < NCH; c++) REQUIRE((ch[c] = open_ch(dev, slices[s])));
+        for (int c = 0; c < NCH; c++) REQUIRE((ch[c] = util_open_channel(dev, 1, slices[s], 0)));
         gc_buf_t slots;
         REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 16u * NCH * N, 64, &slots));
         static const uint8_t zero[16 * NCH * N];
@@ -109,7 +99,7 @@ static void t_round_robin_slices(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
     gc_channel_t *ch[NCH];
-    for (int c = 0; c < NCH; c++) REQUIRE((ch[c] = open_ch(dev, SLICE)));
+    for (int c = 0; c < NCH; c++) REQUIRE((ch[c] = util_open_channel(dev, 1, SLICE, 0)));
     gc_buf_t slots;
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 16u * NCH * RELEASES, 64, &slots));
     static const uint8_t zero[16 * NCH * RELEASES];
@@ -147,7 +137,7 @@ static void t_round_robin_slices(void) {
 static void t_alone_renewed(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
-    gc_channel_t *ch = open_ch(dev, 50);
+    gc_channel_t *ch = util_open_channel(dev, 1, 50, 0);
     REQUIRE(ch);
     gc_buf_t slots;
     REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 16u * RELEASES, 64, &slots));

@@ -4,8 +4,8 @@
  *     ring and another; bad configurations refused with a message;
  *   - the two hardware rules the protocol relies on: a GPFIFO entry is read only after the one
  *     before completed (an ILLEGAL entry behind a blocked gate is never read; once the gate opens
- *     it is, and faults), and a release written by a SIMT AMO wakes the blocked channel long before
- *     the retry interval (set to 10^6 cycles);
+ *     it is, and faults), and a release written by a SIMT AMO or by the device API's plain store
+ *     wakes the blocked channel long before the retry interval (set to 10^6 cycles);
  *   - stress: 96 producer threads reserving random N with random delays before releasing, on rings
  *     of 512 and 400 entries, two requests each (the queue re-armed between them): every item ran
  *     exactly once (payloads, an IADD count), in entry order (stamps), never before its thread
@@ -235,12 +235,14 @@ out:
 
 /* ------------------------------------------------------------------ hardware rule 2 */
 /* A queue blocked in its gate on S[0] with ACQ_RETRY_INTERVAL = 10^6: a kernel releases S[0] with
- * an AMO; the gate passes (its stamped gate record, the method after the acquire) within
- * WAKE_BOUND cycles of the cycle the thread read just before its AMO, and the entry after the gate
- * (a stamped release) runs: without the atomic unit's wake-up the acquire would be retried only
- * 10^6 cycles later.  (The bound leaves room for the AMO's own round trip and random stalls.) */
+ * an AMO, or through the device API (gc_wq_open_from: a FENCE and a plain store); the gate passes
+ * (its stamped gate record, the method after the acquire) within WAKE_BOUND cycles of the cycle
+ * the thread read just before its release, and the entry after the gate (a stamped release) runs:
+ * without the crossbar's write snoop the acquire would be retried only 10^6 cycles later.  (The
+ * bound leaves room for the release's own round trip and random stalls; pbdma_tb times the wake
+ * exactly: 2 cycles after the store's B response.) */
 #define WAKE_BOUND 2000u
-static void t_amo_wake(void) {
+static void wake_case(bool store) {
     env_t e;
     ENV_OPEN(e, 0);
     gcrt_stream_t *s = NULL;
@@ -267,7 +269,7 @@ static void t_amo_wake(void) {
     REQUIRE_OK(e.dev, gc_device_run(e.dev, 2000)); /* past X (retried every 64), blocked on S[0] */
     REQUIRE_OK(e.dev, gc_mmio_write(e.dev, GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 1000000));
     REQUIRE_OK(e.dev, gc_device_run(e.dev, 300));
-    gc_wq_wake_params_t p = {c.sems, gcrt_kernel_ptr(buf), 400};
+    gc_wq_wake_params_t p = {c.sems, gcrt_kernel_ptr(buf), 400, store ? gcrt_wq_ptr(q) : 0u};
     uint32_t g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
     WQ_OK(e, gcrt_stream_create(e.rt, &s));
     RT_OK(e.rt, gcrt_launch(e.rt, s, e.img, "wq_wake", g, b, &p, sizeof p, 0));
@@ -285,17 +287,19 @@ static void t_amo_wake(void) {
     WQ_OK(e, gcrt_wq_gate(q, 0, &gp, &gate));
     CHECK_EQ(gp, 0);
     int32_t lat = (int32_t)((uint32_t)gate - cyc);
-    fprintf(stderr, "AMO release at cycle %u, the gate passed at %u (%d cycles), the entry after it ran at %u "
-            "(retry interval 10^6)\n", cyc, (uint32_t)gate, lat, r[2]);
+    fprintf(stderr, "%s release at cycle %u, the gate passed at %u (%d cycles), the entry after it ran at %u "
+            "(retry interval 10^6)\n", store ? "plain-store (gc_wq_open_from)" : "AMO", cyc, (uint32_t)gate, lat, r[2]);
     CHECK(r[0] == 0x5EED && lat < (int32_t)WAKE_BOUND);
-    /* the ref model interprets a CTA whole at its dispatch: its AMO lands then, before the cycle its
-     * thread reads (a modelled time); the RTL's gate can only pass after the AMO */
+    /* the ref model interprets a CTA whole at its dispatch: its release lands then, before the cycle
+     * its thread reads (a modelled time); the RTL's gate can only pass after the release */
     if (!is_ref(&e)) CHECK(lat > 0);
 out:
     if (e.dev) gc_mmio_write(e.dev, GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 64);
     if (s) gcrt_stream_destroy(e.rt, s);
     env_close(&e);
 }
+static void t_amo_wake(void) { wake_case(false); }
+static void t_store_wake(void) { wake_case(true); }
 
 /* ------------------------------------------------------------------ stress */
 typedef struct stress {
@@ -415,22 +419,50 @@ static void t_full(void) { stress(32, 64, 3, true); }
 static void t_full_npow2(void) { stress(27, 64, 2, true); }
 
 /* ------------------------------------------------------------------ faults */
+/* A request that does not complete: kernel `kernel` with a gc_wq_stress_params_t block (items at
+ * the buffer's start from position `base`, count at +count_ofs, records 64 bytes after it, one
+ * round of one block, no delay) on a 16-entry queue over `bytes` of zeroed vidmem. */
+typedef struct unfinished {
+    const char *kernel;
+    uint32_t bytes, base, count_ofs, seed;
+    uint32_t block, producers; /* of request entry 0; 0: the request's defaults */
+    bool open_early;
+    uint64_t wait; /* gcrt_workq_wait's budget (0: the run's watchdog) */
+} unfinished_t;
+
+/* Run it: the wait's status in *er and its message (printed), the buffer at *mem; NULL (reported)
+ * when the set-up failed. */
+static const char *unfinished_run(env_t *e, const unfinished_t *u, uint64_t *mem, gcrt_error_t *er) {
+    gcrt_wq_t *q = mkq_mem(e, 16, u->bytes, mem);
+    if (!q) return NULL;
+    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(*mem), u->base, gc_simt_ptr(*mem + u->count_ofs),
+                               gc_simt_ptr(*mem + u->count_ofs + 64), u->seed, 1, 0, 1};
+    gcrt_wq_request_t rq;
+    gcrt_wq_request_init(&rq, e->img, u->kernel, &p, sizeof p);
+    rq.open_early = u->open_early;
+    if (u->block) rq.block[0] = u->block;
+    if (u->producers) rq.producers[0] = u->producers;
+    gcrt_wq_t *qs[1] = {q};
+    gcrt_error_t r = gcrt_workq_request(e->w, qs, 1, &rq);
+    if (r != GCRT_SUCCESS) {
+        TCASE_FAIL_("gcrt_workq_request: %s (%s)", gcrt_error_name(r), gcrt_workq_message(e->w));
+        return NULL;
+    }
+    *er = gcrt_workq_wait(e->w, u->wait);
+    const char *m = gcrt_workq_message(e->w);
+    fprintf(stderr, "%s\n", m);
+    return m;
+}
+
 static void t_fault(void) {
     env_t e;
     ENV_OPEN(e, 0);
     uint64_t mem = 0;
-    gcrt_wq_t *q = mkq_mem(&e, 16, 256, &mem);
-    if (!q) goto out;
-    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(mem), 0, gc_simt_ptr(mem + 64), gc_simt_ptr(mem + 128),
-                               1, 1, 0, 1};
-    gcrt_wq_request_t rq;
-    gcrt_wq_request_init(&rq, e.img, "wq_fault", &p, sizeof p);
-    rq.open_early = true;
-    gcrt_wq_t *qs[1] = {q};
-    WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq));
-    gcrt_error_t er = gcrt_workq_wait(e.w, 2000000);
-    const char *m = gcrt_workq_message(e.w);
-    fprintf(stderr, "%s\n", m);
+    gcrt_error_t er = GCRT_SUCCESS;
+    const unfinished_t u = {.kernel = "wq_fault", .bytes = 256, .base = 0, .count_ofs = 64, .seed = 1,
+                            .open_early = true, .wait = 2000000};
+    const char *m = unfinished_run(&e, &u, &mem, &er);
+    if (!m) goto out;
     CHECK_EQ(er, GCRT_ERROR_CHANNEL_FAULT);
     CHECK(strstr(m, "TASK_FAULT") && strstr(m, "NULL_ACCESS"));
     /* first range: positions 1 (item) and 2 (gate); the second reservation, 3 and 4, was never
@@ -451,19 +483,11 @@ static void t_watchdog(void) {
     env_t e;
     ENV_OPEN(e, 400000);
     uint64_t mem = 0;
-    gcrt_wq_t *q = mkq_mem(&e, 16, 1024, &mem);
-    if (!q) goto out;
-    gc_wq_stress_params_t p = {gcrt_wq_ptr(q), gc_simt_ptr(mem), 1, gc_simt_ptr(mem + 512), gc_simt_ptr(mem + 576),
-                               7, 1, 0, 1};
-    gcrt_wq_request_t rq;
-    gcrt_wq_request_init(&rq, e.img, "wq_stress", &p, sizeof p);
-    rq.block[0] = 2;
-    rq.producers[0] = 3; /* one more than K has: nobody closes */
-    gcrt_wq_t *qs[1] = {q};
-    WQ_OK(e, gcrt_workq_request(e.w, qs, 1, &rq));
-    gcrt_error_t er = gcrt_workq_wait(e.w, 0);
-    const char *m = gcrt_workq_message(e.w);
-    fprintf(stderr, "%s\n", m);
+    gcrt_error_t er = GCRT_SUCCESS;
+    const unfinished_t u = {.kernel = "wq_stress", .bytes = 1024, .base = 1, .count_ofs = 512, .seed = 7,
+                            .block = 2, .producers = 3 /* one more than K has: nobody closes */, .wait = 0};
+    const char *m = unfinished_run(&e, &u, &mem, &er);
+    if (!m) goto out;
     CHECK(er == GCRT_ERROR_TIMEOUT || er == GCRT_ERROR_BACKEND);
     CHECK(strstr(m, "watchdog") != NULL);
     /* two ranges of one block: positions 1, 2 and 3, 4: the queue waits at entry 4 for S[4] == 5 */
@@ -817,6 +841,7 @@ static const tcase_t cases[] = {
     {"wq_setup", t_setup},
     {"wq_gpfifo_order", t_gpfifo_order},
     {"wq_amo_wake", t_amo_wake},
+    {"wq_store_wake", t_store_wake},
     {"wq_request_errors", t_request_errors},
     {"wq_limits", t_limits},
     {"wq_stress_pow2", t_stress_pow2},

@@ -34,10 +34,6 @@ module atomic_tb_top
   input  logic                                  st_valid_i,   // one plain-store report port
   input  logic [GC_AXI_ADDR_W-1:0]              st_addr_i,
   input  logic [31:0]                           st_wmask_i,
-  output logic                                  snoop_valid_o,
-  output logic [GC_AXI_ADDR_W-1:0]              snoop_addr_o,
-  output logic [63:0]                           snoop_data_o,
-  output logic [7:0]                            snoop_strb_o,
 
   `GC_CLI_MASTER_PINS,
 
@@ -65,7 +61,6 @@ module atomic_tb_top
     .as_valid_o, .as_rdata_o, .as_err_o,
     .timestamp_i,
     .st_valid_i, .st_addr_i, .st_wmask_i,
-    .snoop_valid_o, .snoop_addr_o, .snoop_data_o, .snoop_strb_o,
     .m_req_o (m_req),
     .m_rsp_i (m_rsp)
   );

@@ -42,7 +42,9 @@
 //     SEMAPHORE_REDUCTION op, signed and unsigned, one- and four-word: the request is an RMW
 //     with the command's op and signedness, and the bench's atomic model reduces with it.
 //   * (b) a 64 KiB copy and a 64 KiB memset with no stalls: efficiency = bytes/cycle / 8,
-//     asserted >= 0.9 (aligned and misaligned); a few more shapes are printed.
+//     asserted >= 0.9 (aligned and misaligned), and a copy's cycles <= its read beats + read
+//     latency + B latency + 8 (first read in the accept cycle, cut-through writes); a few more
+//     shapes are printed.
 //   * (c) bus errors (SLVERR on a read, on a write, as_err_i on the release; DECERR outside
 //     memory) -> done_err_o, no release after a data error, bus drained; then a normal command
 //     still works.
@@ -1149,9 +1151,17 @@ int main(int argc, char** argv) {
       if (p.assert_it) {
         check(eff >= 0.9, std::string("perf efficiency >= 0.9: ") + p.name,
               {"efficiency " + std::to_string(eff)});
-        if (!c.remap)
+        if (!c.remap) {
           check(g_mem->max_rd_out >= 4, std::string("perf >= 4 read bursts in flight: ") + p.name,
                 {"max in flight " + std::to_string(g_mem->max_rd_out)});
+          // the copy costs its read beats, the read latency, the write-response latency and a
+          // few cycles (release, done) only: its first read goes out in the command-accept cycle
+          // and its writes are cut-through (no wait for a whole burst in the ring)
+          uint64_t beats = (p.sa + (uint64_t)bytes + BEAT - 1) / BEAT;
+          uint64_t bound = beats + p.lat + g_mem->cfg.b_lat + 8;
+          check(r.cycles <= bound, std::string("perf cycles <= read beats + latencies + 8: ") + p.name,
+                {std::to_string(r.cycles) + " cycles, bound " + std::to_string(bound)});
+        }
       }
     }
   }

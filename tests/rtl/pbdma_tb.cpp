@@ -24,13 +24,15 @@
 //       reduction, a rejected reduction form, DMA_NOP words, a release-only copy-class
 //       LAUNCH_DMA with a reduction, acquires woken
 //       by another channel's release (acquire_wake_cycles, from the release's B response: the
-//       snoop carries the value, <= 4 checked), ACQUIRE_TIMEOUT with the record
-//       while other channels finish;
+//       snoop carries the value, <= 4 checked) and by a copy engine's plain data write on the word
+//       (gc_mem_xbar's write snoop: <= 4 when the word is the burst's first beat, else a read at
+//       once), ACQUIRE_TIMEOUT with the record while other channels finish;
 //   (d) the copy-priority walk-through (Clow / Chigh with Shigh) and its baseline;
 //   (e) runlist 0 with the real compute engine (hand-assembled one-thread kernels that spin on a
 //       flag the bench sets): two channels' launches both taken while both tasks run, each
 //       channel's next method (WFI, RELEASE_WFI, release) waits for its own task only (in
-//       either completion order), a task that faults gives TASK_FAULT to its channel only.
+//       either completion order), a task that faults gives TASK_FAULT to its channel only; a
+//       plain SIMT store (sw) release wakes an acquire of runlist 1 <= 4 cycles after its B.
 // The last line is "N passed, M failed"; the exit status is non-zero on any failure.
 #include <verilated.h>
 
@@ -112,7 +114,17 @@ struct BResp {
   int id;
   uint64_t ready;
   uint8_t resp;
+  uint64_t addr;
+  int len;
 };
+// completed writes (B handshakes) and read addresses issued (AR handshakes), with their cycles
+struct WrDone {
+  uint64_t addr;
+  int len, id;
+  uint64_t cyc;
+};
+std::vector<WrDone> wr_done;
+std::vector<std::pair<uint64_t, uint64_t>> ar_log;   // (cycle, address)
 std::deque<RdReq> rq[16];
 uint64_t rd_last_ready[16];
 std::deque<WrReq> wq;
@@ -193,6 +205,7 @@ void post_edge() {
     ready = std::max(ready, rd_last_ready[ar_id]);
     rd_last_ready[ar_id] = ready;
     rq[ar_id].push_back({ar_addr, ar_len, ar_id, 0, ready});
+    ar_log.push_back({g_cycle - 1, ar_addr});
   }
   if (r_hs) {
     RdReq &q = rq[r_cur].front();
@@ -216,13 +229,17 @@ void post_edge() {
       if (wlast != (q.beat == q.len)) { printf("AXI: wlast wrong\n"); g_fail++; }
       q.beat++;
       if (q.beat > q.len) {
-        bq.push_back({q.id, g_cycle + 2 + rnd(6), wr_err_acc});
+        bq.push_back({q.id, g_cycle + 2 + rnd(6), wr_err_acc, q.addr, q.len});
         wr_err_acc = 0;
         wq.pop_front();
       }
     }
   }
-  if (b_hs) { bq.pop_front(); b_pres = false; }
+  if (b_hs) {
+    wr_done.push_back({bq.front().addr, bq.front().len, bq.front().id, g_cycle - 1});
+    bq.pop_front();
+    b_pres = false;
+  }
 
   // ---- next inputs ----
   top->m_arready_i = (int)rnd(100) < cfg.ar_ready_pct;
@@ -547,8 +564,26 @@ void test_decode() {
 // ==========================================================================================
 // (b) scheduler
 // ==========================================================================================
-double g_switch_avg = 0;
-uint64_t g_switch_min = 0, g_switch_max = 0;
+double g_switch_avg = 0, g_dec_avg = 0;
+uint64_t g_switch_min = 0, g_switch_max = 0, g_dec_max = 0;
+
+// The switch itself: from each switch away on runlist rl (the PBDMA's sw_valid, in the cycle it
+// decides at a method boundary) to the next method of another channel there.
+void switch_cost(uint32_t rl, size_t from_m, size_t from_sw, uint64_t &mn, uint64_t &mx, double &avg,
+                 int &n) {
+  mn = ~0ull; mx = 0; avg = 0; n = 0;
+  size_t m = from_m;
+  for (size_t i = from_sw; i < ev_sw.size(); i++) {
+    const Ev &s = ev_sw[i];
+    if (s.rl != rl) continue;
+    while (m < ev_mthd.size() && (ev_mthd[m].cyc <= s.cyc || ev_mthd[m].rl != rl)) m++;
+    if (m == ev_mthd.size()) break;
+    if (ev_mthd[m].ch == s.ch) continue;   // came back to the same channel (nobody else ran)
+    uint64_t d = ev_mthd[m].cyc - s.cyc;
+    mn = std::min(mn, d); mx = std::max(mx, d); avg += d; n++;
+  }
+  if (n) avg /= n;
+}
 
 void switch_stats(uint32_t rl, size_t from, uint64_t &mn, uint64_t &mx, double &avg, int &n) {
   mn = ~0ull; mx = 0; avg = 0; n = 0;
@@ -582,7 +617,7 @@ void test_sched() {
       PB p; p.nops(150).sem(sems[i], e + 1, ex(REL32));
       submit(chs[i], p.w, false);
     }
-  size_t ev0 = ev_mthd.size();
+  size_t ev0 = ev_mthd.size(), sw0 = ev_sw.size();
   for (uint32_t c : chs) doorbell(c);
   run(40000);
   uint32_t res[4], sw[4];
@@ -607,6 +642,18 @@ void test_sched() {
          "memory latency %d..%d): min %" PRIu64 " avg %.1f max %" PRIu64 "\n",
          n, cfg.lat_min, cfg.lat_max, mn, avg, mx);
   check(n > 10 && avg < 4.0 * cfg.lat_max + 40, "channel switch cost small (avg %.1f cycles)", avg);
+  int nd;
+  switch_cost(0, ev0, sw0, mn, mx, avg, nd);
+  g_dec_avg = avg; g_dec_max = mx;
+  printf("  channel_switch_decision_cycles (the switch decision -> next channel's first method, %d "
+         "switches; the rest of channel_switch_cycles is the leaving channel waiting for its own "
+         "next fetch before its slice ran out): min %" PRIu64 " avg %.1f max %" PRIu64 "\n",
+         nd, mn, avg, mx);
+  // The next channel's GPFIFO entry and first pushbuffer burst were prefetched (gc_pbdma_pf): a
+  // switch does not wait for a memory read, so on average it takes less than the shortest read.
+  check(nd > 10 && avg < cfg.lat_min,
+        "channel switch served from the prefetch (decision to first method avg %.1f cycles < memory latency %d)",
+        avg, cfg.lat_min);
 
   // b2: interleave HIGH vs LOW on runlist 2
   ch_init(6, 2, 400, GC_CHANNEL_INTERLEAVE_LEVEL_HIGH);
@@ -860,6 +907,56 @@ void test_sem() {
     // the snoop carries the written value: the acquire passes on it, without a read
     check(g_wake_ack <= 4, "acquire wake %" PRIu64 " cycles after the release's write completed (<= 4)",
           g_wake_ack);
+  }
+  // Acquire (SWITCH DIS, resident on runlist 0) woken by a copy engine's data write onto its word:
+  // a plain crossbar write, not the atomic unit's (gc_mem_xbar's write snoop sees every client).
+  // Shape 0: the word is the first beat of the copy's burst, whose data the snoop carries: the
+  // acquire is done <= 4 cycles after that write's B response, without a read.  Shape 1: the word
+  // is the burst's second beat: woken, it reads the word again at once (the atomic unit's AR of it
+  // follows the B) and passes, long before the retry interval (100000).
+  for (int shape = 0; shape < 2; shape++) {
+    const uint32_t a = 13, c = 14;
+    ch_init(a, 0);
+    ch_init(c, 1);
+    uint64_t base = sem_alloc(32), mark = sem_alloc();
+    sem_next += 16;                               // base .. base + 31 for the copy
+    uint64_t s = base + 8ull * shape, src = BUF_BASE + 0x400000 + 0x100ull * shape;
+    for (int k = 0; k < 8; k++) wr32(base + 4 * k, 0);
+    wr32(mark, 0);
+    for (int k = 0; k < 8; k++) wr32(src + 4 * k, k == 2 * shape ? 1u : 0u);   // 1 lands at s
+    { PB p; p.sem(s, 1, ex(ACQ)).sem(mark, 1, ex(REL32)); submit(a, p.w); }
+    run(2000);
+    check(rd32(mark) == 0 && GC_CHANNEL_STATUS_ACQ_BLOCKED_GET(rd_reg(GC_REG_CHANNEL_STATUS(a))),
+          "plain-write wake, shape %d: acquire blocked (retry interval 100000)", shape);
+    size_t ev0 = ev_mthd.size(), wd0 = wr_done.size(), ar0 = ar_log.size();
+    uint64_t t_sub = g_cycle;
+    { PB p; p.set_obj().copy(src, base, 16u + 8u * shape); submit(c, p.w); }
+    wait_done({a, c}, 20000);
+    uint64_t t_b = 0, t_ack = 0, t_ar = 0;
+    int len = -1, id = -1;
+    for (size_t i = wd0; i < wr_done.size(); i++)
+      if (wr_done[i].addr <= s && s < wr_done[i].addr + 8ull * (wr_done[i].len + 1)) {
+        t_b = wr_done[i].cyc;
+        len = wr_done[i].len;
+        id = wr_done[i].id;
+        break;
+      }
+    for (size_t i = ev0; i < ev_mthd.size(); i++)
+      if (ev_mthd[i].ch == a) { t_ack = ev_mthd[i].cyc; break; }
+    for (size_t i = ar0; i < ar_log.size(); i++)
+      if (ar_log[i].first >= t_b && (ar_log[i].second & ~7ull) == s) { t_ar = ar_log[i].first; break; }
+    bool done = t_b && t_ack > t_b;
+    int64_t ack = done ? (int64_t)(t_ack - t_b) : -1, rd = t_ar ? (int64_t)(t_ar - t_b) : -1;
+    check(rd32(mark) == 1 && rd32(s) == 1 && done && id == (int)(NRL + 0) && len == 1 + shape && g_cycle - t_sub < 5000,
+          "plain-write wake, shape %d: CE0 (AXI ID %d) wrote %d beats, the word is beat %d; acquire done %" PRId64
+          " cycles after its B response (-1: not done)", shape, id, len + 1, shape, ack);
+    if (shape == 0)
+      check(done && ack <= 4 && !t_ar, "plain-write wake on the snooped beat: %" PRId64 " cycles (<= 4), no read",
+            ack);
+    else
+      check(done && t_ar && t_ack > t_ar && ack < 200,
+            "plain-write wake on a later beat: read again %" PRId64 " cycles after the B, done after %" PRId64, rd,
+            ack);
   }
   // Same runlist, ACQUIRE_SWITCH_TSG EN: the acquirer switches out, the releaser runs, wake-up
   {
@@ -1240,6 +1337,52 @@ void test_compute() {
         "the other channel's task completes and its next methods run (B methods +%u)", mb2);
   mmio_write(GC_REG_GLOBAL_INTR_STATUS, rd_reg(GC_REG_GLOBAL_INTR_STATUS));
   for (uint32_t x : {a, b}) mmio_write(GC_REG_CHANNEL_CTRL(x), GC_CHANNEL_CTRL_RESET(1));
+
+  // A release written by a plain SIMT store (sw, not an AMO: it does not go through the atomic
+  // unit) wakes a channel blocked on it within a few cycles (gc_mem_xbar's write snoop): a channel
+  // of runlist 1, resident in its acquire (retry interval 100000), passes <= 4 cycles after the
+  // store's B response, on the snooped value, without reading the semaphore again.
+  {
+    const uint32_t k = 4, w = 6;
+    ch_init(k, 0);
+    ch_init(w, 1);
+    const uint64_t fl = FLAG_BASE + 0x2000, sem = FLAG_BASE + 0x3000, code = CODE_BASE + 0x200;
+    // spin on fl; then sw 1 -> sem (lui t2, sem; addi t3, x0, 1; sw t3, 0(t2)); exit
+    kern_spin(code, fl);
+    const uint32_t st[] = {(uint32_t)sem | (7u << 7) | 0x37u, 0x00100E13u, 0x01C3A023u, RV_EXIT};
+    for (uint32_t i = 0; i < 4; i++) wr32(code + 12 + 4 * i, st[i]);
+    wr32(sem, 0);
+    wr32(sem + 4, 0);
+    uint64_t mark = sem_alloc();
+    wr32(mark, 0);
+    mmio_write(GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 100000);
+    { PB p; p.sem(sem, 1, ex(GC_HOST_SEM_EXECUTE_OPERATION_ACQUIRE)).sem(mark, 1, ex(REL32)); submit(w, p.w); }
+    { PB p; cp_launch(p, tmd_make(TMD_BASE + 0x600, code)); submit(k, p.w); }
+    run(3000);
+    bool blocked = rd32(mark) == 0 && GC_CHANNEL_STATUS_ACQ_BLOCKED_GET(rd_reg(GC_REG_CHANNEL_STATUS(w)));
+    size_t ev0 = ev_mthd.size(), wd0 = wr_done.size(), ar0 = ar_log.size();
+    wr32(fl, 1);
+    bool ok = run_until([&] { return rd32(mark) == 1; }, 20000);
+    uint64_t t_b = 0, t_ack = 0;
+    int id = -1;
+    for (size_t i = wd0; i < wr_done.size(); i++)
+      if (wr_done[i].addr <= sem && sem < wr_done[i].addr + 8ull * (wr_done[i].len + 1)) {
+        t_b = wr_done[i].cyc;
+        id = wr_done[i].id;
+        break;
+      }
+    for (size_t i = ev0; i < ev_mthd.size(); i++)
+      if (ev_mthd[i].ch == w) { t_ack = ev_mthd[i].cyc; break; }
+    bool reread = false;
+    for (size_t i = ar0; i < ar_log.size(); i++) reread = reread || (ar_log[i].first >= t_b && (ar_log[i].second & ~7ull) == sem);
+    int64_t ack = t_b && t_ack > t_b ? (int64_t)(t_ack - t_b) : -1;
+    check(blocked && ok && id >= (int)(NRL + GC_NUM_CE + 1) && ack >= 0 && ack <= 4 && !reread && err_of(w) == 0,
+          "a plain SIMT store release (sw, AXI ID %d) wakes the acquire of runlist 1: done %" PRId64
+          " cycles after the store's B response (<= 4; -1: not done), no read; retry interval 100000", id, ack);
+    mmio_write(GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 64);
+    wait_done({k, w}, 20000);
+    for (uint32_t x : {k, w}) mmio_write(GC_REG_CHANNEL_CTRL(x), GC_CHANNEL_CTRL_RESET(1));
+  }
 }
 
 int main(int argc, char **argv) {
@@ -1274,6 +1417,8 @@ int main(int argc, char **argv) {
   // Lines read by scripts/bench.py (make bench) into results.json.
   printf("metric channel_switch_cycles %.1f\n", g_switch_avg);
   printf("metric channel_switch_cycles_max %" PRIu64 "\n", g_switch_max);
+  printf("metric channel_switch_decision_cycles %.1f\n", g_dec_avg);
+  printf("metric channel_switch_decision_cycles_max %" PRIu64 "\n", g_dec_max);
   printf("metric acquire_wake_cycles %" PRIu64 "\n", g_wake_ack);
   printf("%d passed, %d failed\n", g_pass, g_fail);
   return g_fail ? 1 : 0;

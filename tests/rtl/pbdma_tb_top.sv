@@ -3,7 +3,7 @@
 // The device is gpu_top unchanged (MMIO slave + AXI4 memory master as in rtl/README.md); this
 // wrapper only adds read-only probes of internal events so the bench can time them exactly:
 // methods executed per runlist (with channel), channel switches, copy-engine completions and the
-// atomic unit's snoop (a semaphore write landed). Nothing here drives the design.
+// crossbar's write snoop (a write landed). Nothing here drives the design.
 `include "gc_axi_pins.svh"
 module pbdma_tb_top
   import gpucosim_pkg::*;
@@ -34,8 +34,10 @@ module pbdma_tb_top
   assign p_mthd_ch_o     = u_top.mthd_ch;
   assign p_sw_valid_o    = u_top.sw_valid;
   assign p_sw_ch_o       = u_top.sw_ch;
-  assign p_ce_done_o     = u_top.ce_done;
-  assign p_snoop_valid_o = u_top.snoop_valid;
-  assign p_snoop_addr_o  = u_top.snoop_addr;
+  assign p_snoop_valid_o = u_top.snoop.valid;
+  assign p_snoop_addr_o  = u_top.snoop.addr;
+  for (genvar n = 0; n < NRL; n++) begin : g_ce_done
+    assign p_ce_done_o[n] = u_top.eng_rsp[n].done;
+  end
 
 endmodule

@@ -486,12 +486,13 @@ fp_flags_meet:
     blt s5, t3, 70b
     .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
 
-/* ld_inflight: PARAM = { buf, out }: every thread loads buf[lane + 64 k], k = 0..3 (four loads,
- * one burst each, none waiting for another), adds them, then makes five more loads (the fifth
- * needs a free load slot of its warp: at most 4 in flight) and one whose value it uses at once.
- * Twice (the second pass runs from the instruction cache); out[6 tid_x] = { sum, CYCLE before
- * the loads, CYCLE after the fourth, CYCLE after the sum, CYCLE after the fifth of the five,
- * CYCLE after the used one } of the second pass */
+/* ld_inflight: PARAM = { buf, out }: every thread loads buf[lane + 64 k], k = 0..7 (eight loads,
+ * one burst each, none waiting for another), adds them, then makes nine more loads (the ninth
+ * needs a free load slot of its warp: at most 8 in flight) and one whose value it uses at once.
+ * Twice (the second pass runs from the instruction cache; every register a load writes is
+ * written by one load only, so no load waits for an earlier one's result); out[6 tid_x] = { sum,
+ * CYCLE before the loads, CYCLE after the eighth, CYCLE after the sum, CYCLE after the ninth of
+ * the nine, CYCLE after the used one } of the second pass */
     .globl ld_inflight; .type ld_inflight, @function; .p2align 2
 ld_inflight:
     csrr t0, GC_SIMT_CSR_PARAM
@@ -500,6 +501,8 @@ ld_inflight:
     csrr t1, GC_SIMT_CSR_LANEID
     slli t1, t1, 2
     add s0, s0, t1
+    addi s4, s0, 1024
+    addi s4, s4, 1024
     csrr t2, GC_SIMT_CSR_TID_X
     li t3, 24
     mul t3, t3, t2
@@ -510,28 +513,141 @@ ld_inflight:
     lw a1, 256(s0)
     lw a2, 512(s0)
     lw a3, 768(s0)
+    lw a4, 1024(s0)
+    lw a5, 1280(s0)
+    lw a6, 1536(s0)
+    lw s5, 1792(s0)
     csrr t6, GC_SIMT_CSR_CYCLE
-    add a4, a0, a1
-    add a4, a4, a2
-    add a4, a4, a3
-    csrr a5, GC_SIMT_CSR_CYCLE
+    add s6, a0, a1
+    add s6, s6, a2
+    add s6, s6, a3
+    add s6, s6, a4
+    add s6, s6, a5
+    add s6, s6, a6
+    add s6, s6, s5
+    csrr s7, GC_SIMT_CSR_CYCLE
     lw t0, 0(s0)
     lw t1, 256(s0)
     lw t2, 512(s0)
     lw t3, 768(s0)
     lw t4, 1024(s0)
+    lw s8, 1280(s0)
+    lw s9, 1536(s0)
+    lw s10, 1792(s0)
+    lw s11, 0(s4)
     csrr s2, GC_SIMT_CSR_CYCLE
-    lw a6, 1280(s0)
-    addi a6, a6, 1
+    lw ra, 256(s4)
+    addi ra, ra, 1
     csrr s3, GC_SIMT_CSR_CYCLE
     addi a7, a7, -1
     bnez a7, 50b
-    sw a4, 0(s1)
+    sw s6, 0(s1)
     sw t5, 4(s1)
     sw t6, 8(s1)
-    sw a5, 12(s1)
+    sw s7, 12(s1)
     sw s2, 16(s1)
     sw s3, 20(s1)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* ld_scatter: PARAM = { buf, out }: every thread loads buf[32 lane + 512 k], k = 0..7 (lanes 128
+ * bytes apart: every load instruction is one burst per lane), then out[tid_x] = their sum.  The
+ * LSU's limit on load bursts in flight (RB) is what bounds the reads at the memory port. */
+    .globl ld_scatter; .type ld_scatter, @function; .p2align 2
+ld_scatter:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw s0, 0(t0)
+    lw s1, 4(t0)
+    csrr t1, GC_SIMT_CSR_LANEID
+    slli t1, t1, 7
+    add s0, s0, t1
+    li t1, 2048
+    add s2, s0, t1
+    csrr t2, GC_SIMT_CSR_TID_X
+    slli t2, t2, 2
+    add s1, s1, t2
+    lw a0, 0(s0)
+    lw a1, 0(s2)
+    add s0, s2, t1
+    add s2, s0, t1
+    lw a2, 0(s0)
+    lw a3, 0(s2)
+    add s0, s2, t1
+    add s2, s0, t1
+    lw a4, 0(s0)
+    lw a5, 0(s2)
+    add s0, s2, t1
+    add s2, s0, t1
+    lw a6, 0(s0)
+    lw a7, 0(s2)
+    add a0, a0, a1
+    add a0, a0, a2
+    add a0, a0, a3
+    add a0, a0, a4
+    add a0, a0, a5
+    add a0, a0, a6
+    add a0, a0, a7
+    sw a0, 0(s1)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* st_buffered: PARAM = { buf }: every thread stores its tid_x to buf[4 lane], buf[128 + 4 lane],
+ * buf[256 + 4 lane] (lanes 16 bytes apart: each store is 15-beat bursts, 30 cycles of W data to
+ * SYSMEM), three stores in a row */
+    .globl st_buffered; .type st_buffered, @function; .p2align 2
+st_buffered:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw s0, 0(t0)
+    csrr t1, GC_SIMT_CSR_LANEID
+    slli t1, t1, 4
+    add s0, s0, t1
+    csrr t2, GC_SIMT_CSR_TID_X
+    sw t2, 0(s0)
+    sw t2, 512(s0)
+    sw t2, 1024(s0)
+    .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
+
+/* st_past_loads: PARAM = { buf (SYSMEM: reads take >= 100 cycles), far, out }; thread t:
+ *   A  lw buf[t]; sw to far[t] (another segment): the store does not wait for the load
+ *   B  lw buf[t]; sw t to buf[t] (the word just loaded): the store waits for the load's data
+ *   C  lw buf[t]; FENCE: the fence waits for the load (a later store must not pass it)
+ * twice (the second pass runs from the instruction cache); out[4 t] = { B's load of the first
+ * pass (the old value), CYCLE over A, over B, over C } of the second pass */
+    .globl st_past_loads; .type st_past_loads, @function; .p2align 2
+st_past_loads:
+    csrr t0, GC_SIMT_CSR_PARAM
+    lw s0, 0(t0)
+    lw s2, 4(t0)
+    lw s1, 8(t0)
+    csrr t2, GC_SIMT_CSR_TID_X
+    slli t1, t2, 2
+    add s0, s0, t1
+    add s2, s2, t1
+    slli t1, t2, 4
+    add s1, s1, t1
+    li a7, 2
+60: csrr t5, GC_SIMT_CSR_CYCLE
+    lw a0, 0(s0)
+    sw t2, 0(s2)
+    csrr t6, GC_SIMT_CSR_CYCLE
+    csrr s3, GC_SIMT_CSR_CYCLE
+    lw a1, 0(s0)
+    sw t2, 0(s0)
+    csrr s4, GC_SIMT_CSR_CYCLE
+    li t4, 2
+    bne a7, t4, 61f
+    mv s8, a1
+61: csrr s5, GC_SIMT_CSR_CYCLE
+    lw a2, 0(s0)
+    fence
+    csrr s6, GC_SIMT_CSR_CYCLE
+    addi a7, a7, -1
+    bnez a7, 60b
+    sub t5, t6, t5
+    sub s3, s4, s3
+    sub s5, s6, s5
+    sw s8, 0(s1)
+    sw t5, 4(s1)
+    sw s3, 8(s1)
+    sw s5, 12(s1)
     .insn i GC_SIMT_INSN_EXIT_OPCODE, GC_SIMT_INSN_EXIT_FUNCT3, x0, x0, 0
 
 /* lrsc_store: plain stores break LR/SC reservations.  PARAM = { words (4 x 4 bytes, W0..W3),

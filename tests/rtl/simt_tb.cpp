@@ -1418,17 +1418,17 @@ void t_fp_scoreboard() {
     gc_elf_free(e);
 }
 
-// Loads do not block the warp: four independent loads issue before the first one's data can be
-// back (SYSMEM: >= 100 cycles), the sum waits for them, a fifth load in a row waits for a free
-// load slot (4 per warp).  With every warp slot running it, every warp's four loads still issue
-// before any data is back: the LSU's return queue has 4 entries per warp.  Bounds from the
-// threads' CYCLE reads.
+// Loads do not block the warp: eight independent loads issue before the first one's data can be
+// back (SYSMEM: >= 100 cycles), the sum waits for them, a ninth load in a row waits for a free
+// load slot (LD_MAX = 8 per warp).  With every warp slot running it, every warp's eight loads
+// still issue before any data is back: the LSU's return queue has 8 entries per warp.  Bounds
+// from the threads' CYCLE reads.
 void t_ld_inflight() {
     Sim s;
     gc_elf_t *e = s.load("simt_isa.elf");
     REQUIRE(e);
     const uint32_t LAT = 100;   // SYSMEM read latency of the memory model (cosim/axi_mem.h), at least
-    uint32_t nbuf = 512 + s.nl;
+    uint32_t nbuf = 640 + s.nl;
     std::vector<uint32_t> buf = rnd_vec(nbuf, 9);
     uint64_t dbuf = s.alloc(nbuf * 4, 256, true);
     s.write(dbuf, buf.data(), nbuf * 4);
@@ -1445,26 +1445,140 @@ void t_ld_inflight() {
         std::vector<uint32_t> o = s.get(out, threads * 6);
         for (uint32_t tid = 0; tid < threads; tid++) {
             uint32_t l = tid % s.nl;
-            CHECK_EQ(o[6 * tid], buf[l] + buf[l + 64] + buf[l + 128] + buf[l + 192]);
+            uint32_t sum = 0;
+            for (uint32_t k = 0; k < 8; k++) sum += buf[l + 64 * k];
+            CHECK_EQ(o[6 * tid], sum);
         }
-        if (threads != s.nl) {   // every warp: 4 loads each in flight at once
+        if (threads != s.nl) {   // every warp: 8 loads each in flight at once
             for (uint32_t tid = 0; tid < threads; tid++) {
                 const uint32_t *c = &o[6 * tid];
-                if (c[2] - c[1] >= LAT) TCASE_FAIL_("ld_inflight: %u warps: thread %u's 4 loads took %u cycles to issue",
+                if (c[2] - c[1] >= LAT) TCASE_FAIL_("ld_inflight: %u warps: thread %u's 8 loads took %u cycles to issue",
                                                     s.nw, tid, c[2] - c[1]);
             }
             continue;
         }
         for (uint32_t tid = 0; tid < threads; tid++) {
             const uint32_t *c = &o[6 * tid];
-            uint32_t issue4 = c[2] - c[1], sum = c[3] - c[1], fifth = c[4] - c[3], used = c[5] - c[4];
+            uint32_t issue8 = c[2] - c[1], sum = c[3] - c[1], ninth = c[4] - c[3], used = c[5] - c[4];
             if (tid == 0)
-                std::printf("ld_inflight: 4 loads issued in %u cycles, their sum after %u; 5 loads in a row %u; a used load %u\n",
-                            issue4, sum, fifth, used);
-            CHECK(issue4 < LAT);    // blocking loads: >= 3 x LAT
+                std::printf("ld_inflight: 8 loads issued in %u cycles, their sum after %u; 9 loads in a row %u; a used load %u\n",
+                            issue8, sum, ninth, used);
+            CHECK(issue8 < LAT);    // blocking loads: >= 7 x LAT
             CHECK(sum >= LAT);      // the sum waited for the data
-            CHECK(fifth >= LAT);    // the fifth load waited for a slot: the first load's data
+            CHECK(ninth >= LAT);    // the ninth load waited for a slot: the first load's data
             CHECK(used >= LAT);
+        }
+    }
+    gc_elf_free(e);
+}
+
+// The LSU keeps at most RB = 32 load bursts in flight per SM (the read IDs a real LSU has): every
+// warp slot runs ld_scatter (8 loads per thread, each one burst per lane: WARPS x 8 x LANES bursts
+// wanted at once, 256 with 4 warps of 8 lanes) from SYSMEM (>= 100 cycles per read); the memory
+// model counts the read bursts in flight at its port, which also carries the instruction fetches
+// (one fill at a time).  Sums checked.
+void t_ld_burst_limit() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t RB = 32, threads = s.nw * s.nl, nbuf = 32 * s.nl + 512 * 7;
+    std::vector<uint32_t> buf = rnd_vec(nbuf, 41);
+    uint64_t dbuf = s.alloc(nbuf * 4, 256, true), out = s.alloc(threads * 4);
+    s.write(dbuf, buf.data(), nbuf * 4);
+    uint64_t p = s.put({tp(dbuf), tp(out)});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "ld_scatter");
+    t.param = tp(p);
+    t.cta[0] = threads;
+    Sim::Result r = s.run(t);
+    REQUIRE(r.done && !r.err);
+    std::vector<uint32_t> o = s.get(out, threads);
+    for (uint32_t tid = 0; tid < threads; tid++) {
+        uint32_t l = tid % s.nl, sum = 0;
+        for (uint32_t k = 0; k < 8; k++) sum += buf[32 * l + 512 * k];
+        CHECK_EQ(o[tid], sum);
+    }
+    uint64_t mx = s.mem->read_bursts_in_flight_max();
+    std::printf("ld_burst_limit: %u threads, %u bursts wanted: at most %" PRIu64 " read bursts in flight at the port\n",
+                threads, 8 * threads, mx);
+    CHECK(mx <= RB + s.nsm);   // the LSUs' loads + one instruction fill per SM
+    CHECK(mx >= RB);           // the limit is what held them back (one warp's loads alone reach it)
+    gc_elf_free(e);
+}
+
+// Stores are buffered: a store burst's AW and data go into the LSU's store buffer (WB = 2 bursts)
+// and the next store's AW goes out while the earlier burst's W beats still drain, so back-to-back
+// stores do not wait for each other's data.  st_buffered: one warp, three stores of 15-beat
+// bursts to SYSMEM (W at 4 bytes per cycle: 30 cycles each); the memory model sees a second AW
+// before the first burst's last W beat.  Memory checked.
+void t_st_buffered() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t words = 256 + 4 * s.nl;
+    uint64_t dbuf = s.alloc(words * 4, 256, true);
+    std::vector<uint32_t> junk(words, 0xC0FFEE00u);
+    s.write(dbuf, junk.data(), words * 4);
+    uint64_t p = s.put({tp(dbuf)});
+    gc_tmd_t t;
+    gc_tmd_init(&t);
+    t.entry_pc = sym(e, "st_buffered");
+    t.param = tp(p);
+    t.cta[0] = s.nl;
+    Sim::Result r = s.run(t);
+    REQUIRE(r.done && !r.err);
+    std::vector<uint32_t> b = s.get(dbuf, words);
+    for (uint32_t w = 0; w < words; w++) {
+        uint32_t want = (w % 4 == 0 && w % 128 < 4 * s.nl) ? (w % 128) / 4 : 0xC0FFEE00u;
+        if (b[w] != want) {
+            TCASE_FAIL_("st_buffered: word %u = 0x%x, want 0x%x", w, b[w], want);
+            break;
+        }
+    }
+    size_t open = s.mem->write_bursts_open_max();
+    std::printf("st_buffered: at most %zu write bursts open (AW accepted, W data not all in)\n", open);
+    CHECK(open >= 2);
+    gc_elf_free(e);
+}
+
+// A store waits only for the loads of its warp that it could overtake: a store to another
+// segment goes while an earlier load is in flight (the warp moves on before the load's data can
+// be back), one to the segment of a load in flight waits for that load's data (its old value is
+// what the load returns; ld_st_order in late-reads mode checks the same rule on every lane), a
+// FENCE waits for every load of the warp.  Bounds from the threads' CYCLE reads (SYSMEM reads
+// take >= 100 cycles); the LSU serves memory instructions in order, so a store waiting for a
+// load holds the other warps' memory instructions behind it.
+void t_st_past_loads() {
+    Sim s;
+    gc_elf_t *e = s.load("simt_isa.elf");
+    REQUIRE(e);
+    const uint32_t LAT = 100;
+    for (uint32_t threads : {1u, s.nl, s.nw * s.nl}) {
+        std::vector<uint32_t> buf = rnd_vec(threads, 31 + threads);
+        uint64_t dbuf = s.alloc(threads * 4, 256, true), far = s.alloc(threads * 4), out = s.alloc(threads * 16);
+        s.write(dbuf, buf.data(), threads * 4);
+        uint64_t p = s.put({tp(dbuf), tp(far), tp(out)});
+        gc_tmd_t t;
+        gc_tmd_init(&t);
+        t.entry_pc = sym(e, "st_past_loads");
+        t.param = tp(p);
+        t.cta[0] = threads;
+        Sim::Result r = s.run(t);
+        REQUIRE(r.done && !r.err);
+        std::vector<uint32_t> o = s.get(out, threads * 4), f = s.get(far, threads), b = s.get(dbuf, threads);
+        for (uint32_t tid = 0; tid < threads; tid++) {
+            const uint32_t *c = &o[4 * tid];
+            if (tid == 0)
+                std::printf("st_past_loads: %u threads: store to another segment %u cycles, to the loaded word %u, "
+                            "fence %u\n", threads, c[1], c[2], c[3]);
+            CHECK_EQ(c[0], buf[tid]);   // the load got the value from before the store after it
+            CHECK_EQ(f[tid], tid);
+            CHECK_EQ(b[tid], tid);
+            // (one warp: with several, A may queue in the LSU behind another warp's B)
+            if (threads <= s.nl && c[1] >= LAT) TCASE_FAIL_("st_past_loads: thread %u's store to another segment waited %u cycles for a load", tid, c[1]);
+            if (c[2] < LAT) TCASE_FAIL_("st_past_loads: thread %u's store to the loaded word went after %u cycles", tid, c[2]);
+            if (c[3] < LAT) TCASE_FAIL_("st_past_loads: thread %u's FENCE went after %u cycles, a load in flight", tid, c[3]);
         }
     }
     gc_elf_free(e);
@@ -2160,9 +2274,11 @@ void expect_caught(unsigned m, const char *rule, std::initializer_list<void (*)(
 }
 // The memory model keeps a read's data from its AR on, so a store issued after the AR cannot
 // change what the load gets; with late-reads (legal AXI: a read may see a write accepted after
-// it) only the scoreboard keeps the store behind the load (SP ld_st_order of the ISA tests).
+// it) only the LSU's check keeps the store behind the load (SP ld_st_order of the ISA tests);
+// st_past_loads sees the store to the loaded word, and the FENCE, go before the load's data.
 void t_mut_store_waits_for_loads() {
-    expect_caught(1, "a store / AMO issues while its warp's loads are in flight", {t_isa_one_lane, t_isa_all_lanes},
+    expect_caught(1, "a store / AMO / FENCE issues while its warp's loads are in flight",
+                  {t_isa_one_lane, t_isa_all_lanes, t_st_past_loads},
                   "late-reads");
 }
 void t_isa_late_reads() {
@@ -2175,7 +2291,7 @@ void t_mut_fcsr_waits_for_fp() {
     expect_caught(2, "an fflags / fcsr read issues while its warp's FP instructions are in flight",
                   {t_isa_one_lane, t_fp_flags_meet});
 }
-void t_mut_load_limit() { expect_caught(3, "a fifth load issues with 4 in flight", {t_ld_inflight}); }
+void t_mut_load_limit() { expect_caught(3, "a ninth load issues with 8 in flight", {t_ld_inflight}); }
 // the same build without a mutation passes them (the hooks alone change nothing)
 const tcase_t cases[] = {
     {"caps", t_caps},
@@ -2184,6 +2300,7 @@ const tcase_t cases[] = {
     {"isa_late_reads", t_isa_late_reads},
     {"fp_flags_meet", t_fp_flags_meet},
     {"ld_inflight", t_ld_inflight},
+    {"st_past_loads", t_st_past_loads},
     {"mut_store_waits_for_loads", t_mut_store_waits_for_loads},
     {"mut_fcsr_waits_for_fp", t_mut_fcsr_waits_for_fp},
     {"mut_load_limit", t_mut_load_limit},
@@ -2250,6 +2367,9 @@ const tcase_t cases[] = {
     {"fp_scoreboard", t_fp_scoreboard},
     {"fp_flags_meet", t_fp_flags_meet},
     {"ld_inflight", t_ld_inflight},
+    {"st_past_loads", t_st_past_loads},
+    {"ld_burst_limit", t_ld_burst_limit},
+    {"st_buffered", t_st_buffered},
     {"perf_fp", t_perf_fp},
     {"tmd_checks", t_tmd_checks},
     {"tmd_release", t_tmd_release},

@@ -152,21 +152,28 @@ module simt_tb_top
     .st_valid_i    (st_valid),
     .st_addr_i     (st_addr),
     .st_wmask_i    (st_wmask),
-    .snoop_valid_o (),
-    .snoop_addr_o  (),
     .m_req_o       (c_req[NC]),
     .m_rsp_i       (c_rsp[NC])
   );
+
+  // the crossbar takes one variable per client (unpacked arrays: rtl/gc_mem_xbar.sv)
+  cli_req_t x_req [NC + 1];
+  cli_rsp_t x_rsp [NC + 1];
+  for (genvar i = 0; i <= NC; i++) begin : g_xbar_cli
+    assign x_req[i] = c_req[i];
+    assign c_rsp[i] = x_rsp[i];
+  end
 
   gc_mem_xbar #(
     .N (NC + 1)
   ) u_xbar (
     .clk_i,
     .rst_ni,
-    .c_req_i (c_req),
-    .c_rsp_o (c_rsp),
+    .c_req_i (x_req),
+    .c_rsp_o (x_rsp),
     .m_req_o (m_req),
-    .m_rsp_i (m_rsp)
+    .m_rsp_i (m_rsp),
+    .snoop_o ()
   );
 
   // AXI protocol checker on the AXI4 memory port (rtl/gc_axi_check.sv), its read table sized as

@@ -18,6 +18,12 @@
 // the same payload and ID = client index.  Extra phases check strict round-robin rotation when
 // every client always requests, and that R and W stream with no bubbles on long bursts
 // (one client, and several clients back to back).
+// Write snoop: every B handshake with OKAY must pulse snoop_valid_o exactly once, in the next
+// cycle, with that burst's address, length and first beat (data and strobes) as the memory took
+// it; a SLVERR B and any other cycle pulse nothing.  The bench's crossbar has 4 snoop slots
+// (xbar_tb_top SNOOP_DEPTH): the random rounds' B latencies and bready stalls keep more writes
+// awaiting their B than that, so the AW wait on a full table is exercised too (the write regions
+// still end up right; without the wait, slots are overwritten and the snoop checks fail).
 #include <verilated.h>
 
 #include <cinttypes>
@@ -95,8 +101,11 @@ class Mem {
   std::vector<uint8_t> m, ro;  // ro: the read-only area's contents, never written
   MemCfg cfg;
   struct Rd { unsigned id; uint64_t addr; unsigned len, beat; uint64_t ready, seq; uint8_t resp; };
-  struct Wr { unsigned id; uint64_t addr; unsigned len, beat; uint8_t resp; };
-  struct B { unsigned id; uint64_t ready, seq; uint8_t resp; };
+  struct Wr { unsigned id; uint64_t addr; unsigned len, beat; uint8_t resp; uint64_t d0; unsigned s0; };
+  struct B { unsigned id; uint64_t ready, seq; uint8_t resp; uint64_t addr; unsigned len; uint64_t d0; unsigned s0; };
+  struct Snoop { uint64_t due, addr; unsigned len; uint64_t data; unsigned strb; };
+  std::deque<Snoop> snoop_exp;   // the snoop pulse each OKAY B handshake owes (next cycle)
+  uint64_t n_snoop = 0;
   std::vector<Rd> rd;
   std::deque<Wr> wq;
   std::vector<B> bl;
@@ -124,7 +133,25 @@ class Mem {
     for (auto& b : m) b = (uint8_t)g_rng();
     ro.assign(m.begin(), m.begin() + REGION);
   }
-  bool idle() const { return rd.empty() && wq.empty() && bl.empty() && !rvalid && !bvalid; }
+  bool idle() const { return rd.empty() && wq.empty() && bl.empty() && !rvalid && !bvalid && snoop_exp.empty(); }
+
+  // the write snoop of this cycle (settled, before the edge)
+  void check_snoop(Vxbar_tb_top* t) {
+    bool due = !snoop_exp.empty() && snoop_exp.front().due == g_cycle;
+    if (!t->snoop_valid_o) {
+      if (due) violation("no snoop pulse for the write 0x%010" PRIx64 " whose B came last cycle", snoop_exp.front().addr);
+    } else if (!due) {
+      violation("snoop pulse (addr 0x%010" PRIx64 ") with no OKAY B response in the cycle before", (uint64_t)t->snoop_addr_o);
+    } else {
+      const Snoop& e = snoop_exp.front();
+      if (t->snoop_addr_o != e.addr || t->snoop_len_o != e.len || t->snoop_data_o != e.data || t->snoop_strb_o != e.strb)
+        violation("snoop addr 0x%010" PRIx64 " len %u data 0x%016" PRIx64 " strb 0x%02x, expected 0x%010" PRIx64
+                  " len %u data 0x%016" PRIx64 " strb 0x%02x", (uint64_t)t->snoop_addr_o, t->snoop_len_o,
+                  (uint64_t)t->snoop_data_o, t->snoop_strb_o, e.addr, e.len, e.data, e.strb);
+      n_snoop++;
+    }
+    if (due) snoop_exp.pop_front();
+  }
   void reset_stats() { r_beats = w_beats = 0; }
 
   void drive(Vxbar_tb_top* t) {
@@ -224,7 +251,12 @@ class Mem {
     }
     if (b_hs) {
       for (size_t k = 0; k < bl.size(); k++)
-        if (bl[k].seq == bseq) { bl.erase(bl.begin() + k); break; }
+        if (bl[k].seq == bseq) {
+          const B& b = bl[k];
+          if (b.resp == RESP_OKAY) snoop_exp.push_back({g_cycle + 1, b.addr, b.len, b.d0, b.s0});
+          bl.erase(bl.begin() + k);
+          break;
+        }
       bvalid = false;
     }
     if (w_hs && !wq.empty()) {
@@ -233,11 +265,12 @@ class Mem {
       if (w.resp == RESP_OKAY)
         for (unsigned b = 0; b < BEAT; b++)
           if ((s_wstrb >> b) & 1) m[a + b] = (uint8_t)(s_wdata >> (8 * b));
+      if (w.beat == 0) { w.d0 = s_wdata; w.s0 = s_wstrb; }
       bool last = w.beat == w.len;
       if (s_wlast != last) violation("master wlast %u on beat %u of %u", s_wlast, w.beat, w.len + 1);
       w.beat++;
       if (s_wlast || w.beat > w.len) {
-        bl.push_back({w.id, g_cycle + cfg.b_lat, seq++, w.resp});
+        bl.push_back({w.id, g_cycle + cfg.b_lat, seq++, w.resp, w.addr, w.len, w.d0, w.s0});
         wq.pop_front();
       }
       if (!w_beats++) w_first = g_cycle;
@@ -245,7 +278,7 @@ class Mem {
     }
     if (ar_hs) rd.push_back({s_arid, s_araddr, s_arlen, 0, g_cycle + cfg.rd_lat, seq++,
                              in_err(s_araddr, s_arlen) ? RESP_SLVERR : RESP_OKAY});
-    if (aw_hs) wq.push_back({s_awid, s_awaddr, s_awlen, 0, in_err(s_awaddr, s_awlen) ? RESP_SLVERR : RESP_OKAY});
+    if (aw_hs) wq.push_back({s_awid, s_awaddr, s_awlen, 0, in_err(s_awaddr, s_awlen) ? RESP_SLVERR : RESP_OKAY, 0, 0});
   }
 };
 
@@ -411,6 +444,7 @@ bool g_rlast;
 void hook_pre_edge() {
   Vxbar_tb_top* t = g_top;
   g_mem->sample(t);
+  g_mem->check_snoop(t);
   int n_ar = 0, n_aw = 0, n_w = 0, who_ar = -1, who_aw = -1, who_w = -1;
   for (int i = 0; i < N; i++) {
     Client& c = g_cl[i];
@@ -582,7 +616,8 @@ int main(int argc, char** argv) {
     run_phase("random round " + std::to_string(r));
     for (auto& c : g_cl) { total_r += c.n_r; total_b += c.n_b; }
   }
-  printf("random: %d rounds, %" PRIu64 " R beats and %" PRIu64 " B responses routed and checked\n", rounds, total_r, total_b);
+  printf("random: %d rounds, %" PRIu64 " R beats and %" PRIu64 " B responses routed and checked, %" PRIu64
+         " write snoop pulses checked\n", rounds, total_r, total_b, g_mem->n_snoop);
 
   // ---------------------------------------------------------------- round-robin rotation
   {

@@ -347,7 +347,7 @@ def t_copy_priority_verdict():
 def t_work_queue():
     """work-queue (and --prior-art) pass on rtl and ref; work-queue-bench takes --host-latency at both
     ends of its range and refuses what cannot work: a value outside it, the option on another
-    scenario, the ref backend (its threads' cycles are modelled)."""
+    scenario, the ref backend (its threads' cycles are modelled); its two paths' parts add up."""
     for backend in ("rtl", "ref"):
         passed(run("run", "work-queue", "--backend", backend), "work-queue")
         p = run("run", "work-queue", "--backend", backend, "--prior-art")
@@ -364,6 +364,15 @@ def t_work_queue():
         m = dict(re.findall(r"^metric (\w+) ([0-9.]+)$", p.stdout, re.M))
         assert float(m["device_work_latency_host"]) >= int(hl), p.stdout
         assert float(m["gpu_queue_items_per_kcycle"]) > 0, p.stdout
+        # the parts of both paths (hardware records) add up to their totals
+        parts = re.findall(r"^  parts: (.*)$", p.stdout, re.M)
+        assert len(parts) == 2, p.stdout
+        qsum, hsum = (sum(int(v) for v in re.findall(r" (\d+)(?:,|$)", x)) for x in parts)
+        assert qsum == int(m["device_work_latency_queue"]), p.stdout
+        react = int(re.search(r"host reaction (\d+),", parts[1]).group(1))
+        assert hsum == int(m["device_work_latency_host"]), p.stdout
+        # the reaction is host_latency from the kernel's end (at 0, the synchronize's own wait)
+        assert react == int(hl) if int(hl) else 0 < react < 1000, p.stdout
 
 
 def t_info():

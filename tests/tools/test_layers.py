@@ -2,8 +2,10 @@
 """scripts/check_layers.py: the tree as it is passes (includes, and the symbols of the build's
 objects: each layer links without the ones above it, the ref model's units use each other without
 a circle); and each rule catches a violation planted in a copy of the tree (an upward include, a lower
-layer including an upper layer's public header or the umbrella hostdrv.h, the runtime including the driver's private header, the ref model including the driver, hostdrv
-including the ref model, an include cycle in the ref model, a public header with no layer) or in objects compiled for the purpose (a lower layer calling an
+layer including an upper layer's public header or the umbrella hostdrv.h, a public header including
+the umbrella or an upper layer's header, the runtime including the driver's private header, the ref model including the driver, hostdrv
+including the ref model, an include cycle in the ref model, a public header with no layer, a file above 1,000 lines
+without its reason at the top or with a stale size there) or in objects compiled for the purpose (a lower layer calling an
 upper one, a scenario calling under the runtime, scen_copies.c's driver-level scenarios calling the compute
 layer (the chan layer they may), two ref units calling each other, the ref model
 or another device model calling the driver).
@@ -73,6 +75,11 @@ PLANTED = {
     "device_includes_mem_header": ("hostdrv/device/status.c", '#include "gpucosim/mem.h"', "upper layer mem", None),
     "device_includes_umbrella": ("hostdrv/device/internal.h", '#include "gpucosim/hostdrv.h"', "upper layer chan",
                                  None),
+    # a public header includes the lower layers' own headers: not the umbrella, not an upper layer
+    "public_header_includes_umbrella": ("hostdrv/include/gpucosim/compute.h", '#include "gpucosim/hostdrv.h"',
+                                        "not the umbrella hostdrv.h", None),
+    "public_header_includes_upper": ("hostdrv/include/gpucosim/elf.h", '#include "gpucosim/runtime.h"',
+                                     "upper layer runtime", None),
     "mem_includes_chan_header": ("hostdrv/mem/mem.c", '#include "gpucosim/chan.h"', "upper layer chan", None),
     "upward_include_folder": ("hostdrv/chan/sem.c", '#include "../compute/compute.c"', "upper layer compute", None),
     "runtime_includes_private": ("hostdrv/runtime/runtime.c", '#include "../device/internal.h"', "public headers",
@@ -81,6 +88,11 @@ PLANTED = {
     "driver_includes_ref": ("hostdrv/device/backends.c", '#include "ref/ref.h"', "does not include the ref model",
                             None),
     "ref_include_cycle": ("cosim/ref/ref_bus.h", '#include "ref_pbdma.h"', "include cycle", None),
+    # a file above 1,000 lines says why at its top, with its size
+    "big_file_without_reason": ("hostdrv/tools/big.c", "/* big.c */", "no reason at its top",
+                                {"hostdrv/tools/big.c": "int x;\n" * 1001}),
+    "big_file_stale_size": ("hostdrv/tools/big.c", "/* Size (~1.5k lines, above the tree's ~1,000): one table */",
+                            "its top says ~1.5k lines, it has 1002", {"hostdrv/tools/big.c": "int x;\n" * 1001}),
     "unknown_public_header": ("hostdrv/runtime/runtime.c", '#include "gpucosim/newthing.h"',
                               "public header with no layer", {"hostdrv/include/gpucosim/newthing.h": "#pragma once\n"}),
 }

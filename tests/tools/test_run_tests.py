@@ -95,7 +95,8 @@ def case_filter_anchors():
         t = write(d, "test_fake", FAKE_TEST)
         for flt, want in (("good", {"PASS good", "PASS ref/good"}), ("^good", {"PASS good"}),
                           ("^ref/", {"PASS ref/good", "FAIL ref/bad"}), ("ood$", {"PASS good", "PASS ref/good"}),
-                          ("^good$", {"PASS good"})):
+                          ("^good$", {"PASS good"}), ("^good$|^ref/bad", {"PASS good", "FAIL ref/bad"}),
+                          ("bad|nothing", {"FAIL bad", "FAIL ref/bad"})):
             out = run("--filter", flt, t, "ref@" + t).stdout
             got = {" ".join(l.split()[:2]) for l in out.splitlines() if l.startswith(("PASS ", "FAIL "))}
             assert got == want, (flt, got, out)
@@ -120,6 +121,7 @@ def case_needs():
         assert needs("other") == {o, missing}
         assert needs("Vfake") == {b, missing}
         assert needs("nothing") == {missing}
+        assert needs("other|Vfake") == {o, b, missing}
 
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}

@@ -1,9 +1,10 @@
 /* The checked ELF32 loader (hostdrv/compute/elf.c), without RTL: the real firmware image, then
- * malformed images (every truncation, random corruption, hand-made broken headers) that must be
+ * malformed images (truncations at every length near a header or boundary, random corruption, hand-made broken headers) that must be
  * refused with a message and never read outside the buffer (the test runs under ASan: the image is
  * handed over in an exactly-sized heap block). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <elf.h>
 #include <string.h>
 
 #include "gpucosim/elf.h"
@@ -116,13 +117,37 @@ static void t_load_with(void) {
     free(d);
 }
 
-static void t_every_truncation(void) {
+/* The cut lengths worth parsing: every length within 4 KiB of either end (the ELF and program headers,
+ * the section header table and string tables), every length within 8 bytes of a section's or a
+ * segment's start and end, and one length in 61 elsewhere (the middle of the loadable bytes, where
+ * every cut is refused the same way). All 300k lengths with an exact-sized copy each took ~55 s,
+ * nearly all of it page faults. */
+static int cut_worth_parsing(const uint8_t *d, size_t n, size_t len) {
+    if (len < 4096 || len + 4096 >= n || len % 61 == 0) return 1;
+    const Elf32_Ehdr *eh = (const Elf32_Ehdr *)d;
+    for (unsigned i = 0; i < eh->e_phnum; i++) {
+        const Elf32_Phdr *ph = (const Elf32_Phdr *)(d + eh->e_phoff + (size_t)i * eh->e_phentsize);
+        size_t a = ph->p_offset, b = (size_t)ph->p_offset + ph->p_filesz;
+        if ((len + 8 >= a && len <= a + 8) || (len + 8 >= b && len <= b + 8)) return 1;
+    }
+    for (unsigned i = 0; i < eh->e_shnum; i++) {
+        const Elf32_Shdr *sh = (const Elf32_Shdr *)(d + eh->e_shoff + (size_t)i * eh->e_shentsize);
+        size_t a = sh->sh_offset, b = (size_t)sh->sh_offset + (sh->sh_type == SHT_NOBITS ? 0 : sh->sh_size);
+        if ((len + 8 >= a && len <= a + 8) || (len + 8 >= b && len <= b + 8)) return 1;
+    }
+    return 0;
+}
+
+static void t_truncations(void) {
     size_t n = 0;
     uint8_t *d = slurp("kernels.elf", &n);
     REQUIRE(d);
+    REQUIRE(n > 8192 && memcmp(d, ELFMAG, SELFMAG) == 0);
     char err[256];
-    unsigned refused = 0, ok = 0;
+    unsigned refused = 0, ok = 0, tried = 0;
     for (size_t len = 0; len < n; len++) {
+        if (!cut_worth_parsing(d, n, len)) continue;
+        tried++;
         gc_status_t st = parse_exact(d, len, err, sizeof err);
         REQUIRE(st == GC_OK || st == GC_ERR_INVALID_ARG);
         if (st == GC_OK) ok++;
@@ -134,7 +159,8 @@ static void t_every_truncation(void) {
     /* a cut inside the loadable bytes is always refused */
     CHECK(refused > 0x1000);
     CHECK_EQ(parse_exact(d, n, err, sizeof err), GC_OK);
-    fprintf(stderr, "%zu truncations: %u refused, %u accepted (cut after the loaded bytes)\n", n, refused, ok);
+    fprintf(stderr, "%u of %zu truncations parsed: %u refused, %u accepted (cut after the loaded bytes)\n",
+            tried, n, refused, ok);
     free(d);
 }
 
@@ -342,7 +368,7 @@ static void t_relocate(void) {
 static const tcase_t cases[] = {
     {"elf_relocate", t_relocate},
     {"elf_real_image", t_real_image},        {"elf_load_with", t_load_with},
-    {"elf_every_truncation", t_every_truncation}, {"elf_random_corruption", t_random_corruption},
+    {"elf_truncations", t_truncations}, {"elf_random_corruption", t_random_corruption},
     {"elf_hand_made", t_hand_made},          {"elf_windows", t_windows},
 };
 TCASE_MAIN(cases)

@@ -169,10 +169,12 @@ static void t_guest_during_copy(void) {
     gc_device_close(dev);
 }
 
-/* A semaphore write through the device wakes a switched-out acquire at once; a host write does
- * not (no snoop): the acquire waits for its retry interval. */
+/* A semaphore write through the device wakes a switched-out acquire at once, a release (the atomic
+ * unit) or a copy engine's plain data write (the crossbar's write snoop sees every device write);
+ * a host write does not (no snoop): the acquire waits for its retry interval. */
 static void t_acquire_wake(void) {
-    for (int via_device = 1; via_device >= 0; via_device--) {
+    for (int via = 2; via >= 0; via--) { /* 2: a copy onto the word, 1: a release, 0: a host write */
+        bool via_device = via > 0;
         gc_device_t *dev = ref_open(0, NULL);
         REQUIRE(dev);
         REQUIRE_OK(dev, gc_mmio_write(dev, GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 20000));
@@ -189,7 +191,14 @@ static void t_acquire_wake(void) {
         REQUIRE_OK(dev, gc_channel_submit(a, &pb));
         REQUIRE_OK(dev, gc_device_run(dev, 2000)); /* a failed its acquire and switched out */
         CHECK_EQ(GC_CHANNEL_STATUS_ACQ_BLOCKED_GET(rd(dev, GC_REG_CHANNEL_STATUS(gc_channel_id(a)))), 1);
-        if (via_device) {
+        if (via == 2) {
+            uint32_t seven = 7;
+            REQUIRE_OK(dev, gc_mem_write(dev, s.addr + 32, &seven, 4));
+            gc_pb_reset(&pb);
+            gc_pb_set_object(&pb, 0, GC_CLASS_COPY);
+            gc_pb_copy(&pb, 0, s.addr, s.addr + 32, 4, false, 0, 0);
+            REQUIRE_OK(dev, gc_channel_submit(b, &pb));
+        } else if (via_device) {
             gc_pb_reset(&pb);
             gc_pb_sem_release(&pb, s.addr, 7, false, false);
             REQUIRE_OK(dev, gc_channel_submit(b, &pb));
@@ -199,7 +208,8 @@ static void t_acquire_wake(void) {
         }
         REQUIRE_OK(dev, gc_channel_wait_idle(a));
         uint32_t blocked = rd(dev, GC_REG_CHANNEL_ACQ_BLOCKED_CYCLES(gc_channel_id(a)));
-        fprintf(stderr, "%s: blocked %u cycles\n", via_device ? "device release" : "host write", blocked);
+        fprintf(stderr, "%s: blocked %u cycles\n", via == 2 ? "copy onto the word" : via ? "device release" : "host write",
+                blocked);
         if (via_device) CHECK(blocked < 3000);
         else CHECK(blocked >= 20000 && blocked < 21000);
         CHECK(rd(dev, GC_REG_CHANNEL_SWITCH_ACQUIRE(gc_channel_id(a))) >= 1);

@@ -18,8 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpucosim/chan.h"     /* gc_channel_t, gc_pushbuf_t (and mem.h, device.h below it) */
+#include "gpucosim/device.h"
 #include "gpucosim/elf.h"
-#include "gpucosim/hostdrv.h"
+#include "gpucosim/mem.h"
 #include "gpucosim_spec.h"
 
 #ifdef __cplusplus

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpucosim/hostdrv.h"
+#include "gpucosim/device.h"   /* gc_status_t, gc_device_t: the layers below, not the umbrella */
 
 #ifdef __cplusplus
 extern "C" {

@@ -83,8 +83,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gpucosim/device.h"
 #include "gpucosim/elf.h"
-#include "gpucosim/hostdrv.h"
 #include "gpucosim/props.h"
 
 #ifdef __cplusplus
