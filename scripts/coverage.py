@@ -215,7 +215,10 @@ def main(argv=None):
         gdirs = [os.path.join(b, d) for d in GCOV_DIRS if os.path.isdir(os.path.join(b, d))]
         if not gdirs:
             raise CovError(f"no gcov objects under {b} ({', '.join(GCOV_DIRS)}): built without COVERAGE=1?")
-        run([sys.executable, "-m", "gcovr", "--root", ROOT, *filters, "--lcov", drv_info,
+        # the driver is compiled twice (rel for the CLI, san for the tests): a function's coverage
+        # from the two objects differs in its inlining, so functions are merged per compilation
+        run([sys.executable, "-m", "gcovr", "--root", ROOT, *filters, "--merge-mode-functions", "separate",
+             "--lcov", drv_info,
              "--json-summary", drv_json, *gdirs])
         # gcovr writes DA:line,count,md5; Debian's genhtml 1.16 takes a third field as a checksum of
         # its own kind and refuses the file: keep line and count only
