@@ -33,6 +33,8 @@ RTL       += rtl/gc_simt_pkg.sv rtl/gc_fp_pkg.sv rtl/gc_compute.sv rtl/gc_sm_ica
 AXI_CHECK := rtl/gc_axi_check.sv rtl/gc_axil_check.sv
 RTL_INC   += rtl/gc_assert.svh rtl/gc_axi_check.svh
 RTL       += $(AXI_CHECK)
+# gpu_top after the packages it names (gc_simt_pkg::sm_reads_max sizes its AXI checker)
+RTL       := $(filter-out rtl/gpu_top.sv,$(RTL)) rtl/gpu_top.sv
 # The driver's layers (hostdrv/README.md), lowest first; the ref model (cosim/ref/) is a backend of
 # the device layer; the scenarios (hostdrv/tools/) sit on the runtime.
 DRV_DEVICE  := hostdrv/device/status.c hostdrv/device/device.c hostdrv/device/backends.c \
@@ -477,13 +479,14 @@ include mk/tools.mk
 TEST_PROGS = $(TEST_BINS) $(RTL_TBS) \
   tests/tools/test_gen_spec.py tests/tools/test_gtkw.py tests/tools/test_cli.py tests/tools/test_run_tests.py \
   tests/tools/test_axi_ports.py \
-  tests/tools/test_layers.py \
+  tests/tools/test_layers.py tests/tools/test_coverage.py tests/tools/test_scenarios.py \
   tests/tools/test_sweep.py tests/tools/test_cocotb.py \
   $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(BUILD)/tests/$(t))) \
   $(foreach t,$(REF_SUITE),ref@$(BUILD)/tests/$(t)) $(foreach t,$(SC_ONCE),sc@$(BUILD)/tests/$(t))
 # What a program needs built besides itself (a sc@ program: the sc plugin as well)
 NEEDS_test_sc           = $(SC_PLUGIN)
 NEEDS_test_cli.py       = $(BUILD)/bin/gpucosim $(SC_PLUGIN)
+NEEDS_test_scenarios.py = $(BUILD)/bin/gpucosim $(SC_PLUGIN) $(FW_ELFS)
 NEEDS_test_gtkw.py      = $(BUILD)/bin/gpucosim-waves
 NEEDS_test_gen_spec.py  = $(GEN_FILES)
 NEEDS_test_layers.py    = $(BUILD)/rel/libgpucosim.a

@@ -10,9 +10,10 @@
 // sysmem read does not hold up vidmem reads of other clients.  Each window serves at most
 // bytes_per_cycle in each direction; latency is counted
 // from the AR (or the last W beat) to the first R beat (or the B).  Addresses outside both
-// windows answer DECERR.  Random stalls hold the model's readys and valids low.
+// windows answer DECERR.  Random stalls hold the model's readys low and keep its R / B valids from
+// rising; a valid once up stays up, payload unchanged, until the master's ready takes it.
 // inject "late-reads" (the SIMT block bench's mutation cases) takes each read beat's data when the
-// beat leaves instead of when its AR is accepted: still legal AXI (nothing orders a read against a
+// beat is first shown instead of when its AR is accepted: still legal AXI (nothing orders a read against a
 // later write, even to the same address), so a write accepted meanwhile is seen by the read; a
 // master that needs the old value must wait for the R data before it writes.
 #pragma once
@@ -88,26 +89,39 @@ class AxiMem {
             const Window *w = window(aw_.front().addr, 8ull * aw_.front().beats);
             p.wready = (!w || w->wr_next <= (double)now) && !stall();
         }
+        // A valid shown and not taken stays up with the same beat (its ID, its payload) until its
+        // ready (AXI A3.2.1): random stalls and the stall-reads freeze only keep a beat from being
+        // shown at all.  The stall is still drawn for a held beat, so the random sequence does not
+        // depend on the master's readys (sc_top.cpp draws alike).
         p.rvalid = 0;
-        r_id_ = rq_.ready(now);
-        if (r_id_ >= 0 && !stall() && !reads_frozen()) {
-            const Beat &b = rq_.front((unsigned)r_id_);
-            p.rvalid = 1;
-            p.rid = b.id;
-            p.rdata = b.data;
-            if (late_reads_ && b.resp == 0) {
-                const Window *w = window(b.addr, 8);
-                std::memcpy(&p.rdata, w->bytes.data() + (b.addr - w->base), 8);
+        if (!r_held_) r_id_ = rq_.ready(now);
+        if (r_id_ >= 0) {
+            const bool st = stall();
+            if (r_held_ || (!st && !reads_frozen())) {
+                const Beat &b = rq_.front((unsigned)r_id_);
+                if (!r_held_) {
+                    r_data_ = b.data;
+                    if (late_reads_ && b.resp == 0) {
+                        const Window *w = window(b.addr, 8);
+                        std::memcpy(&r_data_, w->bytes.data() + (b.addr - w->base), 8);
+                    }
+                }
+                p.rvalid = 1;
+                p.rid = b.id;
+                p.rdata = r_data_;
+                p.rresp = b.resp;
+                p.rlast = b.last;
             }
-            p.rresp = b.resp;
-            p.rlast = b.last;
         }
         p.bvalid = 0;
-        b_id_ = bq_.ready(now);
-        if (b_id_ >= 0 && !stall()) {
-            p.bvalid = 1;
-            p.bid = bq_.front((unsigned)b_id_).id;
-            p.bresp = bq_.front((unsigned)b_id_).resp;
+        if (!b_held_) b_id_ = bq_.ready(now);
+        if (b_id_ >= 0) {
+            const bool st = stall();
+            if (b_held_ || !st) {
+                p.bvalid = 1;
+                p.bid = bq_.front((unsigned)b_id_).id;
+                p.bresp = bq_.front((unsigned)b_id_).resp;
+            }
         }
     }
 
@@ -121,6 +135,8 @@ class AxiMem {
     }
 
     void commit(uint64_t now) {
+        r_held_ = s_.rvalid && !r_fire_;
+        b_held_ = s_.bvalid && !b_fire_;
         if (r_fire_) {
             if (rq_.front((unsigned)r_id_).last) rd_bursts_--;
             rq_.pop((unsigned)r_id_);
@@ -235,6 +251,8 @@ class AxiMem {
     std::deque<Burst> aw_;
     gctb::IdQueues<Resp, NID> bq_;   // B responses, per ID
     int r_id_ = -1, b_id_ = -1;      // the IDs whose R beat / B response drive() presented
+    bool r_held_ = false, b_held_ = false;  // that beat / response was not taken: shown again
+    uint64_t r_data_ = 0;            // the data of the R beat shown (late-reads: read when first shown)
     AxiMemPins s_{};
     bool ar_fire_ = false, r_fire_ = false, aw_fire_ = false, w_fire_ = false, b_fire_ = false;
     uint64_t n_ar_ = 0, n_wbeats_ = 0, rd_bursts_ = 0, rd_bursts_max_ = 0;

@@ -96,8 +96,14 @@ template <class Top> class Harness {
 #ifdef GC_HARNESS_FST
         if (fst_ && fst_->isOpen()) fst_->close();
 #endif
+        // Verilator 5.006 erases a model's scopes (those of $error's %m: the protocol checkers)
+        // through the thread's current context, which is the context constructed last: with two
+        // models alive, destroying the later one first left it pointing at a freed context and
+        // the other model's destructor hung on its mutex.  Make it this model's context.
+        Verilated::threadContextp(ctx.get());
         top->final();
         gc_cov_write(ctx.get(), cov_tag);   // `make coverage` builds: the model's line / toggle counts
+        top.reset();                        // the model before its context
     }
     Harness(const Harness &) = delete;
     Harness &operator=(const Harness &) = delete;

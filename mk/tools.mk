@@ -4,20 +4,29 @@
 # ---------------------------------------------------------------- coverage
 # `make coverage`: the Verilated models with Verilator's line + toggle coverage and the driver
 # with gcov, all in $(COV_BUILD) (a second make with BUILD=$(COV_BUILD) COVERAGE=1); the block
-# benches and the end-to-end suite (rtl and ref backends) run on them, each model writing its
-# coverage to $(COV_BUILD)/dat (cosim/gc_cov.h); scripts/coverage.py merges them with
-# verilator_coverage, writes lcov tracefiles, the HTML report ($(COV_BUILD)/html/index.html, with
-# Debian's genhtml) and the figures rtl_line_coverage, rtl_toggle_coverage, driver_line_coverage
-# into $(BUILD)/bench/results.json (merged: the bench's figures stay).  Not in the coverage run:
-# the sc backend (its plugin is the same RTL without coverage) and the LANES=32 / 2-SM SIMT
-# benches (the same RTL as simt8 with other parameters).
+# benches and the whole end-to-end suite (rtl, ref and sc backends, test_sc, the CLI and its
+# scenarios through tests/tools/test_cli.py and test_scenarios.py) run on them, each model writing its coverage to
+# $(COV_BUILD)/dat (cosim/gc_cov.h); scripts/coverage.py merges them with verilator_coverage,
+# drops the toggle points of rtl/coverage_waivers.txt, writes lcov tracefiles, the HTML report
+# ($(COV_BUILD)/html/index.html, with Debian's genhtml) and the figures rtl_line_coverage,
+# rtl_toggle_coverage, driver_line_coverage into $(BUILD)/bench/results.json (merged: the bench's
+# figures stay).  Every run starts from clean gcov objects ($(COV_BUILD)/rel and /san are removed
+# and rebuilt: a C compile each, so no .gcno / .gcda of an earlier run or of a moved source is
+# left); the Verilated models (no gcov in them) are rebuilt only when their sources change.
+# The sc backend runs the driver (backend_sc.c and the rest, gcov) against the sc plugin of
+# $(BUILD), which has no RTL coverage: its RTL is the same as the rtl backend's.  Not in the run:
+# the LANES=32 / 2-SM SIMT benches (the same RTL as simt8 with other parameters: their toggle
+# points would be other signal widths of the same modules) and the mutation bench (planted
+# faults, not the design).
 COV_BUILD ?= build/coverage
 ifeq ($(COVERAGE),1)
 CFLAGS   += --coverage
 CXXFLAGS += --coverage -DVM_COVERAGE=1
 LDLIBS   += --coverage
 endif
-COV_PROGS = $(filter-out %/test_sc %/test_simt32 %/test_simt2sm,$(TEST_BINS)) $(RTL_TBS)
+COV_PROGS = $(filter-out %/test_simt32 %/test_simt2sm %/test_simtmut,$(TEST_BINS)) $(RTL_TBS)
+COV_E2E   = $(foreach b,$(OTHER_BACKENDS),$(foreach t,$(DRIVER_SUITE),$(b)@$(COV_BUILD)/tests/$(t))) \
+            $(foreach t,$(REF_SUITE),ref@$(COV_BUILD)/tests/$(t)) $(foreach t,$(SC_ONCE),sc@$(COV_BUILD)/tests/$(t))
 # COV_ONLY='test_copy Vce_tb_top ...': only these programs (a quicker, partial report); TESTS=x
 # filters the cases as in make test.  A partial run says so in its output and summary.txt, and its
 # figures go into results.json with "scope": "partial: COV_ONLY=... TESTS=..." (a full run: "full").
@@ -27,16 +36,16 @@ endif
 
 .PHONY: coverage coverage-bins
 coverage-bins: $(COV_PROGS) $(BUILD)/bin/gpucosim
-coverage: check-tools
+coverage: check-tools $(SC_PLUGIN)
 	@command -v genhtml >/dev/null || { echo "error: genhtml not found (Debian lcov): run 'make setup'" >&2; exit 1; }
+	rm -rf $(COV_BUILD)/rel $(COV_BUILD)/san $(COV_BUILD)/dat
 	$(MAKE) --no-print-directory BUILD=$(COV_BUILD) COVERAGE=1 coverage-bins
-	rm -rf $(COV_BUILD)/dat && mkdir -p $(COV_BUILD)/dat
-	find $(COV_BUILD) -name '*.gcda' -delete
-	GPUCOSIM_COVERAGE_DIR=$(abspath $(COV_BUILD)/dat) BUILD=$(COV_BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) \
+	mkdir -p $(COV_BUILD)/dat
+	GPUCOSIM_COVERAGE_DIR=$(abspath $(COV_BUILD)/dat) GPUCOSIM_SC_PLUGIN=$(abspath $(SC_PLUGIN)) BUILD=$(COV_BUILD) \
+	  $(PY) scripts/run_tests.py --jobs $(JOBS) \
 	  --timeout 3600 --junit $(COV_BUILD)/junit.xml $(if $(TESTS),--filter $(TESTS)) \
-	  $(patsubst $(BUILD)/%,$(COV_BUILD)/%,$(COV_PROGS)) \
-	  $(if $(COV_ONLY),,tests/tools/test_cli.py $(foreach t,$(DRIVER_SUITE) $(REF_SUITE),ref@$(COV_BUILD)/tests/$(t))); \
-	  st=$$?; $(PY) scripts/coverage.py --build $(COV_BUILD) \
+	  $(patsubst $(BUILD)/%,$(COV_BUILD)/%,$(COV_PROGS)) $(if $(COV_ONLY),,tests/tools/test_cli.py tests/tools/test_scenarios.py $(COV_E2E)); \
+	  st=$$?; $(PY) scripts/coverage.py --build $(COV_BUILD) --waivers rtl/coverage_waivers.txt \
 	  --results $(BUILD)/bench/results.json $(if $(COV_ONLY)$(TESTS),--partial "COV_ONLY='$(COV_ONLY)' TESTS='$(TESTS)'") \
 	  && exit $$st
 

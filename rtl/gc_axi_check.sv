@@ -21,7 +21,8 @@ module gc_axi_check #(
   parameter int unsigned AW      = 40,  // address width
   parameter int unsigned DW      = 64,  // data width
   parameter int unsigned MAX_LEN = 256, // longest burst allowed, in beats
-  parameter int unsigned DEPTH   = 32   // outstanding bursts tracked (per ID for reads)
+  parameter int unsigned DEPTH   = 32   // most bursts outstanding (per ID for reads), >= 2: the
+                                        // master's bound; more is an error (w_depth, r_depth)
 ) (
   input logic            clk_i,
   input logic            rst_ni,
@@ -59,6 +60,7 @@ module gc_axi_check #(
 `ifndef GC_ASSERT_OFF
   localparam int unsigned NID  = 1 << IW;
   localparam int unsigned PW   = $clog2(DEPTH);
+  localparam int unsigned TD   = 1 << PW;   // table entries: DEPTH rounded up to a power of 2
   localparam logic [2:0]  MAXSIZE = 3'($clog2(DW / 8));
 
   `GC_ASSERT_CYCLE(clk_i, rst_ni)
@@ -97,11 +99,11 @@ module gc_axi_check #(
 
   // ---------------------------------------------------------------- write bursts
   // AW bursts in order (id, len) and W bursts as they end (their beat counts), matched in order.
-  logic [DEPTH-1:0][IW-1:0] awq_id_q;
-  logic [DEPTH-1:0][7:0]    awq_len_q;
+  logic [TD-1:0][IW-1:0] awq_id_q;
+  logic [TD-1:0][7:0]    awq_len_q;
   logic [PW:0]              awq_n_q, wq_n_q;
   logic [PW-1:0]            awq_rd_q;
-  logic [DEPTH-1:0][8:0]    wq_beats_q;
+  logic [TD-1:0][8:0]    wq_beats_q;
   logic [PW-1:0]            wq_rd_q;
   logic [8:0]               wbeat_q;           // beats of the W burst in progress
   logic [NID-1:0][PW:0]     wr_done_q;         // per ID: writes with AW and all W, B owed
@@ -110,23 +112,24 @@ module gc_axi_check #(
   // an AW and a finished W burst are paired in this cycle (a B may already answer it)
   assign pair_now = awq_n_q != 0 && wq_n_q != 0;
 
+  // the queues' storage needs no reset: an entry is read only while it is counted (after its write)
+  always_ff @(posedge clk_i) begin
+    if (awvalid_i && awready_i) begin
+      awq_id_q[PW'(awq_rd_q + PW'(awq_n_q))]  <= awid_i;
+      awq_len_q[PW'(awq_rd_q + PW'(awq_n_q))] <= awlen_i;
+    end
+    if (wvalid_i && wready_i && wlast_i) wq_beats_q[PW'(wq_rd_q + PW'(wq_n_q))] <= wbeat_q + 9'd1;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      awq_id_q <= '0; awq_len_q <= '0; awq_n_q <= '0; awq_rd_q <= '0;
-      wq_beats_q <= '0; wq_n_q <= '0; wq_rd_q <= '0; wbeat_q <= '0; wr_done_q <= '0;
+      awq_n_q <= '0; awq_rd_q <= '0; wq_n_q <= '0; wq_rd_q <= '0; wbeat_q <= '0; wr_done_q <= '0;
     end else begin
       logic [PW:0] awn, wn;
       logic [PW-1:0] awrd, wrd;
       logic [NID-1:0][PW:0] done;
       awn = awq_n_q; wn = wq_n_q; awrd = awq_rd_q; wrd = wq_rd_q;
-      if (awvalid_i && awready_i) begin
-        awq_id_q[PW'(awrd + PW'(awn))]  <= awid_i;
-        awq_len_q[PW'(awrd + PW'(awn))] <= awlen_i;
-      end
-      if (wvalid_i && wready_i) begin
-        wbeat_q <= wlast_i ? 9'd0 : wbeat_q + 9'd1;
-        if (wlast_i) wq_beats_q[PW'(wrd + PW'(wn))] <= wbeat_q + 9'd1;
-      end
+      if (wvalid_i && wready_i) wbeat_q <= wlast_i ? 9'd0 : wbeat_q + 9'd1;
       // pair the oldest finished W burst with the oldest AW (either may have come first)
       done = wr_done_q;
       if (pair_now) begin
@@ -161,25 +164,30 @@ module gc_axi_check #(
   `GC_ASSERT(w_last, !err_wlast, clk_i, rst_ni, "WLAST not on the last beat of its burst (AWLEN + 1 beats)")
   `GC_ASSERT(w_early, !pair_now || wq_beats_q[wq_rd_q] == {1'b0, awq_len_q[awq_rd_q]} + 9'd1, clk_i, rst_ni,
              "WLAST of a W burst sent before its AW: beat count is not AWLEN + 1")
-  `GC_ASSERT(w_depth, !err_w_overflow, clk_i, rst_ni, "more than DEPTH write bursts outstanding (checker limit)")
+  `GC_ASSERT(w_depth, !err_w_overflow, clk_i, rst_ni, "more than DEPTH write bursts outstanding (the master's bound)")
   `GC_ASSERT(b_id, !err_b_unexp, clk_i, rst_ni, "BID answers no write whose AW and last W beat were accepted")
 
   // ---------------------------------------------------------------- read bursts
   // per ID: the lengths of the reads outstanding, oldest first (AXI: same-ID reads answer in order)
-  logic [NID-1:0][DEPTH-1:0][7:0] rq_len_q;
+  logic [NID-1:0][TD-1:0][7:0] rq_len_q;
   logic [NID-1:0][PW:0]           rq_n_q;
   logic [NID-1:0][PW-1:0]         rq_rd_q;
   logic [NID-1:0][7:0]            rbeat_q;
   logic                           err_r_unexp, err_rlast, err_r_overflow;
 
+  // the length table needs no reset: an entry is read only while its ID has reads outstanding,
+  // after it was written
+  always_ff @(posedge clk_i) begin
+    if (arvalid_i && arready_i)
+      rq_len_q[arid_i][PW'(rq_rd_q[arid_i] + PW'(rq_n_q[arid_i]))] <= arlen_i;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rq_len_q <= '0; rq_n_q <= '0; rq_rd_q <= '0; rbeat_q <= '0;
+      rq_n_q <= '0; rq_rd_q <= '0; rbeat_q <= '0;
     end else begin
       logic pop;
       pop = rvalid_i && rready_i && rlast_i && rq_n_q[rid_i] != 0;
-      if (arvalid_i && arready_i)
-        rq_len_q[arid_i][PW'(rq_rd_q[arid_i] + PW'(rq_n_q[arid_i]))] <= arlen_i;
       if (rvalid_i && rready_i) rbeat_q[rid_i] <= rlast_i ? 8'd0 : rbeat_q[rid_i] + 8'd1;
       if (pop) rq_rd_q[rid_i] <= rq_rd_q[rid_i] + 1'b1;
       if (arvalid_i && arready_i && pop && arid_i == rid_i) rq_n_q[arid_i] <= rq_n_q[arid_i];
@@ -199,7 +207,7 @@ module gc_axi_check #(
 
   `GC_ASSERT(r_id, !err_r_unexp, clk_i, rst_ni, "RID answers no outstanding read (R beat for an ID with no AR accepted)")
   `GC_ASSERT(r_last, !err_rlast, clk_i, rst_ni, "RLAST not on the last beat of the oldest read of RID (ARLEN + 1 beats)")
-  `GC_ASSERT(r_depth, !err_r_overflow, clk_i, rst_ni, "more than DEPTH reads outstanding on one ID (checker limit)")
+  `GC_ASSERT(r_depth, !err_r_overflow, clk_i, rst_ni, "more than DEPTH reads outstanding on one ID (the master's bound)")
 
   logic unused_chk;
   assign unused_chk = ^{bresp_i, rresp_i};

@@ -1,14 +1,15 @@
 // gc_axi_check.svh: one-line instances of the AXI4 protocol checker (rtl/gc_axi_check.sv) on a
 // memory port with the project's port names (m_awvalid_o, m_awready_i, ...; gpucosim_pkg
 // imported), so that gpu_top and every bench top attach it the same way.
-//   `GC_AXI_CHECK_M(inst)       a full AXI4 master port (IDs, AxSIZE, AxBURST)
+//   `GC_AXI_CHECK_M(inst, rd)   a full AXI4 master port (IDs, AxSIZE, AxBURST); rd: the most read
+//                               bursts the design keeps outstanding on one ID (checker DEPTH)
 //   `GC_AXI_CHECK_CLIENT(inst)  a crossbar client port (no IDs: 0; full-width INCR bursts)
 `ifndef GC_AXI_CHECK_SVH
 `define GC_AXI_CHECK_SVH
 
-`define GC_AXI_CHECK_M(__inst)                                                               \
+`define GC_AXI_CHECK_M(__inst, __rd)                                                         \
   gc_axi_check #(.IW(GC_AXI_ID_W), .AW(GC_AXI_ADDR_W), .DW(GC_AXI_DATA_W),                   \
-                 .MAX_LEN(GC_AXI_MAX_BURST)) __inst (                                        \
+                 .MAX_LEN(GC_AXI_MAX_BURST), .DEPTH(__rd)) __inst (                          \
     .clk_i, .rst_ni, .awvalid_i (m_awvalid_o), .awready_i (m_awready_i), .awid_i (m_awid_o), \
     .awaddr_i (m_awaddr_o), .awlen_i (m_awlen_o), .awsize_i (m_awsize_o),                    \
     .awburst_i (m_awburst_o), .wvalid_i (m_wvalid_o), .wready_i (m_wready_i),                \

@@ -194,6 +194,17 @@ package gc_simt_pkg;
     return m << off;
   endfunction
 
+  // ---- loads in flight (gc_sm's scoreboard) and the read bursts that can follow from them
+  localparam int unsigned SM_LD_MAX = 8;   // loads in flight per warp (gc_sm LD_MAX)
+
+  // The most read bursts one SM's load/store unit keeps outstanding on its memory port (one AXI
+  // ID): its return queue holds nw * SM_LD_MAX loads (gc_sm: LQ) and a global load issues one
+  // burst per 128-byte segment its lanes touch, at most one per lane.  gpu_top and the SIMT bench
+  // size their AXI checker's read table (gc_axi_check DEPTH) from it.
+  function automatic int unsigned sm_reads_max(input int unsigned nw, input int unsigned nl);
+    return nw * SM_LD_MAX * nl;
+  endfunction
+
   // The same within a 32-bit word
   function automatic logic [3:0] word_strb(input logic [1:0] off, input logic [1:0] sz);
     logic [3:0] m;

@@ -157,9 +157,10 @@ module gc_sm
   localparam int unsigned NRF   = NW * NL * 32;
   localparam int unsigned IC_OFS = $clog2(GC_SIMT_ICACHE_LINE_BYTES);
   localparam bit          HAS_FPU = (FPU != 0);
-  // loads in flight per warp: 8 keeps a streaming kernel's 8 independent loads per iteration
-  // (vecadd_x4) in flight at once; the LSU's return queue has NW x LD_MAX entries
-  localparam int unsigned LD_MAX = 8;
+  // loads in flight per warp (gc_simt_pkg::SM_LD_MAX = 8): 8 keeps a streaming kernel's 8
+  // independent loads per iteration (vecadd_x4) in flight at once; the LSU's return queue has
+  // NW x LD_MAX entries
+  localparam int unsigned LD_MAX = SM_LD_MAX;
   localparam int unsigned LDW    = $clog2(LD_MAX + 1);
 
   if ((NW & (NW - 1)) != 0 || (NL & (NL - 1)) != 0 || NL > 128 || NW > 128) begin : g_bad_cfg

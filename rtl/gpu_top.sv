@@ -513,10 +513,13 @@ module gpu_top
     .snoop_o (snoop)
   );
 
-  // AXI protocol checker on BAR0 (rtl/gc_axil_check.sv).  The memory port's checker
-  // (`GC_AXI_CHECK_M) is not attached here yet: under SIMT load traffic more reads are outstanding
-  // on one ID than its 32-entry tracking table holds (assertion r_depth), and sizing it from the
-  // design's real maximum is open (rtl/README.md, "Protocol assertions").
+  // AXI protocol checkers at the device boundary (rtl/gc_axi_check.sv, rtl/gc_axil_check.sv).
+  // Reads outstanding on one ID: an SM's load/store unit keeps the most
+  // (gc_simt_pkg::sm_reads_max); the other clients (copy engines: RD_OUT_MAX <= 15, PBDMA
+  // fetch, instruction caches, atomic unit) stay within 32.
+  localparam int unsigned MEM_RD_MAX = (gc_simt_pkg::sm_reads_max(WARPS, LANES) > 32) ?
+                                       gc_simt_pkg::sm_reads_max(WARPS, LANES) : 32;
+  `GC_AXI_CHECK_M(u_axi_check, MEM_RD_MAX)
   gc_axil_check #(.AW(GC_MMIO_ADDR_W)) u_axil_check (
     .clk_i, .rst_ni,
     .awvalid_i (s_awvalid_i), .awready_i (s_awready_o), .awaddr_i (s_awaddr_i),

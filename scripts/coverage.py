@@ -2,9 +2,13 @@
 """gpucosim coverage report (the last step of `make coverage`, mk/tools.mk).
 
 Inputs: the Verilator coverage files of every model run ($BUILD/dat/*.dat, written by
-cosim/gc_cov.h) and the driver's gcov data (*.gcda beside the objects of $BUILD).
+cosim/gc_cov.h), the driver's gcov data (*.gcno / *.gcda beside the objects of $BUILD/rel/obj and
+$BUILD/san/obj: `make coverage` rebuilds those from clean each run, so none is stale) and the
+toggle waivers (--waivers, rtl/coverage_waivers.txt: signals that cannot toggle by construction,
+each with its reason; their toggle points are left out of the figures and the report).
 Outputs, in $BUILD:
   merged.dat        the RTL coverage merged by verilator_coverage
+  design.dat        merged.dat less the waived toggle points
   rtl.info          its lcov tracefile (verilator_coverage --write-info), design files only
   driver.info       the driver's lcov tracefile (gcovr --lcov): hostdrv/ and cosim/ref/
   html/index.html   the HTML report of both (Debian lcov's genhtml)
@@ -31,6 +35,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHECKERS = ("rtl/gc_axi_check.sv", "rtl/gc_axil_check.sv")
 DRIVER_DIRS = ("hostdrv/", "cosim/ref/")
 POINT_RE = re.compile(r"^C '(.*)' (\d+)$")
+GCOV_DIRS = ("rel/obj", "san/obj")   # where the driver's gcov objects are (Makefile: variant)
 
 
 class CovError(Exception):
@@ -50,15 +55,77 @@ def design_file(f):
     return f if f.startswith("rtl/") and f.endswith(".sv") and f not in CHECKERS else None
 
 
+def load_waivers(path):
+    """[(module, compiled regex of the signal bit, reason, line number)] from the waiver list:
+    one waiver a line, `module  regex  reason` (the regex matches a toggle point's whole signal
+    name, e.g. araddr_q\\[3[2-9]\\]); blank lines and # comments are skipped.  A waiver without
+    a reason, or whose regex does not compile, is an error."""
+    out = []
+    with open(path) as fh:
+        for no, raw in enumerate(fh, 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = line.split(None, 2)
+            if len(parts) < 3:
+                raise CovError(f"{path}:{no}: a waiver is 'module regex reason' (no reason given)")
+            try:
+                rx = re.compile(parts[1])
+            except re.error as e:
+                raise CovError(f"{path}:{no}: bad regex {parts[1]!r}: {e}")
+            out.append((parts[0], rx, parts[2], no))
+    return out
+
+
+def point_fields(raw):
+    m = POINT_RE.match(raw.rstrip("\n"))
+    if not m:
+        return None, None
+    kv = dict(item.split("\x02", 1) for item in m.group(1).split("\x01") if "\x02" in item)
+    return kv, int(m.group(2))
+
+
+def waived(kv, waivers):
+    """The waiver (its index) that covers this toggle point, or None."""
+    page = kv.get("page", "")
+    if not page.startswith("v_toggle/"):
+        return None
+    mod = page.split("/", 1)[1].split("__", 1)[0]   # gc_sm__N4_NB8...: Verilator's name of a parameterization
+    for i, (wm, rx, _, _) in enumerate(waivers):
+        if wm == mod and rx.fullmatch(kv.get("o", "")):
+            return i
+    return None
+
+
+def apply_waivers(merged, out, waivers):
+    """Copy merged to out without the waived toggle points; the number of points per waiver."""
+    used = collections.Counter()
+    with open(merged, encoding="latin-1") as fi, open(out, "w", encoding="latin-1") as fo:
+        for raw in fi:
+            kv, _ = point_fields(raw)
+            w = waived(kv, waivers) if kv is not None else None
+            if w is None:
+                fo.write(raw)
+            else:
+                used[w] += 1
+    return used
+
+
+def check_used(path, waivers, used):
+    """A waiver that matches no toggle point is stale (a renamed signal, a wrong regex): an error."""
+    unused = [f"{path}:{no} ({m} {rx.pattern})" for i, (m, rx, _, no) in enumerate(waivers) if not used[i]]
+    if unused:
+        raise CovError("waivers that match no toggle point (stale: remove or fix them): " + ", ".join(unused))
+
+
 def rtl_points(merged):
     """{(kind, file, line, point): hits} over the design files; kind 'line' or 'toggle'."""
     pts = collections.Counter()
     with open(merged, encoding="latin-1") as fh:
         for raw in fh:
-            m = POINT_RE.match(raw.rstrip("\n"))
-            if not m:
+            kv, hits = point_fields(raw)
+            if kv is None:
                 continue
-            kv = dict(item.split("\x02", 1) for item in m.group(1).split("\x01") if "\x02" in item)
             f = design_file(kv.get("f", ""))
             page = kv.get("page", "")
             if f is None:
@@ -69,7 +136,7 @@ def rtl_points(merged):
                 continue
             # per module, not per instance: drop the hierarchy (h) from the key
             key = (kind, f, int(kv.get("l", 0)), kv.get("n", ""), kv.get("o", ""), page.split("/")[0])
-            pts[key] += int(m.group(2))
+            pts[key] += hits
     return pts
 
 
@@ -110,6 +177,7 @@ def merge_results(path, figures, scope):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build/coverage", help="the coverage build (default %(default)s)")
+    ap.add_argument("--waivers", help="toggle waiver list (module regex reason a line): points left out")
     ap.add_argument("--results", default="build/bench/results.json", help="figures file to merge into")
     ap.add_argument("--partial", metavar="WHAT",
                     help="a partial run (WHAT: which programs / cases ran): its figures are merged with "
@@ -122,7 +190,11 @@ def main(argv=None):
             raise CovError(f"no Verilator coverage files in {b}/dat (did the coverage run happen?)")
         merged = os.path.join(b, "merged.dat")
         run(["verilator_coverage", "--write", merged] + dats)
-        pts = rtl_points(merged)
+        waivers = load_waivers(args.waivers) if args.waivers else []
+        design = os.path.join(b, "design.dat")
+        used = apply_waivers(merged, design, waivers)
+        check_used(args.waivers, waivers, used)
+        pts = rtl_points(design)
         line, nline = fraction(pts, "line")
         toggle, ntoggle = fraction(pts, "toggle")
         if not nline or not ntoggle:
@@ -130,7 +202,7 @@ def main(argv=None):
 
         all_info = os.path.join(b, "rtl_all.info")
         rtl_info = os.path.join(b, "rtl.info")
-        run(["verilator_coverage", "--write-info", all_info, merged])
+        run(["verilator_coverage", "--write-info", all_info, design])
         run(["lcov", "--quiet", "--extract", all_info, "*rtl/*.sv", "-o", rtl_info + ".tmp"])
         run(["lcov", "--quiet", "--remove", rtl_info + ".tmp"] + [f"*{c}" for c in CHECKERS] + ["-o", rtl_info])
         os.remove(rtl_info + ".tmp")
@@ -140,8 +212,14 @@ def main(argv=None):
         filters = []
         for d in DRIVER_DIRS:
             filters += ["--filter", re.escape(d)]
-        run([sys.executable, "-m", "gcovr", "--root", ROOT, *filters, "--lcov", drv_info,
-             "--json-summary", drv_json, b])
+        gdirs = [os.path.join(b, d) for d in GCOV_DIRS if os.path.isdir(os.path.join(b, d))]
+        if not gdirs:
+            raise CovError(f"no gcov objects under {b} ({', '.join(GCOV_DIRS)}): built without COVERAGE=1?")
+        # the driver is compiled twice (rel for the CLI, san for the tests): a function's coverage
+        # from the two objects differs in its inlining, so functions are merged per compilation
+        run([sys.executable, "-m", "gcovr", "--root", ROOT, *filters, "--merge-mode-functions", "separate",
+             "--lcov", drv_info,
+             "--json-summary", drv_json, *gdirs])
         # gcovr writes DA:line,count,md5; Debian's genhtml 1.16 takes a third field as a checksum of
         # its own kind and refuses the file: keep line and count only
         with open(drv_info) as fh:
@@ -167,7 +245,8 @@ def main(argv=None):
     merge_results(args.results, figures, f"partial: {args.partial}" if args.partial else "full")
     lines = ([f"PARTIAL coverage run ({args.partial}): not the figures of the whole suite", ""]
              if args.partial else []) + [f"rtl_line_coverage     {line:.3f}  ({nline} line/branch points, goal 0.90)",
-             f"rtl_toggle_coverage   {toggle:.3f}  ({ntoggle} toggle points, goal 0.80)",
+             f"rtl_toggle_coverage   {toggle:.3f}  ({ntoggle} toggle points, goal 0.80; "
+             f"{sum(used.values())} waived by {len(waivers)} waivers)",
              f"driver_line_coverage  {driver:.3f}  ({js['line_total']} lines, goal 0.85)", "",
              "least covered design files (line, toggle):"]
     pl, pt = per_file(pts, "line"), per_file(pts, "toggle")

@@ -85,6 +85,7 @@ void ScTop::restart(const ScBusConfig &cfg) {
     cycle_ = 0;
     limit_ = 0;
     n_ar_ = n_wbeats_ = 0;
+    r_held_ = b_held_ = false;
     rng_.seed(cfg.seed);
     stall_pct_ = cfg.stall_pct;
     inject_ = cfg.inject == "flip-write"    ? Inject::FlipWrite
@@ -165,6 +166,8 @@ void ScTop::sample_and_commit() {
     const bool ar_fire = drv_.arready && m_arvalid_.read();
     const bool aw_fire = drv_.awready && m_awvalid_.read();
     const bool w_fire = drv_.wready && m_wvalid_.read();
+    r_held_ = drv_.rvalid && !r_fire;
+    b_held_ = drv_.bvalid && !b_fire;
     // in AxiMem::commit's order: responses taken, then new reads, bursts and write beats
     if (r_fire) rq_.pop((unsigned)r_id_);
     if (b_fire) bq_.pop((unsigned)b_id_);
@@ -239,10 +242,12 @@ void ScTop::drive() {
     // as AxiMem: ready when the burst's window can take a beat (its random stall drawn only then)
     drv_.wready = !aw_.empty() && write_port_ready() && !stall();
     const bool frozen = inject_ == Inject::StallReads && n_ar_ > 4;
-    r_id_ = rq_.ready(now);
-    drv_.rvalid = r_id_ >= 0 && !stall() && !frozen;
-    b_id_ = bq_.ready(now);
-    drv_.bvalid = b_id_ >= 0 && !stall();
+    // as AxiMem: a beat shown and not taken stays up (same ID) until its ready (AXI A3.2.1); the
+    // stall is drawn for it all the same, so the random sequence is AxiMem's
+    if (!r_held_) r_id_ = rq_.ready(now);
+    drv_.rvalid = r_id_ >= 0 && ((!stall() && !frozen) || r_held_);
+    if (!b_held_) b_id_ = bq_.ready(now);
+    drv_.bvalid = b_id_ >= 0 && (!stall() || b_held_);
     m_arready_.write(drv_.arready);
     m_awready_.write(drv_.awready);
     m_wready_.write(drv_.wready);

@@ -141,6 +141,7 @@ class ScTop : public sc_core::sc_module {
     struct Drive {  // what the bridge drives in the current cycle
         bool arready, awready, wready, rvalid, bvalid;
     } drv_{};
+    bool r_held_ = false, b_held_ = false;  // an R / B beat shown and not taken: shown again
     struct RBeat {
         uint8_t id;
         uint64_t data;

@@ -176,7 +176,10 @@ module simt_tb_top
     .snoop_o ()
   );
 
-  // No AXI protocol checker on this memory port yet: the SM's loads keep more reads outstanding
-  // on one ID than gc_axi_check's 32-entry table tracks (r_depth); see rtl/README.md.
+  // AXI protocol checker on the AXI4 memory port (rtl/gc_axi_check.sv), its read table sized as
+  // gpu_top's: the load/store units keep the most reads outstanding on one ID
+  localparam int unsigned MEM_RD_MAX = (gc_simt_pkg::sm_reads_max(WARPS, LANES) > 32) ?
+                                       gc_simt_pkg::sm_reads_max(WARPS, LANES) : 32;
+  `GC_AXI_CHECK_M(u_axi_check, MEM_RD_MAX)
 
 endmodule

@@ -80,6 +80,6 @@ module xbar_tb_top
   assign {snoop_valid_o, snoop_addr_o, snoop_len_o, snoop_data_o, snoop_strb_o} = snoop;
 
   // AXI protocol checker on the AXI4 memory port (rtl/gc_axi_check.sv)
-  `GC_AXI_CHECK_M(u_axi_check)
+  `GC_AXI_CHECK_M(u_axi_check, 32)
 
 endmodule

@@ -1,7 +1,8 @@
 /* Every error path of the public driver API that is given a device records a one-line message in
  * gc_device_last_error (NULL arguments, bad kinds, bad configurations), gc_device_open_ex says why
  * an open failed, the GPUCOSIM_* numbers parse strictly (gc_parse_u64), and a watchdog stop reads
- * "watchdog: <what> after <N> cycles (limit <L>): <stuck state>".  On the ref backend (fast). */
+ * "watchdog: <what> after <N> cycles (limit <L>): <stuck state>", and each status code has its own
+ * text (gc_status_str).  On the ref backend (fast). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
 
@@ -138,7 +139,21 @@ static void t_watchdog_message(void) {
     gc_device_close(dev);
 }
 
+/* Every status code has its own text (what the messages above print), and a value outside the
+ * enum says so instead of naming another status. */
+static void t_status_str(void) {
+    for (int a = 0; a < GC_STATUS_COUNT; a++) {
+        const char *sa = gc_status_str((gc_status_t)a);
+        CHECK(sa != NULL && sa[0] != '\0' && strcmp(sa, "unknown status") != 0);
+        for (int b = 0; b < a; b++) CHECK(strcmp(sa, gc_status_str((gc_status_t)b)) != 0);
+    }
+    CHECK(!strcmp(gc_status_str(GC_OK), "ok"));
+    CHECK(!strcmp(gc_status_str(GC_STATUS_COUNT), "unknown status"));
+    CHECK(!strcmp(gc_status_str((gc_status_t)(GC_STATUS_COUNT + 7)), "unknown status"));
+}
+
 static const tcase_t cases[] = {
+    {"api_status_str", t_status_str},
     {"api_last_error_on_every_path", t_last_error_on_every_path},
     {"api_open_failure_reason", t_open_failure_reason},
     {"api_parse_u64", t_parse_u64},
