@@ -35,6 +35,14 @@ static void copy_priority_verdict(const gcrt_config_t *cfg, gcsc_result_t *res) 
                  "%llu, Mlow3 was reached at cycle %llu; Clow time-slice switches: %u), so round robin gave Chigh "
                  "the engine: issue order across the channels needs a slice that covers Clow's three copies",
                  cfg->copy_timeslice, cfg->copy_timeslice == 1 ? "" : "s", END(MLOW1), AT(MLOW3), res->sw_timeslice[0]);
+    } else if (o[MHIGH1].end_cycle < o[MLOW1].end_cycle) {
+        snprintf(res->why, sizeof res->why,
+                 "Clow's time slice (%u cycle%s) expired before Mlow1 was done (Mlow1 reached at cycle %llu, ended "
+                 "at cycle %llu; Clow time-slice switches: %u), and Chigh's higher-priority Mhigh1 (reached at "
+                 "cycle %llu, ended at cycle %llu) kept the engine until it was done: the walk-through assumes "
+                 "Mlow1 completes within Clow's slice",
+                 cfg->copy_timeslice, cfg->copy_timeslice == 1 ? "" : "s", AT(MLOW1), END(MLOW1), res->sw_timeslice[0],
+                 AT(MHIGH1), END(MHIGH1));
     } else if (o[MLOW2].launch_cycle < o[MHIGH1].launch_cycle) {
         snprintf(res->why, sizeof res->why,
                  "Clow's \"sem acq Shigh 0\" before Mlow2 passed (Mlow2 reached at cycle %llu) before Chigh's "

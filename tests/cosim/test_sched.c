@@ -219,7 +219,12 @@ static void t_interleave_levels(void) {
     uint32_t unit = res[0] / sw[0]; /* LOW's residency per cycle */
     fprintf(stderr, "LOW resident %u cycles per round-robin cycle\n", unit);
     CHECK(near(res[1], 2 * res[0], 2 * unit));
-    CHECK(near(res[2], 3 * res[0], 3 * unit));
+    /* HIGH runs two of its three slices per cycle back to back (rounds 1 and 2), so it has one
+     * slice overrun fewer per cycle than three LOW slices: add LOW's overruns back (its residency
+     * beyond whole slices). Memory stalls make overruns long. The window's ends cut up to one
+     * cycle's share of HIGH (3 units) and may hold one LOW slice more: 4 units. */
+    uint32_t over = res[0] > sw[0] * SLICE ? res[0] - sw[0] * SLICE : 0;
+    CHECK(near(res[2] + over, 3 * res[0], 4 * unit));
     CHECK(res[0] < res[1] && res[1] < res[2]);
     for (int c = 0; c < NCH; c++) REQUIRE_OK(dev, gc_channel_wait_idle(ch[c]));
     check_releases(dev, &slots, RELEASES);
