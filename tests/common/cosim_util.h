@@ -2,12 +2,28 @@
 #ifndef GPUCOSIM_COSIM_UTIL_H
 #define GPUCOSIM_COSIM_UTIL_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpucosim/hostdrv.h"
 #include "scenarios.h"
 #include "gpucosim_spec.h"
+
+/* A quiet runtime with the image at path loaded, or NULL with the reason in why. */
+static inline gcrt_t *util_open_rt_image(const char *path, gc_elf_t **img, char *why, size_t whylen) {
+    gcrt_config_t cfg;
+    gcrt_config_init(&cfg);
+    cfg.device.quiet = true;
+    gcrt_t *rt = NULL;
+    *img = NULL;
+    if (gcrt_open(&cfg, &rt) || gcrt_load_image(rt, path, img)) {
+        snprintf(why, whylen, "%s", rt ? gcrt_last_message(rt) : "gcrt_open failed");
+        if (rt) gcrt_close(rt);
+        return NULL;
+    }
+    return rt;
+}
 
 /* A wait budget of `cycles` without stalls, for a memory model stalling `stall_pct` percent of
  * handshakes: every transfer may take up to (1 + p) / (1 - p) times as long (the ref model's

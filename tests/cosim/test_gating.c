@@ -223,14 +223,11 @@ typedef struct launch_run {
 static launch_run_t launch_run(bool gating) {
     launch_run_t o;
     memset(&o, 0, sizeof o);
-    gcrt_config_t cfg;
-    gcrt_config_init(&cfg);
-    cfg.device.quiet = true;
-    gcrt_t *rt = NULL;
     gc_elf_t *img = NULL;
-    if (gcrt_open(&cfg, &rt) || gcrt_load_image(rt, GC_FIRMWARE_DIR "/kernels.elf", &img)) {
-        TCASE_FAIL_("runtime: %s", rt ? gcrt_last_message(rt) : "gcrt_open failed");
-        if (rt) gcrt_close(rt);
+    char why[256];
+    gcrt_t *rt = util_open_rt_image(GC_FIRMWARE_DIR "/kernels.elf", &img, why, sizeof why);
+    if (!rt) {
+        TCASE_FAIL_("runtime: %s", why);
         return o;
     }
     gc_device_t *dev = gcrt_device(rt);

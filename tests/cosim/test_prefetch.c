@@ -211,14 +211,11 @@ static void t_channel_reset(void) {
 
 /* A SIMT kernel's plain stores rewrite the slot (vecadd of the new entry and zeros, n = 2). */
 static void t_entry_rewritten_simt(void) {
-    gcrt_config_t cfg;
-    gcrt_config_init(&cfg);
-    cfg.device.quiet = true;
-    gcrt_t *rt = NULL;
     gc_elf_t *img = NULL;
-    if (gcrt_open(&cfg, &rt) || gcrt_load_image(rt, GC_FIRMWARE_DIR "/kernels.elf", &img)) {
-        TCASE_FAIL_("runtime: %s", rt ? gcrt_last_message(rt) : "gcrt_open failed");
-        if (rt) gcrt_close(rt);
+    char why[256];
+    gcrt_t *rt = util_open_rt_image(GC_FIRMWARE_DIR "/kernels.elf", &img, why, sizeof why);
+    if (!rt) {
+        TCASE_FAIL_("runtime: %s", why);
         return;
     }
     gc_device_t *dev = gcrt_device(rt);
