@@ -58,8 +58,16 @@
 //               disabled, faulted or moved to another runlist, or a completed write on the memory
 //               bus (snoop_i) overlaps it; host writes to system memory are not on the bus:
 //               the host must not rewrite a published entry or its pushbuffer.
-//   GPFIFO      one 8-byte read per entry at GPFIFO_BASE + GP_GET * 8; GP_GET advances when the
-//               entry completes. Control entries: OPCODE NOP is skipped, others fault. SYNC WAIT:
+//   lookahead   a second instance of the prefetch unit (SELF) reads the resident channel's own
+//               next entry (GP_GET + 1, when published) and its first burst while the current
+//               entry runs; when the entry completes, SEG_DONE takes them instead of the GPFIFO
+//               read, so consecutive entries follow in 4 cycles (last method to first method),
+//               and a slice expiring at an entry boundary switches at a method boundary instead of
+//               during the leaving channel's own fetch. Dropped on the same conditions (a snooped
+//               write over the entry or burst included: the work queues' entries after a gate are
+//               written by threads while the gate blocks), and when the channel leaves.
+//   GPFIFO      one 8-byte read per entry at GPFIFO_BASE + GP_GET * 8 (by the decoder, or ahead of
+//               time by the lookahead or the prefetch); GP_GET advances when the entry completes. Control entries: OPCODE NOP is skipped, others fault. SYNC WAIT:
 //               the entry's pushbuffer is fetched only once the channel's copy has completed.
 //   pushbuffer  fetched in bursts of <= AXI_MAX_BURST beats (never across 4 KiB) into a dword
 //               FIFO; a burst is issued only when the FIFO has room for all of it. A beat with a
@@ -117,7 +125,8 @@
 //                   saved mid-entry state), one table written by index
 //   gc_pbdma_fetch  GPFIFO and pushbuffer fetch: the read port, stale-beat discard, dword FIFO
 //   gc_pbdma_pf     the prefetch unit: the next channel's GPFIFO entry and first pushbuffer burst,
-//                   read while the resident channel runs, dropped when they may be stale
+//                   read while the resident channel runs, dropped when they may be stale; its
+//                   SELF instance is the lookahead (the resident channel's next entry)
 //   gc_pbdma_dec    the method decoder: the channel FSM, method decode and execution, GP_GET,
 //                   switches, the fault record and the fault port
 //   gc_pbdma_sem    the host-method / semaphore unit: atomic-unit requests, per-channel acquire
@@ -242,6 +251,18 @@ module gc_pbdma
   logic [PF_DW-1:0][32:0] pf_dw;
   logic [$clog2(PF_DW + 1)-1:0] pf_n;
   logic [4:0]           pf_beats;
+  // lookahead (the prefetch unit's SELF instance: the resident channel's next entry)
+  logic                 la_allow, la_req, la_ar_valid, la_ar_ready, la_drop, la_rx, la_keep;
+  logic                 la_gp_ok, la_gp_err, la_pb_ok, la_err, la_busy, pf_busy, pf_sel_la;
+  logic [CH_W-1:0]      la_ch;
+  logic [AW-1:0]        la_ar_addr;
+  logic [7:0]           la_ar_len;
+  logic [AW-1:2]        la_pb_addr;
+  logic [63:0]          la_gp_ent;
+  logic [PF_DW-1:0][32:0] la_dw;
+  logic [$clog2(PF_DW + 1)-1:0] la_n;
+  logic [4:0]           la_beats;
+  logic                 la_mid;
   logic [AW-1:0]        gp_rd_addr;
   logic [AW-1:2]        st_addr;
   logic [LEN_W-1:0]     st_len;
@@ -352,16 +373,22 @@ module gc_pbdma
     .pop_i          (fifo_pop),
     .flush_i        (fifo_flush),
     .start_pf_i     (start_pf),
-    .pf_dw_i        (pf_dw),
-    .pf_n_i         (pf_n),
-    .pf_beats_i     (pf_beats),
-    .pf_err_i       (pf_err),
+    .pf_dw_i        (pf_sel_la ? la_dw : pf_dw),
+    .pf_n_i         (pf_sel_la ? la_n : pf_n),
+    .pf_beats_i     (pf_sel_la ? la_beats : pf_beats),
+    .pf_err_i       (pf_sel_la ? la_err : pf_err),
     .pf_ar_valid_i  (pf_ar_valid),
     .pf_ar_addr_i   (pf_ar_addr),
     .pf_ar_len_i    (pf_ar_len),
     .pf_ar_ready_o  (pf_ar_ready),
     .pf_drop_i      (pf_drop),
     .pf_rx_o        (pf_rx),
+    .la_ar_valid_i  (la_ar_valid),
+    .la_ar_addr_i   (la_ar_addr),
+    .la_ar_len_i    (la_ar_len),
+    .la_ar_ready_o  (la_ar_ready),
+    .la_drop_i      (la_drop),
+    .la_rx_o        (la_rx),
     .head_o         (head),
     .cnt_o          (fifo_cnt),
     .rx_live_o      (rx_live),
@@ -405,8 +432,49 @@ module gc_pbdma
     .n_o            (pf_n),
     .beats_o        (pf_beats),
     .err_o          (pf_err),
-    .busy_o         (pf_busy_o)
+    .busy_o         (pf_busy)
   );
+
+  gc_pbdma_pf #(.RL(RL), .PF_DW(PF_DW), .SELF(1'b1)) u_la (
+    .clk_i, .rst_ni, .now_i,
+    .ch_enable_i, .ch_err_i, .ch_reset_i, .ch_gpfifo_base_i, .ch_gpfifo_log2_i, .ch_gp_put_i,
+    .ch_gp_get_i, .ch_runlist_i,
+    .in_ent_i       (in_ent),
+    .ent_addr_i     (pf_ent_addr),      // (not used: the lookahead's target is never mid-entry)
+    .ent_left_i     (pf_ent_left),
+    .run_i          (la_allow),
+    .resident_i     (resident),
+    .cur_ch_i       (cur_ch),
+    .keep_i         (la_keep),
+    .pick_req_o     (la_req),
+    .pick_found_i   (1'b1),
+    .pick_ch_i      (cur_ch),
+    .ch_o           (la_ch),
+    .snoop_i,
+    .ar_valid_o     (la_ar_valid),
+    .ar_addr_o      (la_ar_addr),
+    .ar_len_o       (la_ar_len),
+    .ar_ready_i     (la_ar_ready),
+    .drop_o         (la_drop),
+    .rx_i           (la_rx),
+    .m_r_i          (m_rsp_i.r),
+    .gp_ok_o        (la_gp_ok),
+    .gp_ent_o       (la_gp_ent),
+    .gp_err_o       (la_gp_err),
+    .pb_ok_o        (la_pb_ok),
+    .mid_o          (la_mid),
+    .pb_addr_o      (la_pb_addr),
+    .dw_o           (la_dw),
+    .n_o            (la_n),
+    .beats_o        (la_beats),
+    .err_o          (la_err),
+    .busy_o         (la_busy)
+  );
+  assign pf_busy_o = pf_busy || la_busy;
+  // the lookahead always finds its target (the resident channel), which is never mid-entry; the
+  // decoder checks the burst's address through the entry it took
+  logic unused_la;
+  assign unused_la = ^{la_req, la_ch, la_pb_addr, la_mid};
 
   gc_pbdma_dec #(.RL(RL), .PB_FIFO_DW(PB_FIFO_DW)) u_dec (
     .clk_i, .rst_ni,
@@ -476,6 +544,13 @@ module gc_pbdma
     .pf_mid_i       (pf_mid),
     .pf_pb_addr_i   (pf_pb_addr),
     .pf_keep_o      (pf_keep),
+    .la_allow_o     (la_allow),
+    .la_gp_ok_i     (la_gp_ok),
+    .la_gp_ent_i    (la_gp_ent),
+    .la_gp_err_i    (la_gp_err),
+    .la_pb_ok_i     (la_pb_ok),
+    .la_keep_o      (la_keep),
+    .pf_sel_la_o    (pf_sel_la),
     .aq_rsp_i,
     .sem_pass_i     (sem_pass),
     .sem_acq_i      (sem_acq),

@@ -105,6 +105,15 @@ module gc_pbdma_dec
   input  logic [AW-1:2]        pf_pb_addr_i,
   output logic                 pf_keep_o,       // the prefetched entry is being taken (GP_WAIT)
 
+  // Lookahead (gc_pbdma_pf SELF): the resident channel's next entry and its first burst
+  output logic                 la_allow_o,      // the resident channel's next entry may be read
+  input  logic                 la_gp_ok_i,      // the GPFIFO entry at cur_ch_o's GP_GET + 1 ...
+  input  logic [63:0]          la_gp_ent_i,
+  input  logic                 la_gp_err_i,     // ... (read with a bus error)
+  input  logic                 la_pb_ok_i,      // the first burst of its segment
+  output logic                 la_keep_o,       // the lookahead's entry is being taken (GP_WAIT)
+  output logic                 pf_sel_la_o,     // start_pf_o takes the lookahead's burst
+
   // Semaphore unit (gc_pbdma_sem)
   input  aq_rsp_t              aq_rsp_i,        // the atomic unit's answer (valid, err)
   input  logic                 sem_pass_i,
@@ -207,6 +216,7 @@ module gc_pbdma_dec
   pbdma_state_e    state_q, state_d;
   logic [CH_W-1:0] cur_ch_q, cur_ch_d;
   logic            gp_pf_q;                  // GP_WAIT takes the prefetched entry
+  logic            gp_la_q;                  // ... the lookahead's (with gp_pf_q)
 
   // Current segment
   logic [GC_GP_ENTRY0_GET_W-1:0] ent0_get_q; // GP_ENTRY0.GET of the entry being executed
@@ -253,14 +263,14 @@ module gc_pbdma_dec
   // Main FSM: selection, decode, dispatch, switches
   // ------------------------------------------------------------------------------------------
   logic                 fifo_pop, fifo_flush;
-  logic                 seg_setup, resume, gp_pf_d, start_pf;
+  logic                 seg_setup, resume, gp_pf_d, gp_la_d, start_pf;
 
   // The GPFIFO entry GP_WAIT looks at: read now, or prefetched
   logic        gp_rx, gp_err;
   logic [63:0] gp_ent;
   assign gp_rx  = gp_pf_q || rx_live_i;
-  assign gp_ent = gp_pf_q ? pf_gp_ent_i : m_r_i.data;
-  assign gp_err = gp_pf_q ? pf_gp_err_i : resp_err(m_r_i.resp);
+  assign gp_ent = !gp_pf_q ? m_r_i.data : gp_la_q ? la_gp_ent_i : pf_gp_ent_i;
+  assign gp_err = !gp_pf_q ? resp_err(m_r_i.resp) : gp_la_q ? la_gp_err_i : pf_gp_err_i;
 
   // Decoded method (waveform strobe)
   logic                 mthd_valid;
@@ -356,6 +366,7 @@ module gc_pbdma_dec
     seg_setup     = 1'b0;
     resume        = 1'b0;
     gp_pf_d       = 1'b0;
+    gp_la_d       = 1'b0;
     start_pf      = 1'b0;
     mthd_valid    = 1'b0;
     mthd_addr     = '0;
@@ -492,7 +503,8 @@ module gc_pbdma_dec
             flt_d = fault(ERROR_CAUSE_UNSUPPORTED, '0, gp_ent[31:0]);
           end else begin
             seg_setup = 1'b1;
-            start_pf  = gp_pf_q && pf_pb_ok_i && !pf_mid_i;   // its first burst was prefetched
+            // its first burst was prefetched (or read ahead by the lookahead)
+            start_pf  = gp_pf_q && (gp_la_q ? la_pb_ok_i : (pf_pb_ok_i && !pf_mid_i));
             state_d   = PBDMA_STATE_PB_FETCH;
           end
         end else if (sw_ts_i) begin
@@ -937,6 +949,10 @@ module gc_pbdma_dec
           end else if (sw_blk_i) begin   // the entry completes now: progress made
             leave = 1'b1;
             leave_cause[SW_TIMESLICE] = 1'b1;
+          end else if (la_gp_ok_i) begin
+            gp_pf_d = 1'b1;              // the lookahead read the next entry: no GPFIFO read
+            gp_la_d = 1'b1;
+            state_d = PBDMA_STATE_GP_WAIT;
           end else begin
             ar_load_gp = 1'b1;
             state_d    = PBDMA_STATE_GP_REQ;
@@ -1085,7 +1101,14 @@ module gc_pbdma_dec
   assign start_pf_mid  = resume && pf_pb_ok_i && pf_mid_i && (pf_ch_i == cur_ch_d) &&
                          (pf_pb_addr_i == ent_addr_i);
   assign start_pf_o    = start_pf || start_pf_mid;
-  assign pf_keep_o     = (state_q == PBDMA_STATE_GP_WAIT) && gp_pf_q;
+  assign pf_keep_o     = (state_q == PBDMA_STATE_GP_WAIT) && gp_pf_q && !gp_la_q;
+  assign la_keep_o     = (state_q == PBDMA_STATE_GP_WAIT) && gp_pf_q && gp_la_q;
+  assign pf_sel_la_o   = gp_la_q;
+  // The lookahead reads while the resident channel is inside an entry and its next one is published
+  assign la_allow_o    = ((state_q == PBDMA_STATE_PB_FETCH) || (state_q == PBDMA_STATE_ENGINE_WAIT) ||
+                          (state_q == PBDMA_STATE_EXEC) || (state_q == PBDMA_STATE_SEM_WAIT) ||
+                          (state_q == PBDMA_STATE_SEM_WRITE) || (state_q == PBDMA_STATE_ACQ_RETRY)) &&
+                         (nxt_gp_get != ch_gp_put_i[cur_ch_q]);
 
   assign sem_start_o   = aq_start;
   assign sem_op_o      = aq_op_d;
@@ -1126,6 +1149,7 @@ module gc_pbdma_dec
       state_q       <= PBDMA_STATE_IDLE;
       cur_ch_q      <= '0;
       gp_pf_q       <= 1'b0;
+      gp_la_q       <= 1'b0;
       ent0_get_q    <= '0;
       seg_left_q    <= '0;
       sync_q        <= 1'b0;
@@ -1141,6 +1165,7 @@ module gc_pbdma_dec
     end else begin
       state_q  <= state_d;
       gp_pf_q  <= gp_pf_d;
+      gp_la_q  <= gp_la_d;
       cur_ch_q <= cur_ch_d;
 
       // ---- segment setup from the GPFIFO entry or a saved context ----

@@ -13,13 +13,15 @@
 //               marked dead and its beats dropped as they arrive (R data is in order per
 //               client), except a GPFIFO read loaded in the same cycle; so the next channel's
 //               first read goes out at once.
-//   prefetch    the prefetch unit (gc_pbdma_pf) gets the AR register in the cycles the resident
-//               channel does not load it (pf_ar_valid_i / pf_ar_ready_o); its beats come out on
-//               pf_rx_o, and pf_drop_i marks its reads in flight dead. Every AR loaded pushes a
-//               tag {prefetch, dead} into a small queue (TQ_DEPTH; full: no AR is loaded), popped
-//               by the beat with rlast. start_i with start_pf_i preloads the FIFO with the
-//               prefetched first pf_n_i dwords of the segment (pf_beats_i beats) and fetches on
-//               after them.
+//   prefetch    the prefetch unit (gc_pbdma_pf) and the lookahead (its SELF instance: the
+//               resident channel's next entry) get the AR register in the cycles the resident
+//               channel does not load it (pf_ar_valid_i / pf_ar_ready_o, la_ar_valid_i /
+//               la_ar_ready_o; the lookahead first); their beats come out on pf_rx_o / la_rx_o,
+//               and pf_drop_i / la_drop_i mark their reads in flight dead. Every AR loaded pushes
+//               a tag {prefetch, lookahead, dead} into a small queue (TQ_DEPTH; full: no AR is
+//               loaded), popped by the beat with rlast. start_i with start_pf_i preloads the FIFO
+//               with the prefetched first pf_n_i dwords of the segment (pf_beats_i beats, from
+//               whichever unit the decoder took the entry of) and fetches on after them.
 //   FIFO        PB_FIFO_DW dwords; the FSM pops the head (pop_i) and flushes it (flush_i).
 module gc_pbdma_fetch
   import gpucosim_pkg::*;
@@ -58,6 +60,13 @@ module gc_pbdma_fetch
   output logic                 pf_ar_ready_o,   // ... and got it this cycle
   input  logic                 pf_drop_i,       // prefetch reads in flight are stale
   output logic                 pf_rx_o,         // an R beat of a live prefetch read
+  // Lookahead (gc_pbdma_pf SELF): the same for the resident channel's next entry
+  input  logic                 la_ar_valid_i,
+  input  logic [AW-1:0]        la_ar_addr_i,
+  input  logic [7:0]           la_ar_len_i,
+  output logic                 la_ar_ready_o,
+  input  logic                 la_drop_i,
+  output logic                 la_rx_o,
 
   // To the FSM
   output logic [32:0]          head_o,          // FIFO head (bit 32: poisoned)
@@ -97,7 +106,7 @@ module gc_pbdma_fetch
   logic [RD_OUT_W-1:0]  live_q;              // live beats of the resident channel's reads in
                                              // flight (AR loaded, not yet received)
   // Tags of the reads in flight, in AR order (R data is in order per client)
-  logic [TQ_DEPTH-1:0]  tq_pf_q, tq_dead_q;
+  logic [TQ_DEPTH-1:0]  tq_pf_q, tq_la_q, tq_dead_q;   // tq_la_q: of tq_pf_q, the lookahead's
   logic [TQ_AW-1:0]     tq_wptr_q, tq_rptr_q;
   logic [TQ_AW:0]       tq_cnt_q;
 
@@ -114,24 +123,28 @@ module gc_pbdma_fetch
     if (burst_beats > BEATS_W'(to_page))          burst_beats = BEATS_W'(to_page);
   end
 
-  logic tq_full, pf_load;
+  logic tq_full, pf_load, la_load, pf_free;
   assign tq_full  = (tq_cnt_q == (TQ_AW + 1)'(TQ_DEPTH));
   assign fetch_go = fetch_en_q && (fetch_beats_q != '0) && !ar_valid_q && !hold_i && !tq_full &&
                     (32'(fifo_cnt_q) + 2 * (32'(live_q) + 32'(burst_beats)) <= PB_FIFO_DW);
   assign pb_load  = fetch_go && !stop_i;
-  // a prefetch read takes the AR register only when the resident channel does not
-  assign pf_load  = pf_ar_valid_i && !ar_valid_q && !tq_full && !gp_load_i && !fetch_go &&
-                    !start_i && !stop_i && !pf_drop_i;
+  // a prefetch or lookahead read takes the AR register only when the resident channel does not
+  assign pf_free  = !ar_valid_q && !tq_full && !gp_load_i && !fetch_go && !start_i && !stop_i;
+  assign la_load  = la_ar_valid_i && pf_free && !la_drop_i;
+  assign pf_load  = pf_ar_valid_i && pf_free && !pf_drop_i && !la_load;
 
   // R beat: discard stale beats, split live ones into the segment's dwords
-  logic rx_live, rx_beat, rx_lo, rx_hi, tq_head_pf, tq_head_dead;
+  logic rx_live, rx_beat, rx_lo, rx_hi, tq_head_pf, tq_head_la, tq_head_dead;
   assign tq_head_pf   = tq_pf_q[tq_rptr_q];
+  assign tq_head_la   = tq_la_q[tq_rptr_q];
   assign tq_head_dead = tq_dead_q[tq_rptr_q];
   assign ar_free_o = (!ar_valid_q || m_rsp_i.ar_ready) && !tq_full;
   assign ar_hs_o   = ar_valid_q && m_rsp_i.ar_ready;
   assign rx_live   = m_rsp_i.r_valid && !tq_head_dead && !tq_head_pf;
-  assign pf_rx_o   = m_rsp_i.r_valid && !tq_head_dead && tq_head_pf && !pf_drop_i;
+  assign pf_rx_o   = m_rsp_i.r_valid && !tq_head_dead && tq_head_pf && !tq_head_la && !pf_drop_i;
+  assign la_rx_o   = m_rsp_i.r_valid && !tq_head_dead && tq_head_la && !la_drop_i;
   assign pf_ar_ready_o = pf_load;
+  assign la_ar_ready_o = la_load;
   assign rx_beat   = rx_live && rx_en_q;
   assign rx_lo     = rx_beat && !rx_skip_q && (rx_left_q != '0);
   assign rx_hi     = rx_beat && ((rx_left_q - LEN_W'(rx_lo)) != '0);
@@ -153,6 +166,7 @@ module gc_pbdma_fetch
       ar_len_q      <= '0;
       live_q        <= '0;
       tq_pf_q       <= '0;
+      tq_la_q       <= '0;
       tq_dead_q     <= '0;
       tq_wptr_q     <= '0;
       tq_rptr_q     <= '0;
@@ -182,6 +196,11 @@ module gc_pbdma_fetch
         fetch_beats_q <= fetch_beats_q - burst_beats;
         live_n = live_n + RD_OUT_W'(burst_beats);
         push   = 1'b1;
+      end else if (la_load) begin
+        ar_valid_q <= 1'b1;
+        ar_addr_q  <= la_ar_addr_i;
+        ar_len_q   <= la_ar_len_i;
+        push       = 1'b1;
       end else if (pf_load) begin
         ar_valid_q <= 1'b1;
         ar_addr_q  <= pf_ar_addr_i;
@@ -190,16 +209,19 @@ module gc_pbdma_fetch
       end
       if (rx_live) live_n = live_n - RD_OUT_W'(1);
       // stale reads: everything of the resident channel still in flight when a segment stops (a
-      // GPFIFO read loaded in the same cycle by SEG_DONE is not stale); prefetch reads on pf_drop_i
+      // GPFIFO read loaded in the same cycle by SEG_DONE is not stale); prefetch reads on pf_drop_i,
+      // lookahead reads on la_drop_i
       dead_n = tq_dead_q;
       if (stop_i) begin
         dead_n = dead_n | ~tq_pf_q;
         live_n = RD_OUT_W'(gp_load_i);
       end
-      if (pf_drop_i) dead_n = dead_n | tq_pf_q;
+      if (pf_drop_i) dead_n = dead_n | (tq_pf_q & ~tq_la_q);
+      if (la_drop_i) dead_n = dead_n | tq_la_q;
       if (push) begin
         dead_n[tq_wptr_q]    = 1'b0;
-        tq_pf_q[tq_wptr_q]  <= pf_load;
+        tq_pf_q[tq_wptr_q]  <= pf_load || la_load;
+        tq_la_q[tq_wptr_q]  <= la_load;
         tq_wptr_q           <= tq_wptr_q + TQ_AW'(1);
       end
       tq_dead_q <= dead_n;

@@ -29,12 +29,28 @@
 //              NVIDIA's GPFIFO (docs/architecture.md, "Channel switch and prefetch").
 // busy_o (data held or being read) keeps the PBDMA's clock running, so no drop condition is missed
 // while the clock would be gated.
+//
+// SELF = 1 makes the unit the PBDMA's *lookahead* (u_la in gc_pbdma): its target is the resident
+// channel itself (pick_found_i / pick_ch_i: the decoder's la_allow_o and cur_ch), and it reads that
+// channel's *next* entry, at GP_GET + 1 (published: GP_GET + 1 != GP_PUT), and its first burst,
+// while the current entry runs. When the entry completes (SEG_DONE) the decoder takes the entry
+// and the burst instead of reading them, so consecutive entries follow each other without two
+// dependent reads between them, and a slice that expires at an entry boundary switches at a
+// method boundary, not in the middle of the leaving channel's own fetch. The staleness rules are
+// the same, less the saved-entry state (the target is never mid-entry) and with GP_GET's own
+// advance as the sign of use: while keep_i (the decoder takes the entry) GP_GET moving is the
+// take itself; after it, or when the channel is no longer resident, the data is gone and the unit
+// picks again at once. A write snooped over the next entry or its burst drops it as for the
+// prefetch, which is what the GPU work queues need (docs/workqueue.md: the entry after a gate is
+// written by a thread while the gate's acquire blocks; its write is on the bus and snooped).
 module gc_pbdma_pf
   import gpucosim_pkg::*;
   import gc_pbdma_pkg::*;
 #(
   parameter int unsigned RL    = 0,
   parameter int unsigned PF_DW = 2 * GC_AXI_MAX_BURST,    // dwords of the burst (2 per beat)
+  parameter bit          SELF  = 1'b0,                     // the lookahead: the resident channel's
+                                                           // next entry (header comment)
   localparam int unsigned LW    = GC_CHANNEL_GPFIFO_SIZE_LOG2_W,
   localparam int unsigned RLW   = GC_CHANNEL_RUNLIST_ID_W,
   localparam int unsigned PF_CW = $clog2(PF_DW + 1)
@@ -146,14 +162,18 @@ module gc_pbdma_pf
   assign wb0    = snoop_i.addr[AW-1:BEAT_LSB];
   assign wb1    = wb0 + (AW - BEAT_LSB)'(snoop_i.len);
   assign pb_end = pba_q[AW-1:BEAT_LSB] + (AW - BEAT_LSB)'(nb_q) - (AW - BEAT_LSB)'(1);
-  assign chg    = ch_reset_i[ch_q] || !ch_enable_i[ch_q] || ch_err_i[ch_q] ||
-                  (32'(ch_runlist_i[ch_q]) != RL) || (ch_gp_put_i[ch_q] != put_q) ||
-                  (ch_gp_get_i[ch_q] != get_q) || (in_ent_i[ch_q] != mid_q) ||
-                  (ch_gpfifo_base_i[ch_q] != base_q) || (ch_gpfifo_log2_i[ch_q] != log2_q);
+  logic            get_mv, cfg_chg;
+  assign get_mv  = (ch_gp_get_i[ch_q] != get_q);
+  assign cfg_chg = ch_reset_i[ch_q] || !ch_enable_i[ch_q] || ch_err_i[ch_q] ||
+                   (32'(ch_runlist_i[ch_q]) != RL) || (ch_gp_put_i[ch_q] != put_q) ||
+                   (ch_gpfifo_base_i[ch_q] != base_q) || (ch_gpfifo_log2_i[ch_q] != log2_q);
+  // the lookahead's GP_GET moves when its entry is taken or the current one ends without it (use)
+  assign chg    = cfg_chg || (SELF ? 1'b0 : (get_mv || (in_ent_i[ch_q] != mid_q)));
   assign wr_hit = snoop_i.valid &&
                   ((!mid_q && gpa_q[AW-1:BEAT_LSB] >= wb0 && gpa_q[AW-1:BEAT_LSB] <= wb1) ||
                    (pb_q && pba_q[AW-1:BEAT_LSB] <= wb1 && pb_end >= wb0));
-  assign used   = resident_i && (cur_ch_i == ch_q) && !keep_i;
+  assign used   = SELF ? ((get_mv && !keep_i) || !resident_i || (cur_ch_i != ch_q))
+                       : (resident_i && (cur_ch_i == ch_q) && !keep_i);
   assign inval  = held && (chg || wr_hit || used);
 
   assign pick_req_o = !held && run_i && (now_i >= retry_q);
@@ -200,12 +220,12 @@ module gc_pbdma_pf
             get_q  <= ch_gp_get_i[pick_ch_i];
             base_q <= ch_gpfifo_base_i[pick_ch_i];
             log2_q <= ch_gpfifo_log2_i[pick_ch_i];
-            mid_q  <= in_ent_i[pick_ch_i];
+            mid_q  <= !SELF && in_ent_i[pick_ch_i];
             pb_q   <= 1'b0;
             sent_q <= 1'b0;
             gpa_q  <= gp_addr(ch_gpfifo_base_i[pick_ch_i], ch_gpfifo_log2_i[pick_ch_i],
-                              ch_gp_get_i[pick_ch_i]);
-            if (in_ent_i[pick_ch_i]) setup = 1'b1;   // the saved entry's next dwords
+                              ch_gp_get_i[pick_ch_i] + 32'(SELF));
+            if (!SELF && in_ent_i[pick_ch_i]) setup = 1'b1;   // the saved entry's next dwords
             else                     st_q <= PF_GP;
           end
         end

@@ -69,6 +69,26 @@ static inline gc_channel_t *util_open_channel(gc_device_t *dev, uint32_t runlist
     return ch;
 }
 
+/* Write `bytes` (<= 4096) at device address dst *through the device*: the copy engine of runlist
+ * 2 copies them from a vidmem staging buffer (a write on the memory bus, seen by the crossbar's
+ * write snoop, as a thread's stores are; gc_mem_write is the host's and is not).  GC_OK once the
+ * copy's release has landed. */
+static inline gc_status_t util_ce_write(gc_device_t *dev, uint64_t dst, const void *src, uint32_t bytes) {
+    gc_buf_t stage, sem;
+    gc_status_t st;
+    static const uint32_t zero[4];
+    if ((st = gc_mem_alloc(dev, GC_MEM_VIDMEM, bytes, 64, &stage)) != GC_OK ||
+        (st = gc_mem_alloc(dev, GC_MEM_SYSMEM, 16, 16, &sem)) != GC_OK ||
+        (st = gc_mem_write(dev, stage.addr, src, bytes)) != GC_OK || (st = gc_mem_write(dev, sem.addr, zero, 16)) != GC_OK)
+        return st;
+    gc_channel_t *c = util_open_channel(dev, 2, 1000, 0);
+    if (!c) return GC_ERR_INVALID_ARG;
+    if ((st = gc_copy(c, dst, stage.addr, bytes, sem.addr, 1)) == GC_OK) st = gc_sem_wait(dev, sem.addr, 1, NULL);
+    if (st == GC_OK) st = gc_channel_wait_idle(c);
+    gc_channel_close(c);
+    return st;
+}
+
 /* Run until channel `id` is no longer resident on its PBDMA (at most `budget` cycles): after
  * gc_channel_wait_idle the fence's release has landed, but the channel leaves (EMPTY) only when
  * the release is acknowledged, a memory round trip later, however long the stalls make it. */

@@ -20,6 +20,7 @@
 
 #include "gc_workq.h"
 #include "gc_workq_kernels.h"
+#include "cosim_util.h"
 #include "gpucosim/compute.h"
 #include "gpucosim/runtime.h"
 #include "scen_workqueue.h"
@@ -177,9 +178,11 @@ out:
 
 /* ------------------------------------------------------------------ hardware rule 1 */
 /* Entry 1 of a queue holds an ILLEGAL control entry while the PBDMA is blocked in entry 0's gate
- * (S[0]).  Not read: no fault for 5000 cycles.  Then (a) entry 1 rewritten to a valid block and
- * S[0] released: it runs; (b) on a second queue left ILLEGAL and released: the channel faults
- * INVALID_GPFIFO_ENTRY at GP_GET 1 (the probe does see a read). */
+ * (S[0]).  Not executed: no fault for 5000 cycles (the lookahead may have read it).  Then (a) entry
+ * 1 rewritten to a valid block *through the device*, as a thread writes it (the copy engine: a
+ * write on the bus, snooped), and S[0] released: the new entry runs, not the one read ahead; (b) on
+ * a second queue left ILLEGAL and released: the channel faults INVALID_GPFIFO_ENTRY at GP_GET 1
+ * (the probe does see a read). */
 static void t_gpfifo_order(void) {
     env_t e;
     ENV_OPEN(e, 0);
@@ -204,10 +207,10 @@ static void t_gpfifo_order(void) {
             gc_pushbuf_t pb;
             gc_pb_init(&pb, w, 16);
             gc_pb_sem_release(&pb, rec, 0xABCD, false, false);
-            REQUIRE_OK(e.dev, gc_mem_write(e.dev, blk1, w, pb.len * 4u));
+            REQUIRE_OK(e.dev, util_ce_write(e.dev, blk1, w, pb.len * 4u));
             uint32_t ent[2] = {GC_GP_ENTRY0_GET((uint32_t)blk1 >> 2),
                                GC_GP_ENTRY1_GET_HI((uint32_t)(blk1 >> 32)) | GC_GP_ENTRY1_LENGTH(pb.len)};
-            REQUIRE_OK(e.dev, gc_mem_write(e.dev, ring + 8, ent, sizeof ent));
+            REQUIRE_OK(e.dev, util_ce_write(e.dev, ring + 8, ent, sizeof ent));
         }
         REQUIRE_OK(e.dev, gc_mem_write(e.dev, dev_of(c.sems), &one, 4)); /* S[0] = 1 */
         uint32_t v = 0;
