@@ -1,6 +1,18 @@
 # mk/tools.mk (included by the Makefile): the tools around the model (issue 18):
 # make coverage, make plots, make sweep, make cocotb.
 
+# ---------------------------------------------------------------- the AXI checker's own test
+# rtl/gc_axi_check.sv Verilated alone (IW = 2, MAX_LEN = 16) under tests/rtl/axi_check_tb.cpp:
+# legal traffic passes, each broken rule stops the run naming its assertion.  Defined before the
+# coverage rules: coverage-bins' prerequisites ($(COV_PROGS)) are expanded where that rule is read.
+$(BUILD)/rtl_axi_check/test_axi_check: rtl/gc_axi_check.sv $(RTL_INC) tests/rtl/axi_check_tb.cpp tests/common/tcase.h \
+    rtl/lint.vlt | check-tools
+	@mkdir -p $(BUILD)
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -O1 -Wno-fatal -Irtl -GIW=2 -GMAX_LEN=16 --top-module gc_axi_check \
+	  -Mdir $(BUILD)/rtl_axi_check -o test_axi_check rtl/lint.vlt rtl/gc_axi_check.sv $(CURDIR)/tests/rtl/axi_check_tb.cpp \
+	  >$(BUILD)/rtl_axi_check.log 2>&1 || { cat $(BUILD)/rtl_axi_check.log; exit 1; }
+TEST_BINS += $(BUILD)/rtl_axi_check/test_axi_check
+all: $(BUILD)/rtl_axi_check/test_axi_check
 # ---------------------------------------------------------------- coverage
 # `make coverage`: the Verilated models with Verilator's line + toggle coverage and the driver
 # with gcov, all in $(COV_BUILD) (a second make with BUILD=$(COV_BUILD) COVERAGE=1); the block
@@ -83,14 +95,3 @@ all: $(COCOTB_SIM)
 cocotb: $(COCOTB_SIM) $(FW_ELFS)
 	BUILD=$(BUILD) $(PY) scripts/run_tests.py --jobs $(JOBS) --timeout 3600 tests/tools/test_cocotb.py
 
-# ---------------------------------------------------------------- the AXI checker's own test
-# rtl/gc_axi_check.sv Verilated alone (IW = 2, MAX_LEN = 16) under tests/rtl/axi_check_tb.cpp:
-# legal traffic passes, each broken rule stops the run naming its assertion.
-$(BUILD)/rtl_axi_check/test_axi_check: rtl/gc_axi_check.sv $(RTL_INC) tests/rtl/axi_check_tb.cpp tests/common/tcase.h \
-    rtl/lint.vlt | check-tools
-	@mkdir -p $(BUILD)
-	$(VERILATOR) --cc --exe --build -j $(JOBS) -O1 -Wno-fatal -Irtl -GIW=2 -GMAX_LEN=16 --top-module gc_axi_check \
-	  -Mdir $(BUILD)/rtl_axi_check -o test_axi_check rtl/lint.vlt rtl/gc_axi_check.sv $(CURDIR)/tests/rtl/axi_check_tb.cpp \
-	  >$(BUILD)/rtl_axi_check.log 2>&1 || { cat $(BUILD)/rtl_axi_check.log; exit 1; }
-TEST_BINS += $(BUILD)/rtl_axi_check/test_axi_check
-all: $(BUILD)/rtl_axi_check/test_axi_check
