@@ -310,7 +310,9 @@ def main():
     print(f"{'metric':<{w}}  {'value':>14}  {'unit':<9} {'better':<7} how")
     print("-" * (w + 60))
     for name, value, unit, better, how in rows:
-        v = f"{value:,.0f}" if isinstance(value, (int, float)) and value >= 100 else f"{value:.3f}"
+        # fractions to 4 places: a figure just under its goal (0.9895 against 0.99) must not read as met
+        v = (f"{value:,.0f}" if value >= 100 else f"{value:.4f}" if value < 1 else f"{value:.3f}") \
+            if isinstance(value, (int, float)) else str(value)
         print(f"{name:<{w}}  {v:>14}  {unit:<9} {better:<7} {how}")
     print(f"\nwritten to {args.out}")
     return 0
