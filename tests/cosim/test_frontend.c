@@ -209,6 +209,51 @@ static void t_interrupt_counters(void) {
     gc_device_close(dev);
 }
 
+/* Every bit of the plain rw registers (no side effect while the channel is disabled; GP_PUT is not
+ * one: an index outside the ring records BAD_GP_PUT) written 1 and 0 and read back, in every channel block and GLOBAL.ACQ_RETRY_INTERVAL: each pattern, its
+ * complement, all ones and all zeros, so that every bit rises and falls; the read masks are the
+ * spec's (GPFIFO_BASE_LO: bits 2:0 read as 0, 8-byte entries; fields: their _MASK). The values
+ * before are written back at the end. */
+static void t_register_bits(void) {
+    gc_device_t *dev = util_open(NULL);
+    REQUIRE(dev);
+    static const uint32_t pat[] = {0xFFFFFFFFu, 0x00000000u, 0xAAAAAAAAu, 0x55555555u, 0x0F0F0F0Fu, 0xF0F0F0F0u};
+    struct reg { uint32_t off, mask; } regs[5 * GC_NUM_CHANNELS + 1];
+    size_t n = 0;
+    for (uint32_t c = 0; c < GC_NUM_CHANNELS; c++) {
+        REQUIRE_OK(dev, gc_mmio_write(dev, GC_REG_CHANNEL_CTRL(c), GC_CHANNEL_CTRL_RESET(1)));
+        regs[n++] = (struct reg){GC_REG_CHANNEL_GPFIFO_BASE_LO(c), ~7u};
+        regs[n++] = (struct reg){GC_REG_CHANNEL_GPFIFO_BASE_HI(c), GC_CHANNEL_GPFIFO_BASE_HI_HI_MASK};
+        regs[n++] = (struct reg){GC_REG_CHANNEL_GPFIFO_SIZE(c), GC_CHANNEL_GPFIFO_SIZE_LOG2_MASK};
+        regs[n++] = (struct reg){GC_REG_CHANNEL_TIMESLICE(c), 0xFFFFFFFFu};
+        regs[n++] = (struct reg){GC_REG_CHANNEL_ACQ_TIMEOUT(c), 0xFFFFFFFFu};
+    }
+    regs[n++] = (struct reg){GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 0xFFFFFFFFu};
+    uint32_t before[sizeof regs / sizeof regs[0]];
+    for (size_t i = 0; i < n; i++) REQUIRE_OK(dev, gc_mmio_read(dev, regs[i].off, &before[i]));
+    int bad = 0;
+    for (size_t p = 0; p < sizeof pat / sizeof pat[0]; p++) {
+        for (size_t i = 0; i < n; i++) REQUIRE_OK(dev, gc_mmio_write(dev, regs[i].off, pat[p] ^ (uint32_t)i));
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = 0, want = (pat[p] ^ (uint32_t)i) & regs[i].mask;
+            REQUIRE_OK(dev, gc_mmio_read(dev, regs[i].off, &v));
+            if (v != want && bad++ < 8)
+                fprintf(stderr, "register 0x%04x: wrote 0x%08x, read 0x%08x, expected 0x%08x\n", regs[i].off,
+                        pat[p] ^ (uint32_t)i, v, want);
+        }
+    }
+    CHECK_EQ(bad, 0);
+    for (size_t i = 0; i < n; i++) REQUIRE_OK(dev, gc_mmio_write(dev, regs[i].off, before[i]));
+    for (uint32_t c = 0; c < GC_NUM_CHANNELS; c++) { /* nothing ran */
+        uint32_t err = 0, get = 0;
+        REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_ERROR(c), &err));
+        REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_GP_GET(c), &get));
+        CHECK_EQ(err, GC_ERROR_CAUSE_NONE);
+        CHECK_EQ(get, 0);
+    }
+    gc_device_close(dev);
+}
+
 static const tcase_t cases[] = {
     {"frontend_memset_2d", t_memset_2d},
     {"frontend_two_engines", t_two_engines},
@@ -216,5 +261,6 @@ static const tcase_t cases[] = {
     {"frontend_acquire_across_channels", t_acquire_across_channels},
     {"frontend_acquire_timeout", t_acquire_timeout},
     {"frontend_interrupt_counters", t_interrupt_counters},
+    {"frontend_register_bits", t_register_bits},
 };
 TCASE_MAIN(cases)
