@@ -67,8 +67,9 @@
 //               write over the entry or burst included: the work queues' entries after a gate are
 //               written by threads while the gate blocks), and when the channel leaves.
 //   GPFIFO      one 8-byte read per entry at GPFIFO_BASE + GP_GET * 8 (by the decoder, or ahead of
-//               time by the lookahead or the prefetch); GP_GET advances when the entry completes. Control entries: OPCODE NOP is skipped, others fault. SYNC WAIT:
-//               the entry's pushbuffer is fetched only once the channel's copy has completed.
+//               time by the lookahead or the prefetch); GP_GET advances when the entry completes.
+//               Control entries: OPCODE NOP is skipped, others fault. SYNC WAIT: the entry's
+//               pushbuffer is fetched only once the channel's copy has completed.
 //   pushbuffer  fetched in bursts of <= AXI_MAX_BURST beats (never across 4 KiB) into a dword
 //               FIFO; a burst is issued only when the FIFO has room for all of it. A beat with a
 //               bus error is queued as poisoned dwords and faults when the decoder reaches it.

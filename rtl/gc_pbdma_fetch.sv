@@ -196,15 +196,10 @@ module gc_pbdma_fetch
         fetch_beats_q <= fetch_beats_q - burst_beats;
         live_n = live_n + RD_OUT_W'(burst_beats);
         push   = 1'b1;
-      end else if (la_load) begin
+      end else if (la_load || pf_load) begin
         ar_valid_q <= 1'b1;
-        ar_addr_q  <= la_ar_addr_i;
-        ar_len_q   <= la_ar_len_i;
-        push       = 1'b1;
-      end else if (pf_load) begin
-        ar_valid_q <= 1'b1;
-        ar_addr_q  <= pf_ar_addr_i;
-        ar_len_q   <= pf_ar_len_i;
+        ar_addr_q  <= la_load ? la_ar_addr_i : pf_ar_addr_i;
+        ar_len_q   <= la_load ? la_ar_len_i : pf_ar_len_i;
         push       = 1'b1;
       end
       if (rx_live) live_n = live_n - RD_OUT_W'(1);
