@@ -81,8 +81,11 @@ static inline gc_status_t util_ce_write(gc_device_t *dev, uint64_t dst, const vo
         (st = gc_mem_alloc(dev, GC_MEM_SYSMEM, 16, 16, &sem)) != GC_OK ||
         (st = gc_mem_write(dev, stage.addr, src, bytes)) != GC_OK || (st = gc_mem_write(dev, sem.addr, zero, 16)) != GC_OK)
         return st;
-    gc_channel_t *c = util_open_channel(dev, 2, 1000, 0);
-    if (!c) return GC_ERR_INVALID_ARG;
+    gc_channel_config_t cc;
+    gc_channel_config_init(&cc);
+    cc.runlist = 2;
+    gc_channel_t *c = NULL;
+    if ((st = gc_channel_open(dev, &cc, &c)) != GC_OK) return st;   /* the driver's own status */
     if ((st = gc_copy(c, dst, stage.addr, bytes, sem.addr, 1)) == GC_OK) st = gc_sem_wait(dev, sem.addr, 1, NULL);
     if (st == GC_OK) st = gc_channel_wait_idle(c);
     gc_channel_close(c);

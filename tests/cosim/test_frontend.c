@@ -209,11 +209,12 @@ static void t_interrupt_counters(void) {
     gc_device_close(dev);
 }
 
-/* Every bit of the plain rw registers (no side effect while the channel is disabled; GP_PUT is not
- * one: an index outside the ring records BAD_GP_PUT) written 1 and 0 and read back, in every channel block and GLOBAL.ACQ_RETRY_INTERVAL: each pattern, its
- * complement, all ones and all zeros, so that every bit rises and falls; the read masks are the
- * spec's (GPFIFO_BASE_LO: bits 2:0 read as 0, 8-byte entries; fields: their _MASK). The values
- * before are written back at the end. */
+/* Every bit of the plain rw registers of every channel block and GLOBAL.ACQ_RETRY_INTERVAL (no
+ * side effect while the channel is disabled; GP_PUT is not one: an index outside the ring records
+ * BAD_GP_PUT) written 1 and 0 and read back: all ones, all zeros and alternating patterns, each
+ * XORed with the register's index so neighbours differ, so every bit rises and falls. The read
+ * masks are the spec's (GPFIFO_BASE_LO: bits 2:0 read as 0, 8-byte entries; fields: their _MASK).
+ * The values before are written back at the end. */
 static void t_register_bits(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
