@@ -102,10 +102,17 @@ def test_scheduler_address():
                 sorted(itertools.product(["4096", "64"], ["1", "2"])), rows
             assert all(r["verdict"] == "PASSED" and r["worker"].startswith("tcp://127.0.0.1:") for r in rows), rows
         finally:
-            for q in procs:
+            # workers first, while their scheduler is still up (a worker whose scheduler went away
+            # first may retry its connection for minutes before it exits); what has not exited
+            # after 60 s is killed, so the teardown cannot fail a sweep that passed
+            for q in reversed(procs):
                 q.terminate()
-            for q in procs:
-                q.wait(timeout=60)
+            for q in reversed(procs):
+                try:
+                    q.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    q.kill()
+                    q.wait()
 
 
 def test_failed_run_row():
