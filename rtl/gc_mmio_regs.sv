@@ -21,6 +21,12 @@
 // running stretch), so nothing here is evaluated per channel and per cycle, and every count is
 // exact across stretches where the engines' clocks are stopped.
 //
+// Two counts of time: cycle_o counts the cycles since reset (the PBDMAs' timers and the level
+// counters here measure stretches with it), time_o is GLOBAL.CYCLE, the time base the device
+// stamps (the atomic unit's timestamps, the copy engines' start stamps, the SIMT CYCLE CSRs). They
+// are equal until the host writes CYCLE_LO (CYCLE_HI first), which moves only the time base, so a
+// write never ends a time slice, fires an acquire timeout or changes a *_CYCLES counter.
+//
 // Clock gating (gpu_top): GLOBAL.CLOCK_GATING.DISABLE is exported on clk_gate_dis_o; gated_i
 // reports, per engine (PBDMAs 0..NRL-1, copy engines, then the compute engine), the cycles whose
 // clock edge was stopped: RUNLIST.GATED_CYCLES, ENGINE.GATED_CYCLES, COMPUTE.GATED_CYCLES.
@@ -72,7 +78,8 @@ module gc_mmio_regs
   output logic [NCH-1:0][ILW-1:0]           ch_interleave_o,
   output logic [NCH-1:0][31:0]              ch_acq_timeout_o,
   output logic [31:0]                       acq_retry_o,      // GLOBAL.ACQ_RETRY_INTERVAL
-  output logic [63:0]                       cycle_o,          // free-running cycle counter
+  output logic [63:0]                       cycle_o,          // free-running cycle count (timers)
+  output logic [63:0]                       time_o,           // the time base (GLOBAL.CYCLE: stamps)
   output logic                              clk_gate_dis_o,   // GLOBAL.CLOCK_GATING.DISABLE
   input  logic [NRL+NCE:0]                  gated_i,          // engine clocks stopped this cycle
 
@@ -177,8 +184,9 @@ module gc_mmio_regs
   logic                                       log_en_q;
   logic [GC_COMPUTE_LOG_CTRL_SIZE_LOG2_W-1:0] log_size_q;
   logic                                       no_evict_q;
-  logic [63:0] cycle_q;
-  logic [31:0] cycle_hi_q;
+  logic [63:0] cycle_q;      // cycles since reset: the timers' and level counters' count
+  logic [63:0] time_q;       // GLOBAL.CYCLE, the time base: cycle_q until the host writes it
+  logic [31:0] cycle_hi_q;   // CYCLE_HI: latched by a CYCLE_LO read, or written
 
   // AXI4-Lite channel buffers
   logic          aw_have_q, w_have_q, b_valid_q, r_valid_q;
@@ -382,7 +390,7 @@ module gc_mmio_regs
         end
         GC_REG_GLOBAL_INTR_STATUS:    v = intr_status_q;
         GC_REG_GLOBAL_INTR_ENABLE:    v = intr_enable_q;
-        GC_REG_GLOBAL_CYCLE_LO:       v = cycle_q[31:0];
+        GC_REG_GLOBAL_CYCLE_LO:       v = time_q[31:0];
         GC_REG_GLOBAL_CYCLE_HI:       v = cycle_hi_q;
         GC_REG_GLOBAL_FAULT_CHANNELS: v = 32'(fault_map);
         GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: v = acq_retry_q;
@@ -439,6 +447,8 @@ module gc_mmio_regs
     if (d.hit && d.blk == BLK_GLOBAL) begin
       unique case (d.off)
         GC_REG_GLOBAL_INTR_ENABLE:        v = intr_enable_q;
+        GC_REG_GLOBAL_CYCLE_LO:           v = time_q[31:0];
+        GC_REG_GLOBAL_CYCLE_HI:           v = cycle_hi_q;
         GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: v = acq_retry_q;
         GC_REG_GLOBAL_CLOCK_GATING: v[GC_GLOBAL_CLOCK_GATING_DISABLE_LSB] = clk_gate_dis_q;
         default: v = '0;
@@ -613,6 +623,7 @@ module gc_mmio_regs
       intr_status_q <= '0;
       intr_enable_q <= '0;
       cycle_q       <= '0;
+      time_q        <= '0;
       cycle_hi_q    <= '0;
       acq_retry_q   <= ACQ_RETRY_RESET;
       clk_gate_dis_q <= 1'b0;
@@ -639,9 +650,12 @@ module gc_mmio_regs
         clk_gate_dis_q <= wval[GC_GLOBAL_CLOCK_GATING_DISABLE_LSB];
       end
       cycle_q <= cycle_q + 64'd1;
+      time_q  <= time_q + 64'd1;
       if (do_read && rdec.hit && rdec.blk == BLK_GLOBAL && rdec.off == GC_REG_GLOBAL_CYCLE_LO) begin
-        cycle_hi_q <= cycle_q[63:32];
+        cycle_hi_q <= time_q[63:32];
       end
+      if (wr_glob && wdec.off == GC_REG_GLOBAL_CYCLE_HI) cycle_hi_q <= wval;
+      if (wr_glob && wdec.off == GC_REG_GLOBAL_CYCLE_LO) time_q <= {cycle_hi_q, wval};
       if (wr_glob && wdec.off == GC_REG_GLOBAL_INTR_ENABLE) intr_enable_q <= wval & INTR_MASK;
       // w1c; a new event in the same cycle wins over the clear
       if (wr_glob && wdec.off == GC_REG_GLOBAL_INTR_STATUS) begin
@@ -804,6 +818,7 @@ module gc_mmio_regs
   assign ch_acq_timeout_o = acq_timeout_q;
   assign acq_retry_o      = acq_retry_q;
   assign cycle_o          = cycle_q;
+  assign time_o           = time_q;
   assign clk_gate_dis_o   = clk_gate_dis_q;
 
 endmodule

@@ -13,8 +13,9 @@
 // (gc_idle_gate: a latch-based ICG, gc_clock_gate), stopped while the engine is idle and running
 // again in the cycle its first doorbell, copy command, launch or memory response arrives. The
 // register block, the atomic unit and the crossbar always run; the free-running counters
-// (GLOBAL.CYCLE, the per-channel counters of gc_mmio_regs) live there, and the engines read time
-// as a timestamp (cycle), so a gated stretch changes no count. GLOBAL.CLOCK_GATING.DISABLE keeps
+// (the cycle count, GLOBAL.CYCLE's time base, the per-channel counters of gc_mmio_regs) live
+// there, and the engines read time as a timestamp (cycle; the stamping units time_base), so a
+// gated stretch changes no count. GLOBAL.CLOCK_GATING.DISABLE keeps
 // every engine clock running; *.GATED_CYCLES count the stopped cycles. The gated clocks
 // (clk_pbdma[n], clk_ce[n], clk_simt) and gated_* are in the waveform.
 `include "gc_axi_pins.svh"
@@ -81,7 +82,8 @@ module gpu_top
   logic [NCH-1:0][31:0]     ch_timeslice, ch_acq_timeout;
   logic [NCH-1:0][ILW-1:0]  ch_interleave;
   logic [31:0]              acq_retry;
-  logic [63:0]              cycle;
+  logic [63:0]              cycle;       // cycles since reset: the PBDMAs' timers
+  logic [63:0]              time_base;   // GLOBAL.CYCLE, the time base: what the device stamps
 
   logic [NRL-1:0]            gp_get_we, fault_valid, mthd_inc, pbdma_nonstall, sw_valid;
   logic [NRL-1:0][CH_W-1:0]  gp_get_ch, fault_ch, mthd_ch, sw_ch;
@@ -267,6 +269,7 @@ module gpu_top
     .ch_acq_timeout_o    (ch_acq_timeout),
     .acq_retry_o         (acq_retry),
     .cycle_o             (cycle),
+    .time_o              (time_base),
     .clk_gate_dis_o      (clk_gate_dis),
     .gated_i             ({gated_simt, gated_ce, gated_pbdma}),
     .gp_get_we_i         (gp_get_we),
@@ -396,7 +399,7 @@ module gpu_top
     .no_evict_i        (tmu_no_evict),
     .regs_o            (simt_regs),
     .idle_o            (simt_idle),
-    .timestamp_i       (cycle),
+    .timestamp_i       (time_base),
     .c_req_o           (simt_req),
     .c_rsp_i           (simt_rsp),
     .aq_valid_o        (aq_valid[AQ_SIMT +: NA_SIMT]),
@@ -439,7 +442,7 @@ module gpu_top
     .rst_ni,
     .eng_req_i         (eng_req[1]),
     .eng_rsp_o         (eng_rsp[1]),
-    .cycle_i           (cycle[31:0]),
+    .cycle_i           (time_base[31:0]),
     .intr_o            (ce_intr[0]),
     .state_o           (ce_state[0]),
     .rd_out_o          (ce_rd_out[0]),
@@ -457,7 +460,7 @@ module gpu_top
     .rst_ni,
     .eng_req_i         (eng_req[2]),
     .eng_rsp_o         (eng_rsp[2]),
-    .cycle_i           (cycle[31:0]),
+    .cycle_i           (time_base[31:0]),
     .intr_o            (ce_intr[1]),
     .state_o           (ce_state[1]),
     .rd_out_o          (ce_rd_out[1]),
@@ -493,7 +496,7 @@ module gpu_top
     .as_valid_o    (as_valid),
     .as_rdata_o    (as_rdata),
     .as_err_o      (as_err),
-    .timestamp_i   (cycle),
+    .timestamp_i   (time_base),
     .st_valid_i    (st_valid),
     .st_addr_i     (st_addr),
     .st_wmask_i    (st_wmask),

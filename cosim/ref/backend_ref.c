@@ -169,8 +169,8 @@ static bool reg_read(ref_t *r, uint32_t off, uint32_t *v) {
         case GC_REG_GLOBAL_INTR_STATUS: *v = r->intr_status; break;
         case GC_REG_GLOBAL_INTR_ENABLE: *v = r->intr_enable; break;
         case GC_REG_GLOBAL_CYCLE_LO:
-            *v = (uint32_t)r->now;
-            r->cycle_hi = (uint32_t)(r->now >> 32);
+            *v = (uint32_t)ref_time(r, r->now);
+            r->cycle_hi = (uint32_t)(ref_time(r, r->now) >> 32);
             break;
         case GC_REG_GLOBAL_CYCLE_HI: *v = r->cycle_hi; break;
         case GC_REG_GLOBAL_FAULT_CHANNELS: *v = fault_map(r); break;
@@ -232,14 +232,16 @@ static bool reg_write(ref_t *r, uint32_t off, uint32_t v) {
         case GC_REG_GLOBAL_INTR_STATUS: r->intr_status &= ~v & INTR_MASK; break;
         case GC_REG_GLOBAL_INTR_ENABLE: r->intr_enable = v & INTR_MASK; break;
         case GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: r->acq_retry = v; break;
+        case GC_REG_GLOBAL_CYCLE_HI: r->cycle_hi = v; break;
+        case GC_REG_GLOBAL_CYCLE_LO: /* the time base is {CYCLE_HI, v} from the next cycle on */
+            r->time_ofs = (((uint64_t)r->cycle_hi << 32) | v) - (r->now + 1u);
+            break;
         case GC_REG_GLOBAL_CLOCK_GATING:
             r->clock_gating = GC_GLOBAL_CLOCK_GATING_DISABLE(GC_GLOBAL_CLOCK_GATING_DISABLE_GET(v));
             break;
         case GC_REG_GLOBAL_ID:
         case GC_REG_GLOBAL_VERSION:
         case GC_REG_GLOBAL_CONFIG:
-        case GC_REG_GLOBAL_CYCLE_LO:
-        case GC_REG_GLOBAL_CYCLE_HI:
         case GC_REG_GLOBAL_FAULT_CHANNELS: break;
         default: return false;
         }

@@ -278,11 +278,16 @@ typedef struct ref {
     ref_au_req_t au[REF_NAU];
     uint64_t au_free;    /* the atomic unit serves one request at a time */
     uint32_t intr_status, intr_enable, acq_retry, cycle_hi;
+    uint64_t time_ofs;   /* GLOBAL.CYCLE (the time base the device stamps) = now + time_ofs */
     uint32_t clock_gating; /* GLOBAL.CLOCK_GATING, kept for read-back (no clocks are modelled) */
     uint64_t n_reads, n_wbeats; /* read bursts issued, write beats (fault injection, dump) */
     double t_open;
     /* the event port (ref_bus.h): where ref_emit delivers, wired by backend_ref.c at open */
     void (*sink)(struct ref *r, const struct ref_event *ev);
 } ref_t;
+
+/* The time base (GLOBAL.CYCLE) at cycle `cyc`: what the device stamps.  Timers and the *_CYCLES
+ * counters use the cycles themselves (a CYCLE_LO write moves only the time base). */
+static inline uint64_t ref_time(const ref_t *r, uint64_t cyc) { return cyc + r->time_ofs; }
 
 #endif

@@ -240,7 +240,7 @@ void ref_au_request(ref_t *r, uint32_t who, ref_au_op_t op, uint32_t size, uint6
     }
     *q = (ref_au_req_t){.valid = true, .t_eff = eff, .t_done = t, .op = op, .size = size,
                         .addr = addr & REF_ADDR_MASK, .wdata = wdata, .red = red, .is_signed = is_signed,
-                        .stamp = start + 1u};
+                        .stamp = ref_time(r, start + 1u)};
     r->au_free = t;
 }
 

@@ -174,7 +174,7 @@ void ref_ce_launch(ref_t *r, uint32_t idx, const ref_chan_t *c, uint32_t ch, uin
     e->valid_bytes = 0;
     bool moves = e->copy && e->line_len != 0 && e->line_count != 0;
     uint64_t t0 = r->now + 1u; /* the command handshake */
-    e->start = (uint32_t)t0;   /* gc_copy_engine start_q: the cycle counter's low word then */
+    e->start = (uint32_t)ref_time(r, t0); /* gc_copy_engine start_q: the time base's low word then */
     if (moves) {
         bool err;
         e->valid_bytes = ce_walk(r, e, false, &err);

@@ -245,7 +245,7 @@ static uint32_t mem_store(run_t *k, uint32_t tidx, uint32_t ad, uint32_t n, ires
 /* ------------------------------------------------------------------ one thread instruction */
 static uint32_t csr_value(run_t *k, uint32_t tidx, uint32_t csr, bool *ok) {
     const thr_t *t = &k->t[tidx];
-    uint64_t cyc = k->t0 + k->cycles;
+    uint64_t cyc = ref_time(k->r, k->t0 + k->cycles);
     *ok = true;
     switch (csr) {
     case GC_SIMT_CSR_CYCLE: return (uint32_t)cyc;

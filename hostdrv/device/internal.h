@@ -32,6 +32,7 @@ struct gc_device {
     void (*close_channel)(struct gc_channel *ch);
     char last_error[512];
     char stuck[320]; /* the one-line stuck state, read once when the watchdog fired ("" before) */
+    bool time_set;   /* gc_time_set moved the time base (GLOBAL.CYCLE) away from the cycle count */
 };
 
 /* Record a one-line error message on the device (printf style) and return `st`. */

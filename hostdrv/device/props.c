@@ -7,16 +7,46 @@
 
 #include "internal.h"
 
-/* Read one register; on failure record which one and why. */
+/* A register access's status; on failure record which register and why. */
+static gc_status_t reg_status(gc_device_t *dev, gc_status_t st, const char *verb, uint32_t off, const char *name) {
+    if (st == GC_OK) return GC_OK;
+    const char *m = gc_device_last_error(dev);
+    char why[256];
+    snprintf(why, sizeof why, "%s", *m ? m : gc_status_str(st));
+    return gc_fail(dev, st, "%s %s (BAR0 0x%04x): %s", verb, name, (unsigned)off, why);
+}
+
 static gc_status_t rd(gc_device_t *dev, uint32_t off, const char *name, uint32_t *v) {
-    gc_status_t st = gc_mmio_read(dev, off, v);
-    if (st != GC_OK) {
-        const char *m = gc_device_last_error(dev);
-        char why[256];
-        snprintf(why, sizeof why, "%s", *m ? m : gc_status_str(st));
-        return gc_fail(dev, st, "reading %s (BAR0 0x%04x): %s", name, (unsigned)off, why);
-    }
-    return GC_OK;
+    return reg_status(dev, gc_mmio_read(dev, off, v), "reading", off, name);
+}
+
+static gc_status_t wr(gc_device_t *dev, uint32_t off, const char *name, uint32_t v) {
+    return reg_status(dev, gc_mmio_write(dev, off, v), "writing", off, name);
+}
+
+gc_status_t gc_time_read(gc_device_t *dev, uint64_t *t) {
+    if (!dev || !t) return dev ? gc_fail(dev, GC_ERR_INVALID_ARG, "gc_time_read: NULL time") : GC_ERR_INVALID_ARG;
+    uint32_t lo = 0, hi = 0;
+    gc_status_t st = rd(dev, GC_REG_GLOBAL_CYCLE_LO, "GLOBAL.CYCLE_LO", &lo); /* latches CYCLE_HI */
+    if (!st) st = rd(dev, GC_REG_GLOBAL_CYCLE_HI, "GLOBAL.CYCLE_HI", &hi);
+    if (!st) *t = (uint64_t)hi << 32 | lo;
+    return st;
+}
+
+gc_status_t gc_time_set(gc_device_t *dev, uint64_t t) {
+    if (!dev) return GC_ERR_INVALID_ARG;
+    gc_status_t st = wr(dev, GC_REG_GLOBAL_CYCLE_HI, "GLOBAL.CYCLE_HI", (uint32_t)(t >> 32));
+    if (!st) st = wr(dev, GC_REG_GLOBAL_CYCLE_LO, "GLOBAL.CYCLE_LO", (uint32_t)t);
+    if (!st) dev->time_set = true;
+    return st;
+}
+
+bool gc_time_is_set(const gc_device_t *dev) { return dev && dev->time_set; }
+
+uint64_t gc_time_host(gc_device_t *dev) {
+    uint64_t t = 0;
+    if (gc_time_is_set(dev) && gc_time_read(dev, &t) == GC_OK) return t;
+    return gc_device_cycles(dev);
 }
 
 static const gc_window_prop_t windows[GC_PROPS_WINDOWS] = {
@@ -140,11 +170,9 @@ gc_status_t gc_counters_read(gc_device_t *dev, gc_counters_t *out) {
     if (!dev || !out) return dev ? gc_fail(dev, GC_ERR_INVALID_ARG, "gc_counters_read: NULL counters") : GC_ERR_INVALID_ARG;
     gc_counters_t c;
     memset(&c, 0, sizeof c);
-    uint32_t lo = 0, hi = 0, cc = 0;
-    gc_status_t st = rd(dev, GC_REG_GLOBAL_CYCLE_LO, "GLOBAL.CYCLE_LO", &lo); /* latches CYCLE_HI */
-    if (!st) st = rd(dev, GC_REG_GLOBAL_CYCLE_HI, "GLOBAL.CYCLE_HI", &hi);
+    uint32_t cc = 0;
+    gc_status_t st = gc_time_read(dev, &c.cycle);
     if (!st) st = read_config(dev, &c.channels, &c.runlists, &c.copy_engines, NULL);
-    c.cycle = (uint64_t)hi << 32 | lo;
     char name[48];
     for (uint32_t r = 0; !st && r < c.runlists; r++) {
         snprintf(name, sizeof name, "RUNLIST%u.SWITCHES", r);

@@ -656,7 +656,7 @@ static gcrt_error_t push_op(gcrt_t *rt, gcrt_stream_t *s, gcrt_op_kind_t kind, g
     o->pub.hw_channel = gc_channel_id(rt->chan[q]);
     o->pub.engine = rt->cfg.copy_runlist - 1;
     o->pub.bytes = bytes;
-    o->pub.submit_cycle = gc_device_cycles(rt->dev);
+    o->pub.submit_cycle = gc_time_host(rt->dev);
     if ((e = push(rt, q, &pb, kind == GCRT_OP_MEMSET ? "gcrt_memset_async" : "gcrt_memcpy_async"))) return e;
     rt->nops++;
     return ok(rt);
@@ -1211,7 +1211,7 @@ gcrt_error_t gcrt_launch_ex(gcrt_t *rt, gcrt_stream_t *s, const gc_elf_t *image,
     o->pub.bytes = args_bytes;
     o->pub.task = (uint32_t)(kb.addr >> 8);
     o->pub.device_priority = (uint32_t)dp;
-    o->pub.submit_cycle = gc_device_cycles(rt->dev);
+    o->pub.submit_cycle = gc_time_host(rt->dev);
     if ((e = push(rt, cidx, &pb, W))) {
         gc_mem_free(rt->dev, &kb);
         return e;

@@ -3,7 +3,10 @@
  * semaphore-only LAUNCH_DMA, copy-engine reductions, unimplemented LAUNCH_DMA values, host
  * reductions with RELEASE_TIMESTAMP, the reduction forms NVIDIA rejects, DMA_NOP words.
  * docs/nvidia-deviations.md lists where the model departs from NVIDIA's documents. */
+#include <inttypes.h>
+
 #include "cosim_util.h"
+#include "gpucosim/props.h"
 #include "tcase.h"
 
 #define CE_SUBCH 4u /* gc_channel_open binds the copy class here */
@@ -414,6 +417,74 @@ static void t_host_reduce_timestamp(void) {
     gc_device_close(dev);
 }
 
+/* GLOBAL.CYCLE, the time base (gc_time_set / gc_time_read, NVIDIA's PTIMER TIME_1 / TIME_0): the
+ * cycle count until set; set to T it reads T plus the cycles since, and every stamp the device
+ * writes comes from it (a host RELEASE_TIMESTAMP release, a copy's four-word release: its start
+ * word and end stamp), across the 32-bit carry and the 64-bit wrap, both ends of the range
+ * included.  The *_CYCLES counters count cycles, not the time base: setting it changes none. */
+static void t_time_base(void) {
+    fx_t f;
+    REQUIRE(fx_open(&f, 256));
+    gc_device_t *dev = f.dev;
+    gc_buf_t src, dst;
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, 2048, 64, &src));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 2048, 64, &dst));
+    uint64_t t = 0;
+    REQUIRE_OK(dev, gc_time_read(dev, &t));
+    CHECK(t > 0 && t <= gc_device_cycles(dev)); /* the cycle count: never set */
+    CHECK(!gc_time_is_set(dev) && !gc_time_is_set(NULL));
+    CHECK_EQ(gc_time_read(dev, NULL), GC_ERR_INVALID_ARG);
+    CHECK(strstr(gc_device_last_error(dev), "NULL") != NULL);
+    CHECK_EQ(gc_time_read(NULL, &t), GC_ERR_INVALID_ARG);
+    CHECK_EQ(gc_time_set(NULL, 0), GC_ERR_INVALID_ARG);
+    /* the wrap and the carry fall inside the work (a few hundred cycles after the set) */
+    static const uint64_t bases[] = {0, 0xFFFFFFFFull - 300, UINT64_MAX - 300, UINT64_MAX, 0x8000000000000000ull,
+                                     0x5A5A5A5AA5A5A5A5ull, 0xA5A5A5A55A5A5A5Aull};
+    static uint32_t w[256];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, w, 256);
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+        const uint64_t T = bases[i];
+        gc_counters_t c0, c1, d;
+        REQUIRE_OK(dev, gc_counters_read(dev, &c0));
+        const uint64_t k0 = gc_device_cycles(dev);
+        REQUIRE_OK(dev, gc_time_set(dev, T));
+        const uint64_t k1 = gc_device_cycles(dev);
+        uint64_t r = 0;
+        REQUIRE_OK(dev, gc_time_read(dev, &r));
+        CHECK(r - T <= gc_device_cycles(dev) - k1); /* modulo 2^64: T plus the cycles since */
+        gc_pb_reset(&pb);
+        gc_pb_sem_release_ts(&pb, f.s.addr, i + 1, false, true);
+        gc_copy_desc_t cd = {.dst = dst.addr, .src = src.addr, .line_bytes = 2048, .line_count = 1,
+                             .sem = GC_COPY_SEM_FOUR_WORD, .sem_addr = f.s.addr + 16, .sem_payload = (uint32_t)i + 1};
+        gc_pb_copy_desc(&pb, CE_SUBCH, &cd);
+        gc_pb_sem_release_ts(&pb, f.s.addr + 32, i + 1, false, true);
+        REQUIRE_OK(dev, pb.status);
+        REQUIRE_OK(dev, run(f.ch, &pb));
+        const uint64_t span = gc_device_cycles(dev) - k1;
+        uint32_t q[4];
+        REQUIRE_OK(dev, gc_mem_read(dev, f.s.addr + 16, q, 16));
+        const gc_copy_record_t cr = gc_copy_record(q);
+        const uint64_t h0 = rd64(dev, f.s.addr + 8), h1 = rd64(dev, f.s.addr + 40);
+        /* each stamp is T plus the cycles since the set, in the order the work ran (all modulo 2^64) */
+        if (rd32(dev, f.s.addr) != i + 1 || cr.payload != i + 1 || rd32(dev, f.s.addr + 32) != i + 1 ||
+            h0 - T == 0 || h0 - T >= span || cr.start - h0 == 0 || cr.start - h0 >= span || cr.end - cr.start == 0 ||
+            cr.end - cr.start >= span || h1 - cr.end == 0 || h1 - cr.end >= span)
+            TCASE_FAIL_("time base 0x%016" PRIx64 ": stamps 0x%016" PRIx64 " (copy 0x%016" PRIx64 " .. 0x%016" PRIx64
+                        ") 0x%016" PRIx64 " are not in order within the %" PRIu64 " cycles since the set",
+                        T, h0, cr.start, cr.end, h1, span);
+        REQUIRE_OK(dev, gc_counters_read(dev, &c1));
+        const uint64_t cycles = gc_device_cycles(dev) - k0;
+        gc_counters_diff(&c0, &c1, &d);
+        for (uint32_t rl = 0; rl < d.runlists; rl++) CHECK(d.runlist_gated[rl] <= cycles);
+        for (uint32_t e = 0; e < d.copy_engines; e++) CHECK(d.ce_gated[e] <= cycles && d.ce_busy_cycles[e] <= cycles);
+        for (uint32_t c = 0; c < d.channels; c++)
+            CHECK(d.channel[c].cycles_resident <= cycles && d.channel[c].acq_blocked_cycles <= cycles);
+        if (d.compute) CHECK(d.gated_cycles <= cycles && d.active_cycles <= cycles);
+    }
+    gc_device_close(dev);
+}
+
 /* The reduction forms NVIDIA's hardware rejects fault INVALID_REDUCTION, memory untouched; the
  * neighbouring accepted forms (signed 32-bit IADD, unsigned 64-bit IADD) run. */
 static void t_host_rejected_forms(void) {
@@ -508,6 +579,7 @@ static const tcase_t cases[] = {
     {"nvclass_ce_reductions", t_ce_reductions},
     {"nvclass_ce_unsupported", t_ce_unsupported},
     {"nvclass_host_reduce_timestamp", t_host_reduce_timestamp},
+    {"nvclass_time_base", t_time_base},
     {"nvclass_host_rejected_forms", t_host_rejected_forms},
     {"nvclass_dma_nop", t_dma_nop},
 };

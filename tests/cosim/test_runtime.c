@@ -386,6 +386,60 @@ static void t_free_in_use(void) {
     gcrt_close(rt);
 }
 
+/* After gc_time_set (the time base just below the 64-bit wrap, which falls inside the work): the
+ * ops' submit, launch, start and end cycles and an event pair's elapsed cycles are on the time
+ * base's scale, in order modulo 2^64, within the cycles the work took. */
+static void t_time_base(void) {
+    gcrt_t *rt = rt_open(true);
+    REQUIRE(rt);
+    gc_device_t *dev = gcrt_device(rt);
+    enum { N = 8192 };
+    static uint8_t in[N], got[N];
+    gcsc_fill(in, N, 9);
+    uint64_t h_in, h_out, d_a;
+    RT_OK(rt, gcrt_malloc_host(rt, &h_in, N));
+    RT_OK(rt, gcrt_malloc_host(rt, &h_out, N));
+    RT_OK(rt, gcrt_malloc(rt, &d_a, N));
+    RT_OK(rt, gcrt_write(rt, h_in, in, N));
+    gcrt_event_t *e0, *e1;
+    RT_OK(rt, gcrt_event_create(rt, &e0));
+    RT_OK(rt, gcrt_event_create(rt, &e1));
+    RT_OK(rt, gcrt_device_synchronize(rt));
+    CHECK(!gc_time_is_set(dev));
+    const uint64_t k0 = gc_device_cycles(dev);
+    CHECK_EQ(gc_time_set(dev, UINT64_MAX - 400), GC_OK);
+    CHECK(gc_time_is_set(dev));
+    RT_OK(rt, gcrt_event_record(rt, e0, NULL));
+    RT_OK(rt, gcrt_memcpy_async(rt, d_a, h_in, N, GCRT_MEMCPY_HOST_TO_DEVICE, NULL, "h2d"));
+    RT_OK(rt, gcrt_memcpy_async(rt, h_out, d_a, N, GCRT_MEMCPY_DEVICE_TO_HOST, NULL, "d2h"));
+    RT_OK(rt, gcrt_event_record(rt, e1, NULL));
+    RT_OK(rt, gcrt_device_synchronize(rt));
+    const uint64_t span = gc_device_cycles(dev) - k0;
+    RT_OK(rt, gcrt_read(rt, h_out, got, N));
+    CHECK_EQ(util_diff("h2d/d2h across the time base's wrap", in, got, N), 0);
+    uint64_t el = 0;
+    RT_OK(rt, gcrt_event_elapsed_cycles(rt, e0, e1, &el));
+    CHECK(el > 0 && el < span);
+    const gcrt_op_t *ops;
+    size_t n;
+    RT_OK(rt, gcrt_ops(rt, &ops, &n));
+    REQUIRE(n == 2);
+    for (size_t i = 0; i < n; i++) {
+        const gcrt_op_t *o = &ops[i];
+        if (!o->done || o->launch_cycle - o->submit_cycle >= span || o->start_cycle - o->launch_cycle >= span ||
+            o->end_cycle - o->start_cycle == 0 || o->end_cycle - o->start_cycle >= span)
+            TCASE_FAIL_("op %zu: submit 0x%016llx launch 0x%016llx start 0x%016llx end 0x%016llx: not in order "
+                        "within the %llu cycles of the work",
+                        i, (unsigned long long)o->submit_cycle, (unsigned long long)o->launch_cycle,
+                        (unsigned long long)o->start_cycle, (unsigned long long)o->end_cycle, (unsigned long long)span);
+    }
+    CHECK(ops[1].start_cycle - ops[0].end_cycle < span); /* one stream: in order */
+    CHECK(ops[0].submit_cycle > UINT64_MAX - 400 && ops[1].end_cycle < span); /* the wrap is inside */
+    gcrt_event_destroy(rt, e0);
+    gcrt_event_destroy(rt, e1);
+    gcrt_close(rt);
+}
+
 static const tcase_t cases[] = {
     {"rt_free_in_use", t_free_in_use},
     {"rt_memcpy_memset", t_memcpy_memset},
@@ -396,5 +450,6 @@ static const tcase_t cases[] = {
     {"rt_copy_priority_walkthrough", t_copy_priority},
     {"rt_copy_priority_prior_art", t_copy_priority_prior_art},
     {"rt_video_pipeline", t_video_pipeline},
+    {"rt_time_base", t_time_base},
 };
 TCASE_MAIN(cases)

@@ -89,4 +89,21 @@ void gc_counters_diff(const gc_counters_t *a, const gc_counters_t *b, gc_counter
  * instruction, copy-engine bytes per busy cycle). */
 void gc_counters_print(FILE *f, const gc_counters_t *c, const gc_device_props_t *p);
 
+/* The device time base (GLOBAL.CYCLE, as NVIDIA's PTIMER): what the device stamps into semaphore
+ * timestamps, TMU log records, copy start stamps and the SIMT CYCLE / CYCLEH CSRs.  It advances by
+ * one every cycle.  gc_time_read reads it (CYCLE_LO, which latches CYCLE_HI, then CYCLE_HI);
+ * gc_time_set makes it `t` from the cycle after the write (CYCLE_HI, then CYCLE_LO).  Setting it
+ * changes no timer: time slices, acquire retries and timeouts and the *_CYCLES counters count
+ * cycles, not the time base.  Errors as gc_device_get_props. */
+gc_status_t gc_time_read(gc_device_t *dev, uint64_t *t);
+gc_status_t gc_time_set(gc_device_t *dev, uint64_t t);
+/* True once gc_time_set moved the time base on this device. */
+bool gc_time_is_set(const gc_device_t *dev);
+/* The host's "now" on the scale of the device's stamps: gc_device_cycles(dev) while the time base
+ * was never set (free: no register read; the time base counts from the end of reset, a few cycles
+ * fewer), else the time base read from the device (gc_time_read, or gc_device_cycles if that
+ * read fails).  The runtime's op submit cycles use it, so an op's end - submit stays its latency
+ * after a gc_time_set. */
+uint64_t gc_time_host(gc_device_t *dev);
+
 #endif

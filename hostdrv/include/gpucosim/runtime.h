@@ -372,7 +372,8 @@ typedef struct gcrt_op {
     int stream_priority;
     uint32_t copy_priority, hw_channel, engine; /* kernels: copy_priority 0, engine GCRT_COMPUTE_ENGINE */
     uint64_t bytes;
-    uint64_t submit_cycle;   /* when the host pushed it (the device cycle count at the push) */
+    uint64_t submit_cycle;   /* when the host pushed it (the device cycle count at the push; after a
+                              * gc_time_set, the time base read then: gc_time_host) */
     uint64_t launch_cycle;   /* stamp of the timestamped release its channel executed just before
                               * LAUNCH_DMA / SEND_PCAS_A (0 until then) */
     bool launched;
