@@ -45,6 +45,7 @@
 module gc_mmio_regs
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
+  import gc_pbdma_pkg::GPI_W;   // a GPFIFO index (GP_GET): GP_GET / ERROR_GP_GET zero-extend it
 #(
   localparam int unsigned NCH  = GC_NUM_CHANNELS,
   localparam int unsigned CH_W = $clog2(NCH),
@@ -71,7 +72,7 @@ module gc_mmio_regs
   output logic [NCH-1:0][GC_AXI_ADDR_W-1:0] ch_gpfifo_base_o,
   output logic [NCH-1:0][LW-1:0]            ch_gpfifo_log2_o,
   output logic [NCH-1:0][31:0]              ch_gp_put_o,
-  output logic [NCH-1:0][31:0]              ch_gp_get_o,
+  output logic [NCH-1:0][GPI_W-1:0]         ch_gp_get_o,
   output logic [NCH-1:0]                    ch_reset_o,       // 1-cycle pulse per CTRL.RESET
   output logic [NCH-1:0][RLW-1:0]           ch_runlist_o,
   output logic [NCH-1:0][31:0]              ch_timeslice_o,
@@ -86,11 +87,11 @@ module gc_mmio_regs
   // From the PBDMAs (one per runlist)
   input  logic [NRL-1:0]                 gp_get_we_i,
   input  logic [NRL-1:0][CH_W-1:0]       gp_get_ch_i,
-  input  logic [NRL-1:0][31:0]           gp_get_val_i,
+  input  logic [NRL-1:0][GPI_W-1:0]      gp_get_val_i,
   input  logic [NRL-1:0]                 fault_valid_i,
   input  logic [NRL-1:0][CH_W-1:0]       fault_ch_i,
   input  error_cause_e                   fault_cause_i [NRL],
-  input  logic [NRL-1:0][31:0]           fault_gp_get_i,
+  input  logic [NRL-1:0][GPI_W-1:0]      fault_gp_get_i,
   input  logic [NRL-1:0][31:0]           fault_method_i,   // ERROR_METHOD layout
   input  logic [NRL-1:0][31:0]           fault_data_i,
   input  logic [NRL-1:0]                 mthd_inc_i,
@@ -159,13 +160,13 @@ module gc_mmio_regs
   logic [NCH-1:0][HI_W-1:0]      base_hi_q;
   logic [NCH-1:0][LW-1:0]        log2_q;
   logic [NCH-1:0][31:0]          gp_put_q;
-  logic [NCH-1:0][31:0]          gp_get_q;
+  logic [NCH-1:0][GPI_W-1:0]     gp_get_q;
   logic [NCH-1:0]                enable_q;
   logic [NCH-1:0][GC_CHANNEL_RUNLIST_ID_W-1:0] runlist_q;
   error_cause_e                  err_cause_q  [NCH];
   logic [NCH-1:0]                err_map_q;        // err_cause_q[c] != NONE
   // (unpacked: written by index on events, never copied whole)
-  logic [31:0]                   err_gp_get_q [NCH];
+  logic [GPI_W-1:0]              err_gp_get_q [NCH];
   logic [31:0]                   err_method_q [NCH];
   logic [31:0]                   err_data_q   [NCH];
   logic [31:0]                   methods_q    [NCH];
@@ -405,14 +406,14 @@ module gc_mmio_regs
         GC_REG_CHANNEL_GPFIFO_SIZE:
           v[GC_CHANNEL_GPFIFO_SIZE_LOG2_LSB +: GC_CHANNEL_GPFIFO_SIZE_LOG2_W] = log2_q[d.ch];
         GC_REG_CHANNEL_GP_PUT: v = gp_put_q[d.ch];
-        GC_REG_CHANNEL_GP_GET: v = gp_get_q[d.ch];
+        GC_REG_CHANNEL_GP_GET: v = 32'(gp_get_q[d.ch]);
         GC_REG_CHANNEL_CTRL:
           v[GC_CHANNEL_CTRL_ENABLE_LSB +: GC_CHANNEL_CTRL_ENABLE_W] = enable_q[d.ch];
         GC_REG_CHANNEL_RUNLIST:
           v[GC_CHANNEL_RUNLIST_ID_LSB +: GC_CHANNEL_RUNLIST_ID_W] = runlist_q[d.ch];
         GC_REG_CHANNEL_ERROR:
           v[GC_CHANNEL_ERROR_CAUSE_LSB +: GC_CHANNEL_ERROR_CAUSE_W] = err_cause_q[d.ch];
-        GC_REG_CHANNEL_ERROR_GP_GET: v = err_gp_get_q[d.ch];
+        GC_REG_CHANNEL_ERROR_GP_GET: v = 32'(err_gp_get_q[d.ch]);
         GC_REG_CHANNEL_ERROR_METHOD: v = err_method_q[d.ch];
         GC_REG_CHANNEL_ERROR_DATA:   v = err_data_q[d.ch];
         GC_REG_CHANNEL_METHODS:      v = methods_q[d.ch];
@@ -427,7 +428,7 @@ module gc_mmio_regs
         GC_REG_CHANNEL_SWITCH_EMPTY:       v = sw_empty_q[d.ch];
         GC_REG_CHANNEL_ACQ_BLOCKED_CYCLES: v = acq_blk_cyc_rd;
         GC_REG_CHANNEL_STATUS: begin
-          v[GC_CHANNEL_STATUS_PENDING_LSB] = (gp_get_q[d.ch] != gp_put_q[d.ch]) ||
+          v[GC_CHANNEL_STATUS_PENDING_LSB] = (32'(gp_get_q[d.ch]) != gp_put_q[d.ch]) ||
                                              ch_in_entry_i[d.ch];
           v[GC_CHANNEL_STATUS_RESIDENT_LSB]    = ch_resident_i[d.ch];
           v[GC_CHANNEL_STATUS_ENGINE_BUSY_LSB] = ch_eng_busy_i[d.ch];

@@ -138,7 +138,8 @@ module gc_pbdma
   import gc_axi_pkg::cli_req_t, gc_axi_pkg::cli_rsp_t;
   import gc_eng_pkg::*;
   import gc_pbdma_pkg::dec_ctx_t, gc_pbdma_pkg::obj_e, gc_pbdma_pkg::mreg_e,
-         gc_pbdma_pkg::NMREG, gc_pbdma_pkg::NSUBCH, gc_pbdma_pkg::SC_W, gc_pbdma_pkg::LEN_W;
+         gc_pbdma_pkg::NMREG, gc_pbdma_pkg::NSUBCH, gc_pbdma_pkg::SC_W, gc_pbdma_pkg::LEN_W,
+         gc_pbdma_pkg::GPI_W;
 #(
   parameter int unsigned RL         = 0,   // runlist served by this instance
   parameter int unsigned PB_FIFO_DW = 64,  // pushbuffer dword FIFO depth (power of 2, >= 2 bursts)
@@ -158,7 +159,7 @@ module gc_pbdma
   input  logic [NCH-1:0][AW-1:0]   ch_gpfifo_base_i,
   input  logic [NCH-1:0][LW-1:0]   ch_gpfifo_log2_i,
   input  logic [NCH-1:0][31:0]     ch_gp_put_i,
-  input  logic [NCH-1:0][31:0]     ch_gp_get_i,
+  input  logic [NCH-1:0][GPI_W-1:0] ch_gp_get_i,
   input  logic [NCH-1:0]           ch_reset_i,
   input  logic [NCH-1:0][RLW-1:0]  ch_runlist_i,
   input  logic [NCH-1:0][31:0]     ch_timeslice_i,
@@ -169,11 +170,11 @@ module gc_pbdma
   // To the register block
   output logic                 gp_get_we_o,
   output logic [CH_W-1:0]      gp_get_ch_o,
-  output logic [31:0]          gp_get_val_o,
+  output logic [GPI_W-1:0]     gp_get_val_o,
   output logic                 fault_valid_o,
   output logic [CH_W-1:0]      fault_ch_o,
   output error_cause_e         fault_cause_o,
-  output logic [31:0]          fault_gp_get_o,
+  output logic [GPI_W-1:0]     fault_gp_get_o,
   output logic [31:0]          fault_method_o,
   output logic [31:0]          fault_data_o,
   output logic                 mthd_inc_o,
@@ -215,7 +216,8 @@ module gc_pbdma
   pbdma_state_e         state;
   logic [CH_W-1:0]      cur_ch, cur_ch_d;
   logic [SC_W-1:0]      mthd_subch;
-  logic [31:0]          mthd_data, cur_gp_get;
+  logic [31:0]          mthd_data;
+  logic [GPI_W-1:0]     cur_gp_get;
   logic                 sel_rr, sel_guest, sel_own, drop_own, leave;
   logic [3:0]           leave_cause;
   // scheduler
@@ -281,7 +283,8 @@ module gc_pbdma
   logic [NCH-1:0]       ce_pend;
   logic                 ce_busy, eng_excl, cur_eng_wait, cmd_hs, ce_fault;
   logic [CH_W-1:0]      ce_ch;
-  logic [31:0]          ce_gp_get, ce_method, ce_data, exe_method, exe_data;
+  logic [GPI_W-1:0]     ce_gp_get;
+  logic [31:0]          ce_method, ce_data, exe_method, exe_data;
   logic                 launch, launch_cp, ce_reduce, eng_clear, abort;
   logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] ce_red;
 

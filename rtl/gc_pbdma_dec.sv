@@ -30,7 +30,7 @@ module gc_pbdma_dec
   input  logic [NCH-1:0][AW-1:0]   ch_gpfifo_base_i,
   input  logic [NCH-1:0][LW-1:0]   ch_gpfifo_log2_i,
   input  logic [NCH-1:0][31:0]     ch_gp_put_i,
-  input  logic [NCH-1:0][31:0]     ch_gp_get_i,
+  input  logic [NCH-1:0][GPI_W-1:0] ch_gp_get_i,
 
   // Scheduler (gc_pbdma_sched)
   input  logic                 own_vld_i,
@@ -146,7 +146,7 @@ module gc_pbdma_dec
   input  logic                 cmd_hs_i,
   input  logic                 ce_fault_i,
   input  logic [CH_W-1:0]      ce_ch_i,
-  input  logic [31:0]          ce_gp_get_i,
+  input  logic [GPI_W-1:0]     ce_gp_get_i,
   input  logic [31:0]          ce_method_i,
   input  logic [31:0]          ce_data_i,
   output logic                 launch_o,
@@ -164,16 +164,16 @@ module gc_pbdma_dec
   output logic [CH_W-1:0]      cur_ch_d_o,
   output logic [SC_W-1:0]      mthd_subch_o,
   output logic [31:0]          mthd_data_o,
-  output logic [31:0]          cur_gp_get_o,
+  output logic [GPI_W-1:0]     cur_gp_get_o,
 
   // gc_pbdma's register-block outputs
   output logic                 gp_get_we_o,
   output logic [CH_W-1:0]      gp_get_ch_o,
-  output logic [31:0]          gp_get_val_o,
+  output logic [GPI_W-1:0]     gp_get_val_o,
   output logic                 fault_valid_o,
   output logic [CH_W-1:0]      fault_ch_o,
   output error_cause_e         fault_cause_o,
-  output logic [31:0]          fault_gp_get_o,
+  output logic [GPI_W-1:0]     fault_gp_get_o,
   output logic [31:0]          fault_method_o,
   output logic [31:0]          fault_data_o,
   output logic                 mthd_inc_o,
@@ -241,14 +241,14 @@ module gc_pbdma_dec
   // ------------------------------------------------------------------------------------------
   // Current-channel views
   // ------------------------------------------------------------------------------------------
-  logic [31:0]   cur_gp_get, gp_mask, nxt_gp_get;
+  logic [GPI_W-1:0] cur_gp_get, gp_mask, nxt_gp_get;
   dec_ctx_t      cur_ctx;
   logic          resident;
   logic [32:0]   head;
 
-  assign gp_mask    = ~(32'hFFFF_FFFF << ch_gpfifo_log2_i[cur_ch_q]);
+  assign gp_mask    = GPI_W'(~(32'hFFFF_FFFF << ch_gpfifo_log2_i[cur_ch_q]));
   assign cur_gp_get = ch_gp_get_i[cur_ch_q];
-  assign nxt_gp_get = (cur_gp_get + 32'd1) & gp_mask;
+  assign nxt_gp_get = (cur_gp_get + GPI_W'(1)) & gp_mask;
   assign cur_ctx    = cur_ctx_i;
   assign resident   = (state_q != PBDMA_STATE_IDLE);
   assign head       = head_i;
@@ -380,7 +380,7 @@ module gc_pbdma_dec
     bind_obj      = OBJ_COPY;
     launch_cp     = 1'b0;
     ar_load_gp    = 1'b0;
-    gp_rd_addr    = gp_addr(ch_gpfifo_base_i[cur_ch_q], ch_gpfifo_log2_i[cur_ch_q], nxt_gp_get);
+    gp_rd_addr    = gp_addr(ch_gpfifo_base_i[cur_ch_q], ch_gpfifo_log2_i[cur_ch_q], 32'(nxt_gp_get));
     aq_start      = 1'b0;
     aq_op_d       = SEM_AOP_READ;
     aq_size_d     = SEM_ASIZE_4;
@@ -458,7 +458,7 @@ module gc_pbdma_dec
           end else begin
             ar_load_gp = 1'b1;
             gp_rd_addr = gp_addr(ch_gpfifo_base_i[cur_ch_d], ch_gpfifo_log2_i[cur_ch_d],
-                                 ch_gp_get_i[cur_ch_d]);
+                                 32'(ch_gp_get_i[cur_ch_d]));
             state_d    = PBDMA_STATE_GP_REQ;
           end
         end
@@ -486,7 +486,7 @@ module gc_pbdma_dec
           if (gp_err) begin
             flt_d = fault(ERROR_CAUSE_BUS_ERROR, '0,
                           32'(gp_addr(ch_gpfifo_base_i[cur_ch_q], ch_gpfifo_log2_i[cur_ch_q],
-                                      cur_gp_get)));
+                                      32'(cur_gp_get))));
           end else if (gp_ent[32 + GC_GP_ENTRY1_LENGTH_LSB +: GC_GP_ENTRY1_LENGTH_W] == '0) begin
             // Control entry
             if (gp_ent[32 + GC_GP_ENTRY1_OPCODE_LSB +: GC_GP_ENTRY1_OPCODE_W] ==
@@ -943,7 +943,7 @@ module gc_pbdma_dec
           gp_get_we_o = 1'b1;
           fifo_flush  = 1'b1;
           stop_seg    = 1'b1;
-          if (nxt_gp_get == ch_gp_put_i[cur_ch_q]) begin
+          if (32'(nxt_gp_get) == ch_gp_put_i[cur_ch_q]) begin
             leave = 1'b1;
             leave_cause[SW_EMPTY] = 1'b1;
           end else if (sw_blk_i) begin   // the entry completes now: progress made
@@ -1108,7 +1108,7 @@ module gc_pbdma_dec
   assign la_allow_o    = ((state_q == PBDMA_STATE_PB_FETCH) || (state_q == PBDMA_STATE_ENGINE_WAIT) ||
                           (state_q == PBDMA_STATE_EXEC) || (state_q == PBDMA_STATE_SEM_WAIT) ||
                           (state_q == PBDMA_STATE_SEM_WRITE) || (state_q == PBDMA_STATE_ACQ_RETRY)) &&
-                         (nxt_gp_get != ch_gp_put_i[cur_ch_q]);
+                         (32'(nxt_gp_get) != ch_gp_put_i[cur_ch_q]);
 
   assign sem_start_o   = aq_start;
   assign sem_op_o      = aq_op_d;

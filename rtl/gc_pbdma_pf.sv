@@ -66,7 +66,7 @@ module gc_pbdma_pf
   input  logic [NCH-1:0][AW-1:0]   ch_gpfifo_base_i,
   input  logic [NCH-1:0][LW-1:0]   ch_gpfifo_log2_i,
   input  logic [NCH-1:0][31:0]     ch_gp_put_i,
-  input  logic [NCH-1:0][31:0]     ch_gp_get_i,
+  input  logic [NCH-1:0][GPI_W-1:0] ch_gp_get_i,
   input  logic [NCH-1:0][RLW-1:0]  ch_runlist_i,
   input  logic [NCH-1:0]           in_ent_i,        // context store: an entry left mid-way
   input  logic [AW-1:2]            ent_addr_i,      // context store: ch_o's saved entry
@@ -124,7 +124,8 @@ module gc_pbdma_pf
   pf_state_e            st_q;
   logic                 mid_q, sent_q, pb_q, gerr_q, err_q, skip_q;
   logic [CH_W-1:0]      ch_q;
-  logic [31:0]          put_q, get_q;
+  logic [31:0]          put_q;
+  logic [GPI_W-1:0]     get_q;
   logic [AW-1:0]        base_q, gpa_q;
   logic [LW-1:0]        log2_q;
   logic [63:0]          ent_q;
@@ -224,7 +225,7 @@ module gc_pbdma_pf
             pb_q   <= 1'b0;
             sent_q <= 1'b0;
             gpa_q  <= gp_addr(ch_gpfifo_base_i[pick_ch_i], ch_gpfifo_log2_i[pick_ch_i],
-                              ch_gp_get_i[pick_ch_i] + 32'(SELF));
+                              32'(ch_gp_get_i[pick_ch_i]) + 32'(SELF));
             if (!SELF && in_ent_i[pick_ch_i]) setup = 1'b1;   // the saved entry's next dwords
             else                     st_q <= PF_GP;
           end

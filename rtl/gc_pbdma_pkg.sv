@@ -15,6 +15,10 @@ package gc_pbdma_pkg;
   localparam int unsigned LEN_W  = GC_GP_ENTRY1_LENGTH_W;   // segment length in dwords
   localparam int unsigned HI_W   = AW - 32;                 // address bits above 31
   localparam int unsigned TS_W   = 64;                      // cycle timestamps (never wrap)
+  // A GPFIFO index (GP_GET): < 2^GPFIFO_LOG2_MAX, the largest ring (a channel whose GPFIFO_SIZE
+  // is larger faults BAD_RING before it runs), so the index carries that many bits; registers and
+  // fault records zero-extend it to 32
+  localparam int unsigned GPI_W  = GC_GPFIFO_LOG2_MAX;
 
   // Switch causes (sw_cause_o bit index; mirrored in gc_mmio_regs)
   localparam int unsigned SW_TIMESLICE = 0;

@@ -39,7 +39,7 @@ module gc_pbdma_sched
   input  logic [NCH-1:0]           ch_err_i,
   input  logic [NCH-1:0]           ch_reset_i,
   input  logic [NCH-1:0][31:0]     ch_gp_put_i,
-  input  logic [NCH-1:0][31:0]     ch_gp_get_i,
+  input  logic [NCH-1:0][GPI_W-1:0] ch_gp_get_i,
   input  logic [NCH-1:0][RLW-1:0]  ch_runlist_i,
   input  logic [NCH-1:0][31:0]     ch_timeslice_i,
   input  logic [NCH-1:0][ILW-1:0]  ch_interleave_i,
@@ -128,7 +128,7 @@ module gc_pbdma_sched
     if (need) begin
       for (int c = 0; c < NCH; c++) begin
         runnable[c] = (32'(ch_runlist_i[c]) == RL) &&
-                      ((ch_gp_get_i[c] != ch_gp_put_i[c]) || in_ent_i[c]);
+                      ((32'(ch_gp_get_i[c]) != ch_gp_put_i[c]) || in_ent_i[c]);
         lvl1[c]     = (ch_interleave_i[c] >= ILW'(1));
         lvl2[c]     = (ch_interleave_i[c] >= ILW'(2));
       end

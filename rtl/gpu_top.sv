@@ -77,7 +77,8 @@ module gpu_top
   logic [NCH-1:0]           ch_enable, ch_err, ch_reset;
   logic [NCH-1:0][AW-1:0]   ch_gpfifo_base;
   logic [NCH-1:0][LW-1:0]   ch_gpfifo_log2;
-  logic [NCH-1:0][31:0]     ch_gp_put, ch_gp_get;
+  logic [NCH-1:0][31:0]     ch_gp_put;
+  logic [NCH-1:0][gc_pbdma_pkg::GPI_W-1:0] ch_gp_get;   // GPFIFO indices
   logic [NCH-1:0][RLW-1:0]  ch_runlist;
   logic [NCH-1:0][31:0]     ch_timeslice, ch_acq_timeout;
   logic [NCH-1:0][ILW-1:0]  ch_interleave;
@@ -87,7 +88,8 @@ module gpu_top
 
   logic [NRL-1:0]            gp_get_we, fault_valid, mthd_inc, pbdma_nonstall, sw_valid;
   logic [NRL-1:0][CH_W-1:0]  gp_get_ch, fault_ch, mthd_ch, sw_ch;
-  logic [NRL-1:0][31:0]      gp_get_val, fault_gp_get, fault_method, fault_data;
+  logic [NRL-1:0][gc_pbdma_pkg::GPI_W-1:0] gp_get_val, fault_gp_get;
+  logic [NRL-1:0][31:0]      fault_method, fault_data;
   error_cause_e              fault_cause [NRL];
   logic [NRL-1:0][3:0]       sw_cause;
   logic [NRL-1:0][NCH-1:0]   rl_resident, rl_acq_blk, rl_eng_busy, rl_in_entry;
@@ -188,7 +190,7 @@ module gpu_top
   assign reg_wr = s_awvalid_i || s_wvalid_i;
   always_comb begin
     for (int c = 0; c < NCH; c++) begin
-      ch_work[c] = ch_enable[c] && !ch_err[c] && (ch_gp_put[c] != ch_gp_get[c]);
+      ch_work[c] = ch_enable[c] && !ch_err[c] && (ch_gp_put[c] != 32'(ch_gp_get[c]));
     end
     for (int n = 0; n < NRL; n++) begin
       logic work;
