@@ -46,6 +46,7 @@ module gc_mmio_regs
   import gpucosim_pkg::*;
   import gc_axi_pkg::*;
   import gc_pbdma_pkg::GPI_W;   // a GPFIFO index (GP_GET): GP_GET / ERROR_GP_GET zero-extend it
+  import gc_pbdma_pkg::mref_t;  // a fault's method: ERROR_METHOD's fields
 #(
   localparam int unsigned NCH  = GC_NUM_CHANNELS,
   localparam int unsigned CH_W = $clog2(NCH),
@@ -92,7 +93,7 @@ module gc_mmio_regs
   input  logic [NRL-1:0][CH_W-1:0]       fault_ch_i,
   input  error_cause_e                   fault_cause_i [NRL],
   input  logic [NRL-1:0][GPI_W-1:0]      fault_gp_get_i,
-  input  logic [NRL-1:0][31:0]           fault_method_i,   // ERROR_METHOD layout
+  input  mref_t [NRL-1:0]                fault_method_i,   // ERROR_METHOD's fields
   input  logic [NRL-1:0][31:0]           fault_data_i,
   input  logic [NRL-1:0]                 mthd_inc_i,
   input  logic [NRL-1:0][CH_W-1:0]       mthd_ch_i,
@@ -167,7 +168,7 @@ module gc_mmio_regs
   logic [NCH-1:0]                err_map_q;        // err_cause_q[c] != NONE
   // (unpacked: written by index on events, never copied whole)
   logic [GPI_W-1:0]              err_gp_get_q [NCH];
-  logic [31:0]                   err_method_q [NCH];
+  mref_t                         err_method_q [NCH];
   logic [31:0]                   err_data_q   [NCH];
   logic [31:0]                   methods_q    [NCH];
   logic [NCH-1:0][31:0]          timeslice_q, acq_timeout_q;
@@ -414,7 +415,12 @@ module gc_mmio_regs
         GC_REG_CHANNEL_ERROR:
           v[GC_CHANNEL_ERROR_CAUSE_LSB +: GC_CHANNEL_ERROR_CAUSE_W] = err_cause_q[d.ch];
         GC_REG_CHANNEL_ERROR_GP_GET: v = 32'(err_gp_get_q[d.ch]);
-        GC_REG_CHANNEL_ERROR_METHOD: v = err_method_q[d.ch];
+        GC_REG_CHANNEL_ERROR_METHOD: begin
+          v[GC_CHANNEL_ERROR_METHOD_SUBCHANNEL_LSB +: GC_CHANNEL_ERROR_METHOD_SUBCHANNEL_W] =
+              err_method_q[d.ch].subch;
+          v[GC_CHANNEL_ERROR_METHOD_ADDRESS_LSB +: GC_CHANNEL_ERROR_METHOD_ADDRESS_W] =
+              err_method_q[d.ch].addr;
+        end
         GC_REG_CHANNEL_ERROR_DATA:   v = err_data_q[d.ch];
         GC_REG_CHANNEL_METHODS:      v = methods_q[d.ch];
         GC_REG_CHANNEL_TIMESLICE:    v = timeslice_q[d.ch];

@@ -139,7 +139,7 @@ module gc_pbdma
   import gc_eng_pkg::*;
   import gc_pbdma_pkg::dec_ctx_t, gc_pbdma_pkg::obj_e, gc_pbdma_pkg::mreg_e,
          gc_pbdma_pkg::NMREG, gc_pbdma_pkg::NSUBCH, gc_pbdma_pkg::SC_W, gc_pbdma_pkg::LEN_W,
-         gc_pbdma_pkg::GPI_W;
+         gc_pbdma_pkg::GPI_W, gc_pbdma_pkg::mref_t;
 #(
   parameter int unsigned RL         = 0,   // runlist served by this instance
   parameter int unsigned PB_FIFO_DW = 64,  // pushbuffer dword FIFO depth (power of 2, >= 2 bursts)
@@ -175,7 +175,7 @@ module gc_pbdma
   output logic [CH_W-1:0]      fault_ch_o,
   output error_cause_e         fault_cause_o,
   output logic [GPI_W-1:0]     fault_gp_get_o,
-  output logic [31:0]          fault_method_o,
+  output mref_t                fault_method_o,
   output logic [31:0]          fault_data_o,
   output logic                 mthd_inc_o,
   output logic [CH_W-1:0]      mthd_ch_o,
@@ -274,7 +274,8 @@ module gc_pbdma
   logic                 cur_ok;
   logic [NCH-1:0]       acq_blk, acq_due, acq_woke;
   logic [CH_W-1:0]      to_ch;
-  logic [31:0]          to_method, to_data;
+  mref_t                to_method;
+  logic [31:0]          to_data;
   logic                 aq_start, acq_try, acq_fail, acq_pass, acq_clr;
   logic [1:0]           aq_op, aq_size;
   logic [AW-1:0]        aq_addr;
@@ -284,7 +285,8 @@ module gc_pbdma
   logic                 ce_busy, eng_excl, cur_eng_wait, cmd_hs, ce_fault;
   logic [CH_W-1:0]      ce_ch;
   logic [GPI_W-1:0]     ce_gp_get;
-  logic [31:0]          ce_method, ce_data, exe_method, exe_data;
+  mref_t                ce_method, exe_method;
+  logic [31:0]          ce_data, exe_data;
   logic                 launch, launch_cp, ce_reduce, eng_clear, abort;
   logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] ce_red;
 

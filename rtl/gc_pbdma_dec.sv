@@ -126,7 +126,7 @@ module gc_pbdma_dec
   input  logic                 cur_ok_i,        // the resident channel's acquire is known to pass
   input  logic                 to_req_i,
   input  logic [CH_W-1:0]      to_ch_i,
-  input  logic [31:0]          to_method_i,
+  input  mref_t                to_method_i,
   input  logic [31:0]          to_data_i,
   output logic                 sem_start_o,     // the request the semaphore unit sends
   output logic [1:0]           sem_op_o,
@@ -147,7 +147,7 @@ module gc_pbdma_dec
   input  logic                 ce_fault_i,
   input  logic [CH_W-1:0]      ce_ch_i,
   input  logic [GPI_W-1:0]     ce_gp_get_i,
-  input  logic [31:0]          ce_method_i,
+  input  mref_t                ce_method_i,
   input  logic [31:0]          ce_data_i,
   output logic                 launch_o,
   output logic                 launch_cp_o,
@@ -155,7 +155,7 @@ module gc_pbdma_dec
   output logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] ce_red_o,
   output logic                 eng_clear_o,
   output logic                 abort_o,
-  output logic [31:0]          exe_method_o,    // err_method of the method being executed
+  output mref_t                exe_method_o,    // err_method of the method being executed
   output logic [31:0]          exe_data_o,
 
   // Decoded method and the resident channel
@@ -174,7 +174,7 @@ module gc_pbdma_dec
   output logic [CH_W-1:0]      fault_ch_o,
   output error_cause_e         fault_cause_o,
   output logic [GPI_W-1:0]     fault_gp_get_o,
-  output logic [31:0]          fault_method_o,
+  output mref_t                fault_method_o,
   output logic [31:0]          fault_data_o,
   output logic                 mthd_inc_o,
   output logic                 nonstall_o,
@@ -201,11 +201,11 @@ module gc_pbdma_dec
   typedef struct packed {
     logic         raised;
     error_cause_e cause;
-    logic [31:0]  method;
+    mref_t        method;
     logic [31:0]  data;
   } flt_t;
   localparam flt_t FLT_NONE = '{raised: 1'b0, cause: ERROR_CAUSE_NONE, method: '0, data: '0};
-  function automatic flt_t fault(input error_cause_e cause, input logic [31:0] method = '0,
+  function automatic flt_t fault(input error_cause_e cause, input mref_t method = '0,
                                  input logic [31:0] data = '0);
     return '{raised: 1'b1, cause: cause, method: method, data: data};
   endfunction
@@ -230,13 +230,14 @@ module gc_pbdma_dec
   logic [MA_W-1:0]      exe_addr_q;
   logic [SC_W-1:0]      exe_subch_q;
   logic [31:0]          exe_data_q;
-  logic [31:0]          exe_method;          // its ERROR.METHOD word
+  mref_t                exe_method;          // its ERROR.METHOD fields
   assign exe_method = err_method(exe_subch_q, exe_addr_q);
 
   // Pending fault record of the current channel
   logic                 flt_pend_q;
   error_cause_e         flt_cause_q;
-  logic [31:0]          flt_method_q, flt_data_q;
+  mref_t                flt_method_q;
+  logic [31:0]          flt_data_q;
 
   // ------------------------------------------------------------------------------------------
   // Current-channel views

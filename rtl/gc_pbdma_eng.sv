@@ -35,7 +35,7 @@ module gc_pbdma_eng
   input  logic                 sem_reduce_i,     // LAUNCH_DMA: the release is a reduction ...
   input  logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] sem_red_i,   // ... this one
   input  logic [GPI_W-1:0]     gp_get_i,         // fault record of the command
-  input  logic [31:0]          method_i,
+  input  mref_t                method_i,
   input  logic [31:0]          data_i,
 
   // To the FSM and the scheduler
@@ -47,7 +47,7 @@ module gc_pbdma_eng
   output logic                 ce_fault_o,
   output logic [CH_W-1:0]      done_ch_o,        // the channel of eng_rsp_i.done
   output logic [GPI_W-1:0]     flt_gp_get_o,     // done_ch_o's fault record
-  output logic [31:0]          flt_method_o,
+  output mref_t                flt_method_o,
   output logic [31:0]          flt_data_o,
 
   // Engine command port (gc_eng_pkg)
@@ -67,7 +67,7 @@ module gc_pbdma_eng
   // Per channel, for the fault record of its command in flight (copy: only ce_ch_q's is used)
   logic [NCH-1:0]       ce_cancel_q;         // the channel was reset meanwhile: ignore its error
   logic [GPI_W-1:0]     ce_gp_get_q [NCH];
-  logic [31:0]          ce_method_q [NCH];
+  mref_t                ce_method_q [NCH];
   logic [31:0]          ce_data_q   [NCH];
 
   logic [CH_W-1:0] done_ch;

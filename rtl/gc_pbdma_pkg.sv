@@ -65,13 +65,17 @@ package gc_pbdma_pkg;
     logic [CNT_W-1:0]                     count;   // data dwords still to come
   } dec_ctx_t;
 
+  // A method as a fault record names it (CHANNEL.ERROR_METHOD's fields: the subchannel and the
+  // dword address; the register's other bits are always 0): only these bits travel to
+  // gc_mmio_regs, which lays them out in the register
+  typedef struct packed {
+    logic [SC_W-1:0] subch;
+    logic [MA_W-1:0] addr;
+  } mref_t;
+
   // ERROR_METHOD register layout
-  function automatic logic [31:0] err_method(input logic [SC_W-1:0] sc, input logic [MA_W-1:0] a);
-    logic [31:0] v;
-    v = '0;
-    v[GC_CHANNEL_ERROR_METHOD_SUBCHANNEL_LSB +: GC_CHANNEL_ERROR_METHOD_SUBCHANNEL_W] = sc;
-    v[GC_CHANNEL_ERROR_METHOD_ADDRESS_LSB +: GC_CHANNEL_ERROR_METHOD_ADDRESS_W] = a;
-    return v;
+  function automatic mref_t err_method(input logic [SC_W-1:0] sc, input logic [MA_W-1:0] a);
+    return '{subch: sc, addr: a};
   endfunction
 
   // AXI RRESP: SLVERR (2) or DECERR (3) is a bus error

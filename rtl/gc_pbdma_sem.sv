@@ -80,7 +80,7 @@ module gc_pbdma_sem
   output logic                 cur_ok_o,         // the resident channel's acquire is known to pass
   output logic                 to_req_o,         // a switched-out channel's acquire timed out
   output logic [CH_W-1:0]      to_ch_o,
-  output logic [31:0]          to_method_o,      // its fault record
+  output mref_t                to_method_o,      // its fault record
   output logic [31:0]          to_data_o,
 
   // Atomic unit request port

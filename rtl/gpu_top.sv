@@ -89,7 +89,8 @@ module gpu_top
   logic [NRL-1:0]            gp_get_we, fault_valid, mthd_inc, pbdma_nonstall, sw_valid;
   logic [NRL-1:0][CH_W-1:0]  gp_get_ch, fault_ch, mthd_ch, sw_ch;
   logic [NRL-1:0][gc_pbdma_pkg::GPI_W-1:0] gp_get_val, fault_gp_get;
-  logic [NRL-1:0][31:0]      fault_method, fault_data;
+  gc_pbdma_pkg::mref_t [NRL-1:0] fault_method;
+  logic [NRL-1:0][31:0]      fault_data;
   error_cause_e              fault_cause [NRL];
   logic [NRL-1:0][3:0]       sw_cause;
   logic [NRL-1:0][NCH-1:0]   rl_resident, rl_acq_blk, rl_eng_busy, rl_in_entry;
