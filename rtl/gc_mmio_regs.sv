@@ -141,6 +141,8 @@ module gc_mmio_regs
   localparam logic [31:0] INTR_TF = 32'(1) << GC_GLOBAL_INTR_STATUS_TASK_FAULT_LSB;
   localparam logic [31:0] INTR_LF = 32'(1) << GC_GLOBAL_INTR_STATUS_LAUNCH_FAIL_LSB;
   localparam logic [31:0] INTR_MASK = INTR_CF | INTR_NS | INTR_TF | INTR_LF;
+  // INTR_STATUS / INTR_ENABLE hold only the interrupt bits: the bits above the highest are 0
+  localparam int unsigned INTR_W = $clog2(INTR_MASK + 32'd1);
   localparam int unsigned LOG_LSB = 4;                // 16-byte log records: base bits 3:0 are 0
 
   // Reset values of the scheduler configuration (spec/gpucosim.yaml register docs)
@@ -164,7 +166,8 @@ module gc_mmio_regs
   logic [NCH-1:0][GPI_W-1:0]     gp_get_q;
   logic [NCH-1:0]                enable_q;
   logic [NCH-1:0][GC_CHANNEL_RUNLIST_ID_W-1:0] runlist_q;
-  error_cause_e                  err_cause_q  [NCH];
+  // ERROR.CAUSE, kept in the bits the largest cause needs (the field's upper bits are always 0)
+  logic [GC_ERROR_CAUSE_VALUE_BITS-1:0] err_cause_q [NCH];
   logic [NCH-1:0]                err_map_q;        // err_cause_q[c] != NONE
   // (unpacked: written by index on events, never copied whole)
   logic [GPI_W-1:0]              err_gp_get_q [NCH];
@@ -178,7 +181,7 @@ module gc_mmio_regs
   logic [31:0]                   acq_retry_q;
   logic                          clk_gate_dis_q;
 
-  logic [31:0] intr_status_q, intr_enable_q;
+  logic [INTR_W-1:0] intr_status_q, intr_enable_q;
 
   // COMPUTE rw registers
   logic [31:LOG_LSB]                          log_base_lo_q;
@@ -390,8 +393,8 @@ module gc_mmio_regs
           v[GC_GLOBAL_CONFIG_DATA_BYTES_LSB +: GC_GLOBAL_CONFIG_DATA_BYTES_W] =
               GC_GLOBAL_CONFIG_DATA_BYTES_W'(GC_AXI_DATA_W / 8);
         end
-        GC_REG_GLOBAL_INTR_STATUS:    v = intr_status_q;
-        GC_REG_GLOBAL_INTR_ENABLE:    v = intr_enable_q;
+        GC_REG_GLOBAL_INTR_STATUS:    v = 32'(intr_status_q);
+        GC_REG_GLOBAL_INTR_ENABLE:    v = 32'(intr_enable_q);
         GC_REG_GLOBAL_CYCLE_LO:       v = time_q[31:0];
         GC_REG_GLOBAL_CYCLE_HI:       v = cycle_hi_q;
         GC_REG_GLOBAL_FAULT_CHANNELS: v = 32'(fault_map);
@@ -413,7 +416,8 @@ module gc_mmio_regs
         GC_REG_CHANNEL_RUNLIST:
           v[GC_CHANNEL_RUNLIST_ID_LSB +: GC_CHANNEL_RUNLIST_ID_W] = runlist_q[d.ch];
         GC_REG_CHANNEL_ERROR:
-          v[GC_CHANNEL_ERROR_CAUSE_LSB +: GC_CHANNEL_ERROR_CAUSE_W] = err_cause_q[d.ch];
+          v[GC_CHANNEL_ERROR_CAUSE_LSB +: GC_CHANNEL_ERROR_CAUSE_W] =
+              GC_CHANNEL_ERROR_CAUSE_W'(err_cause_q[d.ch]);
         GC_REG_CHANNEL_ERROR_GP_GET: v = 32'(err_gp_get_q[d.ch]);
         GC_REG_CHANNEL_ERROR_METHOD: begin
           v[GC_CHANNEL_ERROR_METHOD_SUBCHANNEL_LSB +: GC_CHANNEL_ERROR_METHOD_SUBCHANNEL_W] =
@@ -453,7 +457,7 @@ module gc_mmio_regs
     v = '0;
     if (d.hit && d.blk == BLK_GLOBAL) begin
       unique case (d.off)
-        GC_REG_GLOBAL_INTR_ENABLE:        v = intr_enable_q;
+        GC_REG_GLOBAL_INTR_ENABLE:        v = 32'(intr_enable_q);
         GC_REG_GLOBAL_CYCLE_LO:           v = time_q[31:0];
         GC_REG_GLOBAL_CYCLE_HI:           v = cycle_hi_q;
         GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: v = acq_retry_q;
@@ -536,23 +540,23 @@ module gc_mmio_regs
 
   // Faults raised by the register block itself
   logic          rf_valid;
-  error_cause_e  rf_cause;
+  logic [GC_ERROR_CAUSE_VALUE_BITS-1:0] rf_cause;   // an error_cause_e, as err_cause_q keeps it
   logic [31:0]   rf_data;
   always_comb begin
     rf_valid = 1'b0;
-    rf_cause = ERROR_CAUSE_NONE;
+    rf_cause = GC_ERROR_CAUSE_VALUE_BITS'(ERROR_CAUSE_NONE);
     rf_data  = '0;
     if (we_gp_put && w_put_bad) begin
       rf_valid = 1'b1;
-      rf_cause = ERROR_CAUSE_BAD_GP_PUT;
+      rf_cause = GC_ERROR_CAUSE_VALUE_BITS'(ERROR_CAUSE_BAD_GP_PUT);
       rf_data  = wval;
     end else if (we_ctrl && !w_reset && w_enable && log2_bad(log2_q[wdec.ch])) begin
       rf_valid = 1'b1;
-      rf_cause = ERROR_CAUSE_BAD_RING;
+      rf_cause = GC_ERROR_CAUSE_VALUE_BITS'(ERROR_CAUSE_BAD_RING);
       rf_data  = 32'(log2_q[wdec.ch]);
     end else if (we_size && enable_q[wdec.ch] && w_log2_bad) begin
       rf_valid = 1'b1;
-      rf_cause = ERROR_CAUSE_BAD_RING;
+      rf_cause = GC_ERROR_CAUSE_VALUE_BITS'(ERROR_CAUSE_BAD_RING);
       rf_data  = 32'(w_log2);
     end
   end
@@ -663,10 +667,10 @@ module gc_mmio_regs
       end
       if (wr_glob && wdec.off == GC_REG_GLOBAL_CYCLE_HI) cycle_hi_q <= wval;
       if (wr_glob && wdec.off == GC_REG_GLOBAL_CYCLE_LO) time_q <= {cycle_hi_q, wval};
-      if (wr_glob && wdec.off == GC_REG_GLOBAL_INTR_ENABLE) intr_enable_q <= wval & INTR_MASK;
+      if (wr_glob && wdec.off == GC_REG_GLOBAL_INTR_ENABLE) intr_enable_q <= INTR_W'(wval & INTR_MASK);
       // w1c; a new event in the same cycle wins over the clear
       if (wr_glob && wdec.off == GC_REG_GLOBAL_INTR_STATUS) begin
-        intr_status_q <= intr_status_q & ~(w_data_q & wmask) & INTR_MASK;
+        intr_status_q <= intr_status_q & ~INTR_W'(w_data_q & wmask & INTR_MASK);
       end
       if (fault_recorded) intr_status_q[GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT_LSB] <= 1'b1;
       if (nonstall_i)     intr_status_q[GC_GLOBAL_INTR_STATUS_NON_STALL_LSB] <= 1'b1;
@@ -729,7 +733,7 @@ module gc_mmio_regs
       interleave_q <= '0;
       err_map_q    <= '0;
       for (int c = 0; c < NCH; c++) begin
-        err_cause_q[c]  <= ERROR_CAUSE_NONE;
+        err_cause_q[c]  <= GC_ERROR_CAUSE_VALUE_BITS'(ERROR_CAUSE_NONE);
         err_gp_get_q[c] <= '0;
         err_method_q[c] <= '0;
         err_data_q[c]   <= '0;
@@ -760,7 +764,7 @@ module gc_mmio_regs
         end
         // Fault record: first error wins
         if (fault_valid_i[r] && !err_map_q[fault_ch_i[r]]) begin
-          err_cause_q[fault_ch_i[r]]  <= fault_cause_i[r];
+          err_cause_q[fault_ch_i[r]]  <= GC_ERROR_CAUSE_VALUE_BITS'(fault_cause_i[r]);
           err_map_q[fault_ch_i[r]]    <= (fault_cause_i[r] != ERROR_CAUSE_NONE);
           err_gp_get_q[fault_ch_i[r]] <= fault_gp_get_i[r];
           err_method_q[fault_ch_i[r]] <= fault_method_i[r];
@@ -796,7 +800,7 @@ module gc_mmio_regs
         enable_q[wdec.ch]     <= 1'b0;
         gp_put_q[wdec.ch]     <= '0;
         gp_get_q[wdec.ch]     <= '0;
-        err_cause_q[wdec.ch]  <= ERROR_CAUSE_NONE;
+        err_cause_q[wdec.ch]  <= GC_ERROR_CAUSE_VALUE_BITS'(ERROR_CAUSE_NONE);
         err_map_q[wdec.ch]    <= 1'b0;
         err_gp_get_q[wdec.ch] <= '0;
         err_method_q[wdec.ch] <= '0;

@@ -457,6 +457,9 @@ def gen_sv(spec):
         items = [f"    {ename}_{vname} = {w}'d{v['value']}" for vname, v in e["values"].items()]
         L.append(f"  // {e.get('doc', '')}")
         L.append("  typedef enum logic [%d:0] {\n%s\n  } %s_e;" % (w - 1, ",\n".join(items), ename.lower()))
+        top = max(v["value"] for v in e["values"].values())
+        L.append(f"  localparam int unsigned GC_{ename}_VALUE_BITS = {max(1, top.bit_length())};"
+                 f"  // the bits {ename}'s largest value ({top}) needs")
     L.append("")
 
     def field_params(prefix, fields):
