@@ -458,16 +458,17 @@ static gc_status_t pc_good(pc_ctx_t *x) {
 
 /* Every cause of the ERROR_CAUSE enum on every channel the device has (GLOBAL.CONFIG), the
  * channels on every runlist (channel c on runlist c mod runlists): in round r channel c raises
- * cause (c + r) mod 14 (the 14th: no fault, a copy or a release), so each round raises every
- * cause at once on different channels, and over the rounds every channel raises every cause (a
- * compute task's fault only on runlist 0 channels; the others run a good round instead).  Before
- * the fault each channel runs 0..2 entries of releases.  After each round: every faulted channel's
- * ERROR, ERROR_GP_GET, ERROR_METHOD and ERROR_DATA hold its own fault, the driver's message names
- * it, the releases before it landed, FAULT_CHANNELS is exactly the faulted channels and
- * INTR_STATUS.CHANNEL_FAULT is set (a task fault: COMPUTE.FAULT_CHANNEL names its channel); the
- * channels that did not fault finished their copies with the right data; CTRL.RESET (the driver's
- * reset) clears each record and FAULT_CHANNELS, and the channel runs again in the next round and
- * in a last round where every channel copies or releases. */
+ * cause 1 + (c + r) mod 14 (cause 14: none, a copy or a release instead), so each round raises
+ * every cause at once on different channels, and over the rounds every channel raises every cause
+ * (a compute task's fault only on runlist 0 channels; the others run a good round instead).
+ * Before the fault each channel runs 0..2 entries of releases.  After each round: every faulted
+ * channel's ERROR, ERROR_GP_GET, ERROR_METHOD and ERROR_DATA hold its own fault, the driver's
+ * message names it, the releases before it landed, FAULT_CHANNELS is exactly the faulted channels
+ * and INTR_STATUS.CHANNEL_FAULT is set (a task fault: TASK_FAULT too, and the COMPUTE.FAULT_*
+ * record names its channel and the NULL fetch); the channels that did not fault finished their
+ * copies with the right data; CTRL.RESET (the driver's reset) clears each record and
+ * FAULT_CHANNELS, and the channel runs again in the next round and in a last round where every
+ * channel copies or releases. */
 static void t_causes_per_channel(void) {
     static pc_fx_t fx;
     pc_fx_t *f = &fx;
@@ -582,15 +583,17 @@ static void t_causes_per_channel(void) {
                 CHECK_EQ(util_diff(what, data + PC_COPY * c, got + PC_COPY * c, PC_COPY), 0);
             }
         }
-        uint32_t fc = 0, is = 0, fch = 0;
+        uint32_t fc = 0, is = 0;
         REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_GLOBAL_FAULT_CHANNELS, &fc));
         REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_GLOBAL_INTR_STATUS, &is));
         CHECK_EQ(fc, faulted);
         CHECK_EQ(GC_GLOBAL_INTR_STATUS_CHANNEL_FAULT_GET(is), faulted != 0);
         CHECK_EQ(GC_GLOBAL_INTR_STATUS_TASK_FAULT_GET(is), task_ch != UINT32_MAX);
         if (task_ch != UINT32_MAX) {
-            REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_COMPUTE_FAULT_CHANNEL, &fch));
-            CHECK_EQ(GC_COMPUTE_FAULT_CHANNEL_CHANNEL_GET(fch), task_ch);
+            gc_compute_fault_t cf;
+            REQUIRE_OK(dev, gc_compute_fault_read(dev, &cf));
+            CHECK_EQ(cf.channel, task_ch);
+            CHECK_EQ(cf.cause, GC_SIMT_FAULT_NULL_ACCESS); /* the fetch at entry PC 0 */
         }
         for (uint32_t c = 0; c < n; c++) {
             if (!(faulted >> c & 1)) continue;
