@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gpucosim/hostdrv.h"
+#include "gpucosim/props.h"
 #include "scenarios.h"
 #include "gpucosim_spec.h"
 
@@ -52,6 +53,18 @@ static inline gc_device_t *util_open(void (*tweak)(gc_device_config_t *)) {
     gc_status_t st = gc_device_open(&cfg, &dev);
     if (st != GC_OK) fprintf(stderr, "gc_device_open: %s\n", gc_status_str(st));
     else fprintf(stderr, "device seed %llu\n", (unsigned long long)gc_device_seed(dev));
+    return dev;
+}
+
+/* util_open(NULL) and the device's properties (GLOBAL.CONFIG ...) into *p; NULL (the device
+ * closed, the reason on stderr) if either fails. */
+static inline gc_device_t *util_open_props(gc_device_props_t *p) {
+    gc_device_t *dev = util_open(NULL);
+    if (dev && gc_device_get_props(dev, p) != GC_OK) {
+        fprintf(stderr, "gc_device_get_props: %s\n", gc_device_last_error(dev));
+        gc_device_close(dev);
+        dev = NULL;
+    }
     return dev;
 }
 

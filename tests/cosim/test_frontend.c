@@ -209,17 +209,247 @@ static void t_interrupt_counters(void) {
     gc_device_close(dev);
 }
 
-/* Every bit of the plain rw registers of every channel block and GLOBAL.ACQ_RETRY_INTERVAL (no
- * side effect while the channel is disabled; GP_PUT is not one: an index outside the ring records
- * BAD_GP_PUT) written 1 and 0 and read back: all ones, all zeros and alternating patterns, each
- * XORed with the register's index so neighbours differ, so every bit rises and falls. The read
- * masks are the spec's (GPFIFO_BASE_LO: bits 2:0 read as 0, 8-byte entries; fields: their _MASK).
- * The values before are written back at the end. */
+/* ---- subchannel bindings ---- */
+#define BIND_SLICE 32u /* bytes copied per (channel, subchannel) */
+
+typedef struct bind_fx {
+    gc_device_t *dev;
+    gc_device_props_t p;
+    gc_channel_t *ch[GC_NUM_CHANNELS];
+    gc_buf_t src, dst, sem; /* a slice / a semaphore word per (channel, subchannel) */
+    uint8_t want[GC_NUM_CHANNELS * 8 * BIND_SLICE], got[GC_NUM_CHANNELS * 8 * BIND_SLICE];
+    uint8_t data[GC_NUM_CHANNELS * 8 * BIND_SLICE];
+    uint32_t sem_want[GC_NUM_CHANNELS * 8];
+    uint32_t next[GC_NUM_CHANNELS];   /* index of the channel's next GPFIFO entry */
+    uint32_t entry[GC_NUM_CHANNELS];  /* index of the phase's entry */
+} bind_fx_t;
+
+static uint32_t bind_i(uint32_t c, uint32_t s) { return c * 8 + s; }
+static uint32_t bind_tag(uint32_t phase, uint32_t c, uint32_t s) { return 0xB0000000u | phase << 16 | c << 8 | s; }
+
+/* Copy (c, s)'s source slice to its destination slice on subchannel s, releasing its word. */
+static void bind_copy(bind_fx_t *f, gc_pushbuf_t *pb, uint32_t phase, uint32_t c, uint32_t s) {
+    uint32_t i = bind_i(c, s);
+    gc_pb_copy(pb, s, f->dst.addr + i * BIND_SLICE, f->src.addr + i * BIND_SLICE, BIND_SLICE, true, f->sem.addr + 4 * i,
+               bind_tag(phase, c, s));
+}
+
+/* What bind_copy of (c, s) leaves when it ran. */
+static void bind_expect(bind_fx_t *f, uint32_t phase, uint32_t c, uint32_t s) {
+    uint32_t i = bind_i(c, s);
+    memcpy(f->want + i * BIND_SLICE, f->data + i * BIND_SLICE, BIND_SLICE);
+    f->sem_want[i] = bind_tag(phase, c, s);
+}
+
+/* Zero the destination and the semaphores (and what is expected of them). */
+static gc_status_t bind_clear(bind_fx_t *f) {
+    gc_status_t st;
+    memset(f->want, 0, sizeof f->want);
+    memset(f->sem_want, 0, sizeof f->sem_want);
+    if ((st = gc_mem_write(f->dev, f->dst.addr, f->want, f->dst.size)) != GC_OK) return st;
+    return gc_mem_write(f->dev, f->sem.addr, f->sem_want, f->sem.size);
+}
+
+/* Submit pb on channel c as one entry, noting its index. */
+static gc_status_t bind_submit(bind_fx_t *f, uint32_t c, const gc_pushbuf_t *pb) {
+    f->entry[c] = f->next[c]++;
+    return gc_channel_submit(f->ch[c], pb);
+}
+
+/* Open (or reopen) channel c with the copy class on subchannel c % 8; its first entry is that
+ * SET_OBJECT. */
+static gc_status_t bind_open(bind_fx_t *f, uint32_t c, uint32_t runlist) {
+    gc_channel_config_t cc;
+    gc_channel_config_init(&cc);
+    cc.id = (int)c;
+    cc.runlist = runlist;
+    cc.copy_subch = c % 8;
+    f->next[c] = 1;
+    return gc_channel_open(f->dev, &cc, &f->ch[c]);
+}
+
+/* gc_channel_wait_idle, counting its fence's entry. */
+static gc_status_t bind_wait(bind_fx_t *f, uint32_t c) {
+    f->next[c]++;
+    return gc_channel_wait_idle(f->ch[c]);
+}
+
+/* CTRL.RESET through the driver: it binds the copy class again as entry 0. */
+static gc_status_t bind_reset(bind_fx_t *f, uint32_t c) {
+    f->next[c] = 1;
+    return gc_channel_reset(f->ch[c]);
+}
+
+/* Channel c stopped with `cause` at its phase entry, on method `mthd` of subchannel s with `data`. */
+static void bind_check_fault(bind_fx_t *f, uint32_t c, uint32_t cause, uint32_t s, uint32_t mthd, uint32_t data) {
+    gc_channel_error_t e;
+    CHECK_EQ(gc_channel_wait_idle(f->ch[c]), GC_ERR_CHANNEL_FAULT);
+    REQUIRE_OK(f->dev, gc_channel_error(f->ch[c], &e));
+    if (e.cause != cause || e.gp_get != f->entry[c] ||
+        e.method != (GC_CHANNEL_ERROR_METHOD_SUBCHANNEL(s) | GC_CHANNEL_ERROR_METHOD_ADDRESS(mthd / 4)) || e.data != data)
+        TCASE_FAIL_("channel %u: %s at GP_GET %u, method 0x%04x subchannel %u, data 0x%x; expected %s at GP_GET %u, "
+                    "method 0x%04x subchannel %u, data 0x%x", c, gc_error_cause_name(e.cause), e.gp_get,
+                    GC_CHANNEL_ERROR_METHOD_ADDRESS_GET(e.method) * 4, GC_CHANNEL_ERROR_METHOD_SUBCHANNEL_GET(e.method),
+                    e.data, gc_error_cause_name(cause), f->entry[c], mthd, s, data);
+}
+
+/* Every destination slice and semaphore word as expected; FAULT_CHANNELS is `faulted`. */
+static void bind_check_memory(bind_fx_t *f, const char *phase, uint32_t faulted) {
+    uint32_t n = f->p.channels, sems[GC_NUM_CHANNELS * 8], fc = 0;
+    REQUIRE_OK(f->dev, gc_mem_read(f->dev, f->dst.addr, f->got, n * 8 * BIND_SLICE));
+    CHECK_EQ(util_diff(phase, f->want, f->got, n * 8 * BIND_SLICE), 0);
+    REQUIRE_OK(f->dev, gc_mem_read(f->dev, f->sem.addr, sems, n * 8 * 4));
+    for (uint32_t i = 0; i < n * 8; i++)
+        if (sems[i] != f->sem_want[i])
+            TCASE_FAIL_("%s: channel %u subchannel %u released 0x%08x, expected 0x%08x", phase, i / 8, i % 8, sems[i],
+                        f->sem_want[i]);
+    REQUIRE_OK(f->dev, gc_mmio_read(f->dev, GC_REG_GLOBAL_FAULT_CHANNELS, &fc));
+    CHECK_EQ(fc, faulted);
+}
+
+/* Subchannel bindings belong to one channel and one subchannel, on every channel the device has
+ * (GLOBAL.CONFIG), spread over both copy runlists and then on the compute runlist:
+ *  A. channel c opens with the copy class on subchannel c % 8 only: its copy there lands; a copy
+ *     on subchannel c + 1 (bound on the next channel, never on c) faults INVALID_SUBCHANNEL on c
+ *     at its first method, while the next channel's copy on that subchannel lands.
+ *  B. after CTRL.RESET, each subchannel bound to the compute class and then rebound to the copy
+ *     class: a copy on every subchannel of every channel lands (rebinding took effect).
+ *  C. one subchannel per channel (a different one on neighbouring channels) rebound to compute:
+ *     the channel's copies on its seven other subchannels land, the one on that subchannel faults
+ *     UNSUPPORTED (the compute class on a copy runlist) and writes nothing, and the other
+ *     channels' copies on that same subchannel land.
+ *  D. on runlist 0, each subchannel bound to copy and then to compute takes a compute method
+ *     (SEND_PCAS_A: the compute class, not UNSUPPORTED, not INVALID_SUBCHANNEL); a copy method on
+ *     one of them faults INVALID_METHOD (the compute class does not know it), and every method
+ *     before it was executed (CHANNEL.METHODS). */
+static void t_subchannel_bindings(void) {
+    static bind_fx_t fx;
+    bind_fx_t *f = &fx;
+    memset(f, 0, sizeof *f);
+    gc_device_t *dev = f->dev = util_open_props(&f->p);
+    REQUIRE(dev);
+    uint32_t n = f->p.channels, all = n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1;
+    if (n < 2 || n > GC_NUM_CHANNELS || f->p.copy_engines < 1 || f->p.runlists < 1 + f->p.copy_engines) {
+        TCASE_FAIL_("device with %u channels (2..%u), %u copy engines, %u runlists: not what this test drives", n,
+                    GC_NUM_CHANNELS, f->p.copy_engines, f->p.runlists);
+        gc_device_close(dev);
+        return;
+    }
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, n * 8 * BIND_SLICE, 64, &f->src));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, n * 8 * BIND_SLICE, 64, &f->dst));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, n * 8 * 4, 64, &f->sem));
+    gcsc_fill(f->data, n * 8 * BIND_SLICE, 18);
+    REQUIRE_OK(dev, gc_mem_write(dev, f->src.addr, f->data, n * 8 * BIND_SLICE));
+    const uint32_t in_upper = GC_COPY_OFFSET_IN_UPPER_UPPER((uint32_t)(f->src.addr >> 32)); /* a copy's first word */
+    uint32_t words[256];
+    gc_pushbuf_t pb;
+    gc_pb_init(&pb, words, 256);
+
+    /* A */
+    REQUIRE_OK(dev, bind_clear(f));
+    for (uint32_t c = 0; c < n; c++) {
+        REQUIRE_OK(dev, bind_open(f, c, 1 + c % f->p.copy_engines));
+        gc_pb_reset(&pb);
+        bind_copy(f, &pb, 0, c, c % 8);
+        bind_copy(f, &pb, 0, c, (c + 1) % 8);
+        REQUIRE_OK(dev, pb.status);
+        REQUIRE_OK(dev, bind_submit(f, c, &pb));
+        bind_expect(f, 0, c, c % 8);
+    }
+    for (uint32_t c = 0; c < n; c++)
+        bind_check_fault(f, c, GC_ERROR_CAUSE_INVALID_SUBCHANNEL, (c + 1) % 8, GC_COPY_OFFSET_IN_UPPER, in_upper);
+    bind_check_memory(f, "A: the open's binding only", all);
+    for (uint32_t c = 0; c < n; c++) REQUIRE_OK(dev, bind_reset(f, c));
+
+    /* B */
+    REQUIRE_OK(dev, bind_clear(f));
+    for (uint32_t c = 0; c < n; c++) {
+        gc_pb_reset(&pb);
+        for (uint32_t s = 0; s < 8; s++) {
+            gc_pb_set_object(&pb, s, GC_CLASS_COMPUTE);
+            gc_pb_set_object(&pb, s, GC_CLASS_COPY);
+            bind_copy(f, &pb, 1, c, s);
+            bind_expect(f, 1, c, s);
+        }
+        REQUIRE_OK(dev, pb.status);
+        REQUIRE_OK(dev, bind_submit(f, c, &pb));
+    }
+    for (uint32_t c = 0; c < n; c++) REQUIRE_OK(dev, bind_wait(f, c));
+    bind_check_memory(f, "B: every subchannel rebound to copy", 0);
+
+    /* C */
+    REQUIRE_OK(dev, bind_clear(f));
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t t = (3 * c + 1) % 8;
+        gc_pb_reset(&pb);
+        gc_pb_set_object(&pb, t, GC_CLASS_COMPUTE);
+        for (uint32_t s = 0; s < 8; s++) {
+            if (s == t) continue;
+            bind_copy(f, &pb, 2, c, s);
+            bind_expect(f, 2, c, s);
+        }
+        bind_copy(f, &pb, 2, c, t);
+        REQUIRE_OK(dev, pb.status);
+        REQUIRE_OK(dev, bind_submit(f, c, &pb));
+    }
+    for (uint32_t c = 0; c < n; c++)
+        bind_check_fault(f, c, GC_ERROR_CAUSE_UNSUPPORTED, (3 * c + 1) % 8, GC_COPY_OFFSET_IN_UPPER, in_upper);
+    bind_check_memory(f, "C: one subchannel per channel rebound to compute", all);
+
+    /* D */
+    if (!f->p.compute) {
+        fprintf(stderr, "no compute engine (COMPUTE.CONFIG 0): the runlist 0 part is left out\n");
+        gc_device_close(dev);
+        return;
+    }
+    for (uint32_t c = 0; c < n; c++) {
+        gc_channel_close(f->ch[c]);
+        REQUIRE_OK(dev, bind_open(f, c, 0));
+    }
+    uint32_t methods[GC_NUM_CHANNELS];
+    for (uint32_t c = 0; c < n; c++) {
+        /* the open's SET_OBJECT and the fence counted: a release counts once it is acknowledged, and
+         * the channel leaves its PBDMA after that */
+        REQUIRE_OK(dev, bind_wait(f, c));
+        REQUIRE_OK(dev, util_wait_left(dev, c, 100000));
+        REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_METHODS(c), &methods[c]));
+        gc_pb_reset(&pb);
+        for (uint32_t s = 0; s < 8; s++) {
+            gc_pb_set_object(&pb, s, GC_CLASS_COPY);
+            gc_pb_set_object(&pb, s, GC_CLASS_COMPUTE);
+            gc_pb_method(&pb, s, GC_COMPUTE_SEND_PCAS_A, bind_tag(3, c, s));
+        }
+        gc_pb_method(&pb, (5 * c + 2) % 8, GC_COPY_LINE_LENGTH_IN, bind_tag(3, c, 8));
+        REQUIRE_OK(dev, pb.status);
+        REQUIRE_OK(dev, bind_submit(f, c, &pb));
+    }
+    for (uint32_t c = 0; c < n; c++) {
+        bind_check_fault(f, c, GC_ERROR_CAUSE_INVALID_METHOD, (5 * c + 2) % 8, GC_COPY_LINE_LENGTH_IN,
+                         bind_tag(3, c, 8));
+        uint32_t m = 0;
+        REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_CHANNEL_METHODS(c), &m));
+        CHECK_EQ(m - methods[c], 3 * 8);
+    }
+    uint32_t fc = 0;
+    REQUIRE_OK(dev, gc_mmio_read(dev, GC_REG_GLOBAL_FAULT_CHANNELS, &fc));
+    CHECK_EQ(fc, all);
+    gc_device_close(dev);
+}
+
+/* Every bit of the plain rw registers of every channel block (INTERLEAVE and RUNLIST included),
+ * GLOBAL.ACQ_RETRY_INTERVAL, INTR_ENABLE and CLOCK_GATING, and COMPUTE.LOG_BASE_HI and TMU_CTRL
+ * (no side effect while the channels are disabled, nothing is pending and no task runs; GP_PUT is
+ * not one: an index outside the ring records BAD_GP_PUT) written 1 and 0 and read back: all ones,
+ * all zeros and alternating patterns, each XORed with the register's index so neighbours differ,
+ * so every bit rises and falls. The read masks are the spec's (GPFIFO_BASE_LO: bits 2:0 read as
+ * 0, 8-byte entries; fields: their _MASK; INTR_ENABLE: INTR_STATUS's four bits). With nothing
+ * pending the IRQ line stays low whatever the enables. The values before are written back at the
+ * end. */
 static void t_register_bits(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
     static const uint32_t pat[] = {0xFFFFFFFFu, 0x00000000u, 0xAAAAAAAAu, 0x55555555u, 0x0F0F0F0Fu, 0xF0F0F0F0u};
-    struct reg { uint32_t off, mask; } regs[5 * GC_NUM_CHANNELS + 1];
+    struct reg { uint32_t off, mask; } regs[7 * GC_NUM_CHANNELS + 5];
     size_t n = 0;
     for (uint32_t c = 0; c < GC_NUM_CHANNELS; c++) {
         REQUIRE_OK(dev, gc_mmio_write(dev, GC_REG_CHANNEL_CTRL(c), GC_CHANNEL_CTRL_RESET(1)));
@@ -228,8 +458,16 @@ static void t_register_bits(void) {
         regs[n++] = (struct reg){GC_REG_CHANNEL_GPFIFO_SIZE(c), GC_CHANNEL_GPFIFO_SIZE_LOG2_MASK};
         regs[n++] = (struct reg){GC_REG_CHANNEL_TIMESLICE(c), 0xFFFFFFFFu};
         regs[n++] = (struct reg){GC_REG_CHANNEL_ACQ_TIMEOUT(c), 0xFFFFFFFFu};
+        regs[n++] = (struct reg){GC_REG_CHANNEL_INTERLEAVE(c), GC_CHANNEL_INTERLEAVE_LEVEL_MASK};
+        regs[n++] = (struct reg){GC_REG_CHANNEL_RUNLIST(c), GC_CHANNEL_RUNLIST_ID_MASK};
     }
     regs[n++] = (struct reg){GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 0xFFFFFFFFu};
+    regs[n++] = (struct reg){GC_REG_GLOBAL_INTR_ENABLE,
+                             GC_GLOBAL_INTR_ENABLE_CHANNEL_FAULT(1) | GC_GLOBAL_INTR_ENABLE_NON_STALL(1) |
+                                 GC_GLOBAL_INTR_ENABLE_TASK_FAULT(1) | GC_GLOBAL_INTR_ENABLE_LAUNCH_FAIL(1)};
+    regs[n++] = (struct reg){GC_REG_GLOBAL_CLOCK_GATING, GC_GLOBAL_CLOCK_GATING_DISABLE_MASK};
+    regs[n++] = (struct reg){GC_REG_COMPUTE_LOG_BASE_HI, GC_COMPUTE_LOG_BASE_HI_HI_MASK};
+    regs[n++] = (struct reg){GC_REG_COMPUTE_TMU_CTRL, GC_COMPUTE_TMU_CTRL_NO_EVICT_MASK};
     uint32_t before[sizeof regs / sizeof regs[0]];
     for (size_t i = 0; i < n; i++) REQUIRE_OK(dev, gc_mmio_read(dev, regs[i].off, &before[i]));
     int bad = 0;
@@ -242,6 +480,7 @@ static void t_register_bits(void) {
                 fprintf(stderr, "register 0x%04x: wrote 0x%08x, read 0x%08x, expected 0x%08x\n", regs[i].off,
                         pat[p] ^ (uint32_t)i, v, want);
         }
+        CHECK(!gc_device_irq(dev));
     }
     CHECK_EQ(bad, 0);
     for (size_t i = 0; i < n; i++) REQUIRE_OK(dev, gc_mmio_write(dev, regs[i].off, before[i]));
@@ -262,6 +501,7 @@ static const tcase_t cases[] = {
     {"frontend_acquire_across_channels", t_acquire_across_channels},
     {"frontend_acquire_timeout", t_acquire_timeout},
     {"frontend_interrupt_counters", t_interrupt_counters},
+    {"frontend_subchannel_bindings", t_subchannel_bindings},
     {"frontend_register_bits", t_register_bits},
 };
 TCASE_MAIN(cases)
