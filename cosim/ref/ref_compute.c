@@ -1445,7 +1445,7 @@ bool ref_cmp_reg_write(ref_t *r, uint32_t a, uint32_t v) {
     ref_cmp_t *c = &r->cmp;
     uint32_t dummy;
     switch (a) {
-    case GC_REG_COMPUTE_LOG_BASE_LO: c->log_base_lo = v; break;
+    case GC_REG_COMPUTE_LOG_BASE_LO: c->log_base_lo = v & ~(GC_TMU_LOG_ALIGN - 1u); break; /* bits 3:0 read 0 */
     case GC_REG_COMPUTE_LOG_BASE_HI: c->log_base_hi = GC_COMPUTE_LOG_BASE_HI_HI(GC_COMPUTE_LOG_BASE_HI_HI_GET(v)); break;
     case GC_REG_COMPUTE_LOG_CTRL:
         c->log_ctrl = GC_COMPUTE_LOG_CTRL_ENABLE(GC_COMPUTE_LOG_CTRL_ENABLE_GET(v)) |

@@ -437,19 +437,19 @@ static void t_subchannel_bindings(void) {
 }
 
 /* Every bit of the plain rw registers of every channel block (INTERLEAVE and RUNLIST included),
- * GLOBAL.ACQ_RETRY_INTERVAL, INTR_ENABLE and CLOCK_GATING, and COMPUTE.LOG_BASE_HI and TMU_CTRL
- * (no side effect while the channels are disabled, nothing is pending and no task runs; GP_PUT is
+ * GLOBAL.ACQ_RETRY_INTERVAL, CYCLE_HI (the high half a CYCLE_LO write would load), INTR_ENABLE and
+ * CLOCK_GATING, and COMPUTE.LOG_BASE_LO / HI and TMU_CTRL (no side effect while the channels are disabled, nothing is pending and no task runs; GP_PUT is
  * not one: an index outside the ring records BAD_GP_PUT) written 1 and 0 and read back: all ones,
  * all zeros and alternating patterns, each XORed with the register's index so neighbours differ,
  * so every bit rises and falls. The read masks are the spec's (GPFIFO_BASE_LO: bits 2:0 read as
- * 0, 8-byte entries; fields: their _MASK; INTR_ENABLE: INTR_STATUS's four bits). With nothing
- * pending the IRQ line stays low whatever the enables. The values before are written back at the
- * end. */
+ * 0, 8-byte entries; LOG_BASE_LO: bits 3:0, 16-byte records; fields: their _MASK; INTR_ENABLE:
+ * INTR_STATUS's four bits). With nothing pending the IRQ line stays low whatever the enables. The
+ * values before are written back at the end. */
 static void t_register_bits(void) {
     gc_device_t *dev = util_open(NULL);
     REQUIRE(dev);
     static const uint32_t pat[] = {0xFFFFFFFFu, 0x00000000u, 0xAAAAAAAAu, 0x55555555u, 0x0F0F0F0Fu, 0xF0F0F0F0u};
-    struct reg { uint32_t off, mask; } regs[7 * GC_NUM_CHANNELS + 5];
+    struct reg { uint32_t off, mask; } regs[7 * GC_NUM_CHANNELS + 7];
     size_t n = 0;
     for (uint32_t c = 0; c < GC_NUM_CHANNELS; c++) {
         REQUIRE_OK(dev, gc_mmio_write(dev, GC_REG_CHANNEL_CTRL(c), GC_CHANNEL_CTRL_RESET(1)));
@@ -462,10 +462,12 @@ static void t_register_bits(void) {
         regs[n++] = (struct reg){GC_REG_CHANNEL_RUNLIST(c), GC_CHANNEL_RUNLIST_ID_MASK};
     }
     regs[n++] = (struct reg){GC_REG_GLOBAL_ACQ_RETRY_INTERVAL, 0xFFFFFFFFu};
+    regs[n++] = (struct reg){GC_REG_GLOBAL_CYCLE_HI, 0xFFFFFFFFu}; /* the time base's staged high half */
     regs[n++] = (struct reg){GC_REG_GLOBAL_INTR_ENABLE,
                              GC_GLOBAL_INTR_ENABLE_CHANNEL_FAULT(1) | GC_GLOBAL_INTR_ENABLE_NON_STALL(1) |
                                  GC_GLOBAL_INTR_ENABLE_TASK_FAULT(1) | GC_GLOBAL_INTR_ENABLE_LAUNCH_FAIL(1)};
     regs[n++] = (struct reg){GC_REG_GLOBAL_CLOCK_GATING, GC_GLOBAL_CLOCK_GATING_DISABLE_MASK};
+    regs[n++] = (struct reg){GC_REG_COMPUTE_LOG_BASE_LO, ~(uint32_t)(GC_TMU_LOG_ALIGN - 1u)};
     regs[n++] = (struct reg){GC_REG_COMPUTE_LOG_BASE_HI, GC_COMPUTE_LOG_BASE_HI_HI_MASK};
     regs[n++] = (struct reg){GC_REG_COMPUTE_TMU_CTRL, GC_COMPUTE_TMU_CTRL_NO_EVICT_MASK};
     uint32_t before[sizeof regs / sizeof regs[0]];
