@@ -179,10 +179,14 @@ module gc_compute
   //        BAD_TMD and never pending, a LAUNCH to parent + 1 >= TMU_PRIO_LEVELS fails PRIORITY)
   //   NDW  CTAs completed in one cycle: at most one per SM
   //   IFW  CTAs in flight of a slot: each holds at least one of the NSM * NW warp slots
+  //   OFW  the byte offset of a TMD word: < GC_TMD_SIZE
+  //   PTW  the queue-poll timer: <= TMU_QUEUE_POLL
   localparam int unsigned CHW       = (GC_NUM_CHANNELS > 1) ? $clog2(GC_NUM_CHANNELS) : 1;
   localparam int unsigned LVW       = (GC_TMU_PRIO_LEVELS > 1) ? $clog2(GC_TMU_PRIO_LEVELS) : 1;
   localparam int unsigned NDW       = $clog2(NSM + 1);
   localparam int unsigned IFW       = $clog2(NSM * NW + 1);
+  localparam int unsigned OFW       = $clog2(GC_TMD_SIZE);
+  localparam int unsigned PTW       = $clog2(GC_TMU_QUEUE_POLL + 1);
 
   if (NSLOT < 1 || NSLOT > 8 || NSLOT > (1 << TSLOT_W) || NENT < NSLOT || NENT > 16) begin : g_bad
     $error("gc_compute: need 1 <= NSLOT <= 8 (and <= 2^TSLOT_W), NSLOT <= NENT <= 16");
@@ -269,7 +273,7 @@ module gc_compute
   logic [EW:0]     fq_cnt_q;
   // queue header polls (on the TMD read port)
   logic [EW-1:0]   qp_e_q, qp_rr_q;
-  logic [7:0]      qp_t_q;
+  logic [PTW-1:0]  qp_t_q;
 
   // atomic-unit port
   port_e           p_st_q;
@@ -494,22 +498,25 @@ module gc_compute
 
   // the byte offset of the first bad word, or none
   logic        ft_bad;
-  logic [31:0] ft_bad_ofs;
+  logic [OFW-1:0] ft_bad_ofs;
   always_comb begin
     ft_bad     = 1'b1;
     ft_bad_ofs = '0;
-    if (ft.pc[1:0] != 2'b00)            ft_bad_ofs = GC_TMD_ENTRY_PC_OFS;
-    else if (ft.gx == '0)               ft_bad_ofs = GC_TMD_GRID_X_OFS;
-    else if (ft.gy == '0)               ft_bad_ofs = GC_TMD_GRID_Y_OFS;
-    else if (ft.gz == '0)               ft_bad_ofs = GC_TMD_GRID_Z_OFS;
-    else if (ft.tx == '0 || ft.ty == '0 || ft_threads > 48'(NW * NL)) ft_bad_ofs = GC_TMD_CTA_DIM_XY_OFS;
-    else if (ft.tz == '0)               ft_bad_ofs = GC_TMD_CTA_DIM_Z_OFS;
-    else if (ft.smem > GC_SIMT_SMEM_BYTES) ft_bad_ofs = GC_TMD_SMEM_BYTES_OFS;
+    if (ft.pc[1:0] != 2'b00)            ft_bad_ofs = OFW'(GC_TMD_ENTRY_PC_OFS);
+    else if (ft.gx == '0)               ft_bad_ofs = OFW'(GC_TMD_GRID_X_OFS);
+    else if (ft.gy == '0)               ft_bad_ofs = OFW'(GC_TMD_GRID_Y_OFS);
+    else if (ft.gz == '0)               ft_bad_ofs = OFW'(GC_TMD_GRID_Z_OFS);
+    else if (ft.tx == '0 || ft.ty == '0 || ft_threads > 48'(NW * NL))
+                                        ft_bad_ofs = OFW'(GC_TMD_CTA_DIM_XY_OFS);
+    else if (ft.tz == '0)               ft_bad_ofs = OFW'(GC_TMD_CTA_DIM_Z_OFS);
+    else if (ft.smem > GC_SIMT_SMEM_BYTES)
+                                        ft_bad_ofs = OFW'(GC_TMD_SMEM_BYTES_OFS);
     else if (ft.rel && (ft.four ? (ft.sem[3:0] != 4'h0) : (ft.sem[1:0] != 2'b00)))
-                                        ft_bad_ofs = GC_TMD_SEM_ADDR_LO_OFS;
-    else if (ft.q && ft.qaddr[2:0] != 3'b000) ft_bad_ofs = GC_TMD_QUEUE_ADDR_LO_OFS;
+                                        ft_bad_ofs = OFW'(GC_TMD_SEM_ADDR_LO_OFS);
+    else if (ft.q && ft.qaddr[2:0] != 3'b000)
+                                        ft_bad_ofs = OFW'(GC_TMD_QUEUE_ADDR_LO_OFS);
     else if (e_host_q[f_ent_q] && 32'(ft_lvl) >= GC_TMU_PRIO_LEVELS)
-                                        ft_bad_ofs = GC_TMD_PRIORITY_OFS;
+                                        ft_bad_ofs = OFW'(GC_TMD_PRIORITY_OFS);
     else                                ft_bad = 1'b0;
   end
 
@@ -639,7 +646,7 @@ module gc_compute
     end else if (fd_bad) begin
       rf_v     = 1'b1;
       rf_cause = f_err_q ? SIMT_FAULT_TMD_BUS_ERROR : SIMT_FAULT_BAD_TMD;
-      rf_addr  = f_err_q ? e_task_q[f_ent_q] : ft_bad_ofs;
+      rf_addr  = f_err_q ? e_task_q[f_ent_q] : 32'(ft_bad_ofs);
       rf_e     = f_ent_q;
     end else if (rel_err) begin
       rf_v     = 1'b1;
@@ -889,7 +896,7 @@ module gc_compute
       end
 
       // ---- TMD fetch
-      if (qp_t_q != '0) qp_t_q <= qp_t_q - 8'd1;
+      if (qp_t_q != '0) qp_t_q <= qp_t_q - PTW'(1);
       unique case (f_st_q)
         F_IDLE: if (fq_cnt_q != '0) begin
           f_ent_q  <= fq_q[fq_rd_q];
@@ -905,7 +912,7 @@ module gc_compute
         F_QAR: if (m_rsp_i.ar_ready) f_st_q <= F_QR;
         F_QR: if (r_hs) begin
           f_st_q <= F_IDLE;
-          qp_t_q <= 8'(GC_TMU_QUEUE_POLL);
+          qp_t_q <= PTW'(GC_TMU_QUEUE_POLL);
           if (stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q) e_qcl_q[qp_e_q] <= m_rsp_i.r.data[31] || m_rsp_i.r.resp[1];
         end
         F_AR: if (m_rsp_i.ar_ready) f_st_q <= F_R;

@@ -511,7 +511,8 @@ module gc_sm
 
   kind_e               kind;
   logic [LW-1:0]       ln_lane;         // LAUNCH: the lane handed over this time
-  logic [31:0]         ln_ta, ln_res;   //   its TMD thread address, its rd value
+  logic [31:0]         ln_ta;           //   its TMD thread address
+  logic [3:0]          ln_res;          //   its rd value (LAUNCH_STATUS, zero-extended)
   logic                ln_addr_ok, ln_go, ln_wait;
   logic                we;              // K_ALU writes rd
   logic [NL-1:0][31:0] res, npc;
@@ -702,7 +703,7 @@ module gc_sm
         end
         default: ;
       endcase
-      if (kind == K_LAUNCH) res[l] = ln_res;
+      if (kind == K_LAUNCH) res[l] = 32'(ln_res);
       // a taken branch / jump to a misaligned target
       if ((opc == OPC_JAL || opc == OPC_JALR || opc == OPC_BRANCH) && npc[l][1:0] != 2'b00) begin
         lc = SIMT_FAULT_MISALIGNED_FETCH;
@@ -760,7 +761,7 @@ module gc_sm
   assign ln_tmd_o   = glob_dev(ln_ta);
   assign ln_slot_o  = dx.slot;
   assign ln_wait    = ex_v_q && (kind == K_LAUNCH) && !(ln_go && ln_ready_i);
-  assign ln_res     = 32'(ln_status_i);
+  assign ln_res     = ln_status_i;
 
   // ---- what EX does with the instruction
   logic ex_fault, lsu_req, div_req, lsu_rdy, div_rdy, ex_replay, ex_done, fpu_req, fds_req, fds_rdy;
