@@ -172,6 +172,21 @@ module gc_compute
   localparam int unsigned EW        = (NENT > 1) ? $clog2(NENT) : 1;
   localparam int unsigned KW        = (NSLOT > 1) ? $clog2(NSLOT) : 1;   // slot index
   localparam logic [3:0]  NO_SLOT   = 4'hF;
+  // Widths of values that are smaller than the fields carrying them, by construction (the fields
+  // they reach, records and registers, take them zero-extended):
+  //   CHW  a channel: < GC_NUM_CHANNELS (cmd_ch_i is runlist 0's PBDMA's channel index, 8'(...))
+  //   LVW  the LEVEL of a task holding a slot: < TMU_PRIO_LEVELS (a host TMD asking for more is
+  //        BAD_TMD and never pending, a LAUNCH to parent + 1 >= TMU_PRIO_LEVELS fails PRIORITY)
+  //   NDW  CTAs completed in one cycle: at most one per SM
+  //   IFW  CTAs in flight of a slot: each holds at least one of the NSM * NW warp slots
+  //   OFW  the byte offset of a TMD word: < GC_TMD_SIZE
+  //   PTW  the queue-poll timer: <= TMU_QUEUE_POLL
+  localparam int unsigned CHW       = (GC_NUM_CHANNELS > 1) ? $clog2(GC_NUM_CHANNELS) : 1;
+  localparam int unsigned LVW       = (GC_TMU_PRIO_LEVELS > 1) ? $clog2(GC_TMU_PRIO_LEVELS) : 1;
+  localparam int unsigned NDW       = $clog2(NSM + 1);
+  localparam int unsigned IFW       = $clog2(NSM * NW + 1);
+  localparam int unsigned OFW       = $clog2(GC_TMD_SIZE);
+  localparam int unsigned PTW       = $clog2(GC_TMU_QUEUE_POLL + 1);
 
   if (NSLOT < 1 || NSLOT > 8 || NSLOT > (1 << TSLOT_W) || NENT < NSLOT || NENT > 16) begin : g_bad
     $error("gc_compute: need 1 <= NSLOT <= 8 (and <= 2^TSLOT_W), NSLOT <= NENT <= 16");
@@ -228,13 +243,13 @@ module gc_compute
   stm_t            stm_q;
   tmd_t            e_tmd_q  [NENT];
   logic [31:0]     e_task_q [NENT];    // TMD address >> 8
-  logic [7:0]      e_ch_q   [NENT];    // channel of the root's launch
+  logic [CHW-1:0]  e_ch_q   [NENT];    // channel of the root's launch
   logic [EW-1:0]   e_par_q  [NENT];
   logic [7:0]      e_lvl_q  [NENT];
   logic [3:0]      e_dep_q  [NENT], e_maxd_q [NENT];
   logic [3:0]      e_slot_q [NENT];    // slot held / last held (NO_SLOT: never)
   logic [31:0]     e_cx_q [NENT], e_cy_q [NENT], e_cz_q [NENT];
-  logic [4:0]      e_nch_q  [NENT];    // children not completed
+  logic [EW-1:0]   e_nch_q  [NENT];    // children not completed (other entries: <= NENT - 1)
   logic [NENT-1:0] e_host_q, e_started_q, e_err_q, e_flog_q;
   logic [NENT-1:0] ahd_q [NENT];       // pending order: ahd_q[j][i] = i is ahead of j
   logic [31:0]     e_qpos_q [NENT], e_qput_q [NENT];   // queue TMDs: position, PUT.COUNT seen
@@ -243,8 +258,8 @@ module gc_compute
   // slots
   logic [NSLOT-1:0] s_busy_q, s_evict_q, s_flt_q, s_done_q;
   logic [EW-1:0]    s_ent_q  [NSLOT];
-  logic [7:0]       s_lvl_q  [NSLOT];
-  logic [15:0]      s_infl_q [NSLOT];
+  logic [LVW-1:0]   s_lvl_q  [NSLOT];  // its task's LEVEL (LVW: above)
+  logic [IFW-1:0]   s_infl_q [NSLOT];  // CTAs in flight
   logic [NSLOT-1:0] tb_q     [NSLOT];  // tb_q[a][b]: a took its slot before b
 
   // TMD fetch
@@ -258,7 +273,7 @@ module gc_compute
   logic [EW:0]     fq_cnt_q;
   // queue header polls (on the TMD read port)
   logic [EW-1:0]   qp_e_q, qp_rr_q;
-  logic [7:0]      qp_t_q;
+  logic [PTW-1:0]  qp_t_q;
 
   // atomic-unit port
   port_e           p_st_q;
@@ -276,9 +291,10 @@ module gc_compute
 
   // outputs, records, counters
   logic            done_q, done_err_q, nonstall_q, icinv_q, lfail_q;
-  logic [7:0]      done_ch_q;
+  logic [CHW-1:0]  done_ch_q;
   simt_fault_e     f_cause_q;
-  logic [31:0]     f_pc_q, f_addr_q, f_loc_q, f_task_q, f_ch_q;
+  logic [31:0]     f_pc_q, f_addr_q, f_loc_q, f_task_q;
+  logic [CHW-1:0]  f_ch_q;
   logic [31:0]     lf_q, lf_task_q, task_reg_q, log_put_q;
   logic [31:0]     c_tasks_q, c_ctas_q, c_winstr_q, c_tinstr_q, c_active_q, c_icmiss_q, c_beats_q;
   logic [31:0]     c_evict_q, c_dlaunch_q, c_lfails_q;
@@ -388,15 +404,15 @@ module gc_compute
   end
 
   // CTAs completed, per slot and in all
-  logic [15:0] n_done;
-  logic [15:0] k_done [NSLOT];
+  logic [NDW-1:0] n_done;
+  logic [NDW-1:0] k_done [NSLOT];
   always_comb begin
     n_done = '0;
     for (int k = 0; k < NSLOT; k++) k_done[k] = '0;
     for (int s = 0; s < NSM; s++) begin
-      n_done = n_done + 16'(cta_done_i[s]);
+      n_done = n_done + NDW'(cta_done_i[s]);
       for (int k = 0; k < NSLOT; k++) begin
-        if (cta_done_i[s] && 32'(cta_done_slot_i[s]) == k) k_done[k] = k_done[k] + 16'd1;
+        if (cta_done_i[s] && 32'(cta_done_slot_i[s]) == k) k_done[k] = k_done[k] + NDW'(1);
       end
     end
   end
@@ -409,7 +425,7 @@ module gc_compute
   always_comb begin
     v_k   = low_k(v_win);
     ev_ok = (s_busy_q == '1) && !no_evict_i && (s_evict_q == '0) && hd_v && (run_el != '0) &&
-            (s_lvl_q[v_k] < e_lvl_q[hd_e]);
+            (8'(s_lvl_q[v_k]) < e_lvl_q[hd_e]);
   end
 
   // ------------------------------------------------------------------------------------------
@@ -482,22 +498,25 @@ module gc_compute
 
   // the byte offset of the first bad word, or none
   logic        ft_bad;
-  logic [31:0] ft_bad_ofs;
+  logic [OFW-1:0] ft_bad_ofs;
   always_comb begin
     ft_bad     = 1'b1;
     ft_bad_ofs = '0;
-    if (ft.pc[1:0] != 2'b00)            ft_bad_ofs = GC_TMD_ENTRY_PC_OFS;
-    else if (ft.gx == '0)               ft_bad_ofs = GC_TMD_GRID_X_OFS;
-    else if (ft.gy == '0)               ft_bad_ofs = GC_TMD_GRID_Y_OFS;
-    else if (ft.gz == '0)               ft_bad_ofs = GC_TMD_GRID_Z_OFS;
-    else if (ft.tx == '0 || ft.ty == '0 || ft_threads > 48'(NW * NL)) ft_bad_ofs = GC_TMD_CTA_DIM_XY_OFS;
-    else if (ft.tz == '0)               ft_bad_ofs = GC_TMD_CTA_DIM_Z_OFS;
-    else if (ft.smem > GC_SIMT_SMEM_BYTES) ft_bad_ofs = GC_TMD_SMEM_BYTES_OFS;
+    if (ft.pc[1:0] != 2'b00)            ft_bad_ofs = OFW'(GC_TMD_ENTRY_PC_OFS);
+    else if (ft.gx == '0)               ft_bad_ofs = OFW'(GC_TMD_GRID_X_OFS);
+    else if (ft.gy == '0)               ft_bad_ofs = OFW'(GC_TMD_GRID_Y_OFS);
+    else if (ft.gz == '0)               ft_bad_ofs = OFW'(GC_TMD_GRID_Z_OFS);
+    else if (ft.tx == '0 || ft.ty == '0 || ft_threads > 48'(NW * NL))
+                                        ft_bad_ofs = OFW'(GC_TMD_CTA_DIM_XY_OFS);
+    else if (ft.tz == '0)               ft_bad_ofs = OFW'(GC_TMD_CTA_DIM_Z_OFS);
+    else if (ft.smem > GC_SIMT_SMEM_BYTES)
+                                        ft_bad_ofs = OFW'(GC_TMD_SMEM_BYTES_OFS);
     else if (ft.rel && (ft.four ? (ft.sem[3:0] != 4'h0) : (ft.sem[1:0] != 2'b00)))
-                                        ft_bad_ofs = GC_TMD_SEM_ADDR_LO_OFS;
-    else if (ft.q && ft.qaddr[2:0] != 3'b000) ft_bad_ofs = GC_TMD_QUEUE_ADDR_LO_OFS;
+                                        ft_bad_ofs = OFW'(GC_TMD_SEM_ADDR_LO_OFS);
+    else if (ft.q && ft.qaddr[2:0] != 3'b000)
+                                        ft_bad_ofs = OFW'(GC_TMD_QUEUE_ADDR_LO_OFS);
     else if (e_host_q[f_ent_q] && 32'(ft_lvl) >= GC_TMU_PRIO_LEVELS)
-                                        ft_bad_ofs = GC_TMD_PRIORITY_OFS;
+                                        ft_bad_ofs = OFW'(GC_TMD_PRIORITY_OFS);
     else                                ft_bad = 1'b0;
   end
 
@@ -627,7 +646,7 @@ module gc_compute
     end else if (fd_bad) begin
       rf_v     = 1'b1;
       rf_cause = f_err_q ? SIMT_FAULT_TMD_BUS_ERROR : SIMT_FAULT_BAD_TMD;
-      rf_addr  = f_err_q ? e_task_q[f_ent_q] : ft_bad_ofs;
+      rf_addr  = f_err_q ? e_task_q[f_ent_q] : 32'(ft_bad_ofs);
       rf_e     = f_ent_q;
     end else if (rel_err) begin
       rf_v     = 1'b1;
@@ -660,7 +679,8 @@ module gc_compute
   logic          rec_v;
   tmu_event_e    rec_kind;
   logic [3:0]    rec_slot, rec_dep;
-  logic [7:0]    rec_lvl, rec_ch;
+  logic [7:0]    rec_lvl;
+  logic [CHW-1:0] rec_ch;
   logic [31:0]   rec_task;
   logic [EW-1:0] rec_e;
   always_comb begin
@@ -714,7 +734,8 @@ module gc_compute
     rec_word[GC_TMU_LOG_EVENT_SLOT_LSB +: GC_TMU_LOG_EVENT_SLOT_W]       = rec_slot;
     rec_word[GC_TMU_LOG_EVENT_LEVEL_LSB +: GC_TMU_LOG_EVENT_LEVEL_W]     = rec_lvl;
     rec_word[GC_TMU_LOG_EVENT_DEPTH_LSB +: GC_TMU_LOG_EVENT_DEPTH_W]     = rec_dep;
-    rec_word[GC_TMU_LOG_EVENT_CHANNEL_LSB +: GC_TMU_LOG_EVENT_CHANNEL_W] = rec_ch;
+    rec_word[GC_TMU_LOG_EVENT_CHANNEL_LSB +: GC_TMU_LOG_EVENT_CHANNEL_W] =
+        GC_TMU_LOG_EVENT_CHANNEL_W'(rec_ch);
     log_mask = (32'd1 << log_size_log2_i) - 32'd1;
     rec_ofs  = log_put_q & log_mask;
     rec_addr = {log_base_i[AW-1:4], 4'h0} + (AW'(rec_ofs) << 4);
@@ -738,7 +759,7 @@ module gc_compute
 
   assign done_o        = done_q;
   assign done_err_o    = done_err_q;
-  assign done_ch_o     = done_ch_q;
+  assign done_ch_o     = 8'(done_ch_q);
   assign nonstall_o    = nonstall_q;
   assign icache_inv_o  = icinv_q;
   assign launch_fail_o = lfail_q;
@@ -860,7 +881,7 @@ module gc_compute
           s_done_q[k] <= 1'b1;
       end
       for (int k = 0; k < NSLOT; k++) begin
-        s_infl_q[k] <= s_infl_q[k] + 16'(disp && (d_k == KW'(k))) - k_done[k];
+        s_infl_q[k] <= s_infl_q[k] + IFW'(disp && (d_k == KW'(k))) - IFW'(k_done[k]);
       end
 
       // ---- faults
@@ -871,11 +892,11 @@ module gc_compute
         f_addr_q  <= rf_addr;
         f_loc_q   <= rf_loc;
         f_task_q  <= e_task_q[rf_e];
-        f_ch_q    <= 32'(e_ch_q[rf_e]);
+        f_ch_q    <= e_ch_q[rf_e];
       end
 
       // ---- TMD fetch
-      if (qp_t_q != '0) qp_t_q <= qp_t_q - 8'd1;
+      if (qp_t_q != '0) qp_t_q <= qp_t_q - PTW'(1);
       unique case (f_st_q)
         F_IDLE: if (fq_cnt_q != '0) begin
           f_ent_q  <= fq_q[fq_rd_q];
@@ -891,7 +912,7 @@ module gc_compute
         F_QAR: if (m_rsp_i.ar_ready) f_st_q <= F_QR;
         F_QR: if (r_hs) begin
           f_st_q <= F_IDLE;
-          qp_t_q <= 8'(GC_TMU_QUEUE_POLL);
+          qp_t_q <= PTW'(GC_TMU_QUEUE_POLL);
           if (stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q) e_qcl_q[qp_e_q] <= m_rsp_i.r.data[31] || m_rsp_i.r.resp[1];
         end
         F_AR: if (m_rsp_i.ar_ready) f_st_q <= F_R;
@@ -982,7 +1003,7 @@ module gc_compute
             c_dlaunch_q     <= c_dlaunch_q + 32'd1;
             sn = st_set(sn, fr_e, TASK_STATE_FETCH);
             e_host_q[fr_e]  <= 1'b0;
-            e_nch_q[ln_p]   <= e_nch_q[ln_p] + 5'd1;
+            e_nch_q[ln_p]   <= e_nch_q[ln_p] + EW'(1);
           end else begin
             c_lfails_q <= c_lfails_q + 32'd1;
             lfail_q    <= 1'b1;
@@ -1021,8 +1042,8 @@ module gc_compute
           done_err_q <= e_err_q[cf_e];
           done_ch_q  <= e_ch_q[cf_e];
         end else begin
-          e_nch_q[cf_p] <= e_nch_q[cf_p] - 5'd1;
-          if (e_nch_q[cf_p] == 5'd1 && stm_q.chld[cf_p]) sn = st_set(sn, cf_p, TASK_STATE_RELEASE);
+          e_nch_q[cf_p] <= e_nch_q[cf_p] - EW'(1);
+          if (e_nch_q[cf_p] == EW'(1) && stm_q.chld[cf_p]) sn = st_set(sn, cf_p, TASK_STATE_RELEASE);
         end
       end
 
@@ -1053,7 +1074,7 @@ module gc_compute
       e_cz_q[fr_e]   <= '0;
       fq_q[fq_wr_q]  <= fr_e;
       if (step == ST_HOST) begin
-        e_ch_q[fr_e]  <= cmd_ch_i;
+        e_ch_q[fr_e]  <= CHW'(cmd_ch_i);
         e_par_q[fr_e] <= '0;
         e_lvl_q[fr_e] <= '0;
         e_dep_q[fr_e] <= 4'd1;
@@ -1108,7 +1129,7 @@ module gc_compute
     // slot take
     if (step == ST_TAKE) begin
       s_ent_q[tk_k]  <= hd_e;
-      s_lvl_q[tk_k]  <= e_lvl_q[hd_e];
+      s_lvl_q[tk_k]  <= LVW'(e_lvl_q[hd_e]);   // pending: < TMU_PRIO_LEVELS (LVW)
       e_slot_q[hd_e]      <= 4'(tk_k);
       for (int j = 0; j < NSLOT; j++) begin
         if (KW'(j) != tk_k) begin
@@ -1201,7 +1222,7 @@ module gc_compute
     regs_o[RI(GC_REG_COMPUTE_FAULT_ADDR)]    = f_addr_q;
     regs_o[RI(GC_REG_COMPUTE_FAULT_LOC)]     = f_loc_q;
     regs_o[RI(GC_REG_COMPUTE_FAULT_TASK)]    = f_task_q;
-    regs_o[RI(GC_REG_COMPUTE_FAULT_CHANNEL)] = f_ch_q;
+    regs_o[RI(GC_REG_COMPUTE_FAULT_CHANNEL)] = 32'(f_ch_q);
     regs_o[RI(GC_REG_COMPUTE_TASKS)]         = c_tasks_q;
     regs_o[RI(GC_REG_COMPUTE_CTAS)]          = c_ctas_q;
     regs_o[RI(GC_REG_COMPUTE_WARP_INSTRS)]   = c_winstr_q;
@@ -1227,6 +1248,6 @@ module gc_compute
   assign unused_cp = ^{m_rsp_i.r.last, m_rsp_i.r.resp[0], m_rsp_i.aw_ready, m_rsp_i.w_ready, m_rsp_i.b_valid,
                        m_rsp_i.b_resp, w_dz, w_shi, w_pri, w_flags, w_qhi, log_base_i[3:0],
                        cmd_tmd_i[7:0], ln_tmd_i, d_t.sem, d_t.pay, d_t.rel, d_t.four, d_t.intr, d_t.qaddr,
-                       m_rsp_i.r.data[63:32]};
+                       m_rsp_i.r.data[63:32], cmd_ch_i[7:CHW]};
 
 endmodule

@@ -87,7 +87,12 @@ module gc_sm
   parameter int unsigned FPU      = 1,         // 1: the F extension (0: F instructions are illegal)
   localparam int unsigned AW      = GC_AXI_ADDR_W,
   localparam int unsigned WW      = (NW > 1) ? $clog2(NW) : 1,
-  localparam int unsigned LW      = (NL > 1) ? $clog2(NL) : 1
+  localparam int unsigned LW      = (NL > 1) ? $clog2(NL) : 1,
+  // A CTA occupies at most NW warp slots (allocation: b + k <= NW), so a thread's linear index
+  // in its CTA is < NW * NL, and so are its ids x, y, z (each <= the linear index): TIDW bits.
+  // The launch's running counters (next id, next linear index) reach NW * NL: TCW bits.
+  localparam int unsigned TIDW    = (NW * NL > 1) ? $clog2(NW * NL) : 1,
+  localparam int unsigned TCW     = $clog2(NW * NL + 1)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -263,10 +268,10 @@ module gc_sm
   logic [NL-1:0]           exit_q    [NW];
   logic [NL-1:0]           bar_q     [NW];
   logic [WW-1:0]           base_q    [NW];     // first warp slot of the warp's CTA
-  logic [7:0]              wic_q     [NW];     // warp index within its CTA
-  logic [NL-1:0][15:0]     tid_x_q   [NW];
-  logic [NL-1:0][15:0]     tid_y_q   [NW];
-  logic [NL-1:0][15:0]     tid_z_q   [NW];
+  logic [WW-1:0]           wic_q     [NW];     // warp index within its CTA (< NW)
+  logic [NL-1:0][TIDW-1:0] tid_x_q   [NW];     // thread ids (< NW * NL, header)
+  logic [NL-1:0][TIDW-1:0] tid_y_q   [NW];
+  logic [NL-1:0][TIDW-1:0] tid_z_q   [NW];
   cta_desc_t               desc_q    [NW];     // the CTA's launch descriptor, per warp
   logic [31:0]             rf_q      [NRF];    // {warp, lane, register}
   logic [31:0]             frf_q     [NRF];    // FP registers, {warp, lane, register}
@@ -506,7 +511,8 @@ module gc_sm
 
   kind_e               kind;
   logic [LW-1:0]       ln_lane;         // LAUNCH: the lane handed over this time
-  logic [31:0]         ln_ta, ln_res;   //   its TMD thread address, its rd value
+  logic [31:0]         ln_ta;           //   its TMD thread address
+  logic [3:0]          ln_res;          //   its rd value (LAUNCH_STATUS, zero-extended)
   logic                ln_addr_ok, ln_go, ln_wait;
   logic                we;              // K_ALU writes rd
   logic [NL-1:0][31:0] res, npc;
@@ -697,7 +703,7 @@ module gc_sm
         end
         default: ;
       endcase
-      if (kind == K_LAUNCH) res[l] = ln_res;
+      if (kind == K_LAUNCH) res[l] = 32'(ln_res);
       // a taken branch / jump to a misaligned target
       if ((opc == OPC_JAL || opc == OPC_JALR || opc == OPC_BRANCH) && npc[l][1:0] != 2'b00) begin
         lc = SIMT_FAULT_MISALIGNED_FETCH;
@@ -755,7 +761,7 @@ module gc_sm
   assign ln_tmd_o   = glob_dev(ln_ta);
   assign ln_slot_o  = dx.slot;
   assign ln_wait    = ex_v_q && (kind == K_LAUNCH) && !(ln_go && ln_ready_i);
-  assign ln_res     = 32'(ln_status_i);
+  assign ln_res     = ln_status_i;
 
   // ---- what EX does with the instruction
   logic ex_fault, lsu_req, div_req, lsu_rdy, div_rdy, ex_replay, ex_done, fpu_req, fds_req, fds_rdy;
@@ -1078,27 +1084,27 @@ module gc_sm
   cta_desc_t       init_d_q;
   logic [WW-1:0]   init_b_q, init_j_q;        // first slot, warp being initialised (index in CTA)
   logic [WW:0]     init_k_q;                  // slots of the CTA
-  logic [15:0]     init_x_q, init_y_q, init_z_q, init_t_q;   // next thread id, its linear index
-  logic [NL-1:0][15:0] it_x, it_y, it_z;
+  logic [TCW-1:0]  init_x_q, init_y_q, init_z_q, init_t_q;   // next thread id, its linear index
+  logic [NL-1:0][TIDW-1:0] it_x, it_y, it_z;
   logic [NL-1:0]   it_exit;
-  logic [15:0]     it_nx, it_ny, it_nz;
+  logic [TCW-1:0]  it_nx, it_ny, it_nz;
   always_comb begin
-    logic [15:0] x, y, z;
+    logic [TCW-1:0] x, y, z;
     x = init_x_q;
     y = init_y_q;
     z = init_z_q;
     for (int l = 0; l < NL; l++) begin
-      it_x[l]    = x;
-      it_y[l]    = y;
-      it_z[l]    = z;
+      it_x[l]    = TIDW'(x);
+      it_y[l]    = TIDW'(y);
+      it_z[l]    = TIDW'(z);
       it_exit[l] = (32'(init_t_q) + l >= 32'(init_d_q.nthreads));
-      x = x + 16'd1;
-      if (x == init_d_q.ntid_x) begin
+      x = x + TCW'(1);
+      if (16'(x) == init_d_q.ntid_x) begin
         x = '0;
-        y = y + 16'd1;
-        if (y == init_d_q.ntid_y) begin
+        y = y + TCW'(1);
+        if (16'(y) == init_d_q.ntid_y) begin
           y = '0;
-          z = z + 16'd1;
+          z = z + TCW'(1);
         end
       end
     end
@@ -1258,12 +1264,12 @@ module gc_sm
         exit_q[init_w]   <= kill_i[init_d_q.slot] ? '1 : it_exit;
         bar_q[init_w]    <= '0;
         base_q[init_w]   <= init_b_q;
-        wic_q[init_w]    <= 8'(init_j_q);
+        wic_q[init_w]    <= init_j_q;
         desc_q[init_w]   <= init_d_q;
         init_x_q <= it_nx;
         init_y_q <= it_ny;
         init_z_q <= it_nz;
-        init_t_q <= init_t_q + 16'(NL);
+        init_t_q <= init_t_q + TCW'(NL);
         init_j_q <= init_j_q + WW'(1);
         if (32'(init_j_q) + 1 == 32'(init_k_q)) init_v_q <= 1'b0;
       end
