@@ -55,7 +55,7 @@ coverage: check-tools $(SC_PLUGIN)
 	mkdir -p $(COV_BUILD)/dat
 	GPUCOSIM_COVERAGE_DIR=$(abspath $(COV_BUILD)/dat) GPUCOSIM_SC_PLUGIN=$(abspath $(SC_PLUGIN)) BUILD=$(COV_BUILD) \
 	  $(PY) scripts/run_tests.py --jobs $(JOBS) \
-	  --timeout 3600 --junit $(COV_BUILD)/junit.xml $(if $(TESTS),--filter $(TESTS)) \
+	  --timeout 3600 --junit $(COV_BUILD)/junit.xml $(if $(TESTS),--filter '$(TESTS)') \
 	  $(patsubst $(BUILD)/%,$(COV_BUILD)/%,$(COV_PROGS)) $(if $(COV_ONLY),,tests/tools/test_cli.py tests/tools/test_scenarios.py $(COV_E2E)); \
 	  st=$$?; $(PY) scripts/coverage.py --build $(COV_BUILD) --waivers rtl/coverage_waivers.txt \
 	  --results $(BUILD)/bench/results.json $(if $(COV_ONLY)$(TESTS),--partial "COV_ONLY='$(COV_ONLY)' TESTS='$(TESTS)'") \

@@ -4,6 +4,7 @@ figures and the filtered coverage file, nothing else does; a waiver without a re
 regex or matching no point is refused with the file and line; and the project's own waiver list
 parses, each entry with its reason.  Same interface as the C tests: --list, or case names."""
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -88,7 +89,15 @@ def t_project_waivers_parse():
         assert len(reason.split()) >= 3, f"rtl/coverage_waivers.txt:{no}: reason too short: {reason!r}"
 
 
+def t_partial_filter_quoted():
+    """`make coverage TESTS='a|b'` hands the runner the regex whole (it went to the shell as a pipe)."""
+    out = subprocess.run(["make", "-n", "coverage", "COV_ONLY=test_frontend", "TESTS=register_bits|subchannel"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300).stdout
+    assert "--filter 'register_bits|subchannel'" in out, "make -n coverage: the runner's --filter is not quoted"
+
+
 if __name__ == "__main__":
     main("coverage_", {"waived_points_leave": t_waived_points_leave, "waiver_without_reason": t_waiver_without_reason,
                        "waiver_bad_regex": t_waiver_bad_regex, "stale_waiver": t_stale_waiver,
-                       "project_waivers_parse": t_project_waivers_parse})
+                       "project_waivers_parse": t_project_waivers_parse,
+                       "partial_filter_quoted": t_partial_filter_quoted})
