@@ -73,7 +73,7 @@ package gc_pbdma_pkg;
     logic [MA_W-1:0] addr;
   } mref_t;
 
-  // ERROR_METHOD register layout
+  // The fault record's method: subchannel and dword address
   function automatic mref_t err_method(input logic [SC_W-1:0] sc, input logic [MA_W-1:0] a);
     return '{subch: sc, addr: a};
   endfunction

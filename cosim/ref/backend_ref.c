@@ -168,10 +168,12 @@ static bool reg_read(ref_t *r, uint32_t off, uint32_t *v) {
             break;
         case GC_REG_GLOBAL_INTR_STATUS: *v = r->intr_status; break;
         case GC_REG_GLOBAL_INTR_ENABLE: *v = r->intr_enable; break;
-        case GC_REG_GLOBAL_CYCLE_LO:
-            *v = (uint32_t)ref_time(r, r->now);
-            r->cycle_hi = (uint32_t)(ref_time(r, r->now) >> 32);
+        case GC_REG_GLOBAL_CYCLE_LO: {
+            uint64_t t = ref_time(r, r->now);
+            *v = (uint32_t)t;
+            r->cycle_hi = (uint32_t)(t >> 32);
             break;
+        }
         case GC_REG_GLOBAL_CYCLE_HI: *v = r->cycle_hi; break;
         case GC_REG_GLOBAL_FAULT_CHANNELS: *v = fault_map(r); break;
         case GC_REG_GLOBAL_ACQ_RETRY_INTERVAL: *v = r->acq_retry; break;

@@ -68,6 +68,11 @@ static inline gc_device_t *util_open_props(gc_device_props_t *p) {
     return dev;
 }
 
+/* CHANNEL.ERROR_METHOD as a fault of method `mthd` (a byte offset) on subchannel `subch` records it. */
+static inline uint32_t util_err_method(uint32_t subch, uint32_t mthd) {
+    return GC_CHANNEL_ERROR_METHOD_SUBCHANNEL(subch) | GC_CHANNEL_ERROR_METHOD_ADDRESS(mthd / 4);
+}
+
 /* Open a channel on `runlist` with the driver's defaults but the given TIMESLICE (0: the default)
  * and ACQ_TIMEOUT; NULL (with the driver's message on stderr) if it cannot be opened. */
 static inline gc_channel_t *util_open_channel(gc_device_t *dev, uint32_t runlist, uint32_t timeslice,

@@ -265,9 +265,6 @@ typedef struct pc_ctx {
 } pc_ctx_t;
 
 static uint64_t pc_sem(const pc_fx_t *f, uint32_t c, uint32_t w) { return f->sem.addr + 64u * c + 4u * w; }
-static uint32_t pc_method(uint32_t subch, uint32_t mthd) {
-    return GC_CHANNEL_ERROR_METHOD_SUBCHANNEL(subch) | GC_CHANNEL_ERROR_METHOD_ADDRESS(mthd / 4);
-}
 static gc_status_t pc_submit_method(pc_ctx_t *x, uint32_t subch, uint32_t mthd, uint32_t data) {
     uint32_t w[4];
     gc_pushbuf_t pb;
@@ -303,28 +300,28 @@ static gc_status_t pc_method_header(pc_ctx_t *x, pc_want_t *w) {
     gc_pushbuf_t pb;
     gc_pb_init(&pb, words, 2);
     gc_pb_raw(&pb, h);
-    *w = (pc_want_t){GC_ERROR_CAUSE_INVALID_METHOD_HEADER, x->entry, pc_method(x->s, addr * 4), h};
+    *w = (pc_want_t){GC_ERROR_CAUSE_INVALID_METHOD_HEADER, x->entry, util_err_method(x->s, addr * 4), h};
     return gc_channel_submit(x->f->ch[x->c], &pb);
 }
 
 /* A host method offset (below 0x100) the host class does not define. */
 static gc_status_t pc_method_unknown(pc_ctx_t *x, pc_want_t *w) {
     uint32_t m = 0x00E0u + 4u * (x->c % 4);
-    *w = (pc_want_t){GC_ERROR_CAUSE_INVALID_METHOD, x->entry, pc_method(x->s, m), x->tag};
+    *w = (pc_want_t){GC_ERROR_CAUSE_INVALID_METHOD, x->entry, util_err_method(x->s, m), x->tag};
     return pc_submit_method(x, x->s, m, x->tag);
 }
 
 /* A copy-class method on a subchannel with no SET_OBJECT (the open bound only CE_SUBCH). */
 static gc_status_t pc_subchannel(pc_ctx_t *x, pc_want_t *w) {
     uint32_t s = x->s == 4 ? 0 : x->s;
-    *w = (pc_want_t){GC_ERROR_CAUSE_INVALID_SUBCHANNEL, x->entry, pc_method(s, GC_COPY_LINE_LENGTH_IN), x->tag};
+    *w = (pc_want_t){GC_ERROR_CAUSE_INVALID_SUBCHANNEL, x->entry, util_err_method(s, GC_COPY_LINE_LENGTH_IN), x->tag};
     return pc_submit_method(x, s, GC_COPY_LINE_LENGTH_IN, x->tag);
 }
 
 /* SET_OBJECT of a class the device does not implement. */
 static gc_status_t pc_class(pc_ctx_t *x, pc_want_t *w) {
     uint32_t cls = 0xBE00u | x->c << 4 | x->r;
-    *w = (pc_want_t){GC_ERROR_CAUSE_INVALID_CLASS, x->entry, pc_method(x->s, GC_HOST_SET_OBJECT), cls};
+    *w = (pc_want_t){GC_ERROR_CAUSE_INVALID_CLASS, x->entry, util_err_method(x->s, GC_HOST_SET_OBJECT), cls};
     return pc_submit_method(x, x->s, GC_HOST_SET_OBJECT, cls);
 }
 
@@ -342,7 +339,7 @@ static gc_status_t pc_misaligned(pc_ctx_t *x, pc_want_t *w) {
     uint32_t exe = GC_HOST_SEM_EXECUTE_OPERATION(GC_HOST_SEM_EXECUTE_OPERATION_RELEASE) |
                    (ts ? GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP(GC_HOST_SEM_EXECUTE_RELEASE_TIMESTAMP_EN)
                        : GC_HOST_SEM_EXECUTE_PAYLOAD_SIZE(GC_HOST_SEM_EXECUTE_PAYLOAD_SIZE_64BIT));
-    *w = (pc_want_t){GC_ERROR_CAUSE_MISALIGNED_SEMAPHORE, x->entry, pc_method(0, GC_HOST_SEM_EXECUTE), exe};
+    *w = (pc_want_t){GC_ERROR_CAUSE_MISALIGNED_SEMAPHORE, x->entry, util_err_method(0, GC_HOST_SEM_EXECUTE), exe};
     return pc_submit_sem(x, pc_sem(x->f, x->c, ts ? 10 : 9), x->tag, exe);
 }
 
@@ -358,7 +355,7 @@ static gc_status_t pc_unsupported(pc_ctx_t *x, pc_want_t *w) {
 static gc_status_t pc_acquire(pc_ctx_t *x, pc_want_t *w) {
     uint32_t exe = GC_HOST_SEM_EXECUTE_OPERATION(GC_HOST_SEM_EXECUTE_OPERATION_ACQ_STRICT_GEQ) |
                    GC_HOST_SEM_EXECUTE_ACQUIRE_SWITCH_TSG(x->r % 2);
-    *w = (pc_want_t){GC_ERROR_CAUSE_ACQUIRE_TIMEOUT, x->entry, pc_method(0, GC_HOST_SEM_EXECUTE), exe};
+    *w = (pc_want_t){GC_ERROR_CAUSE_ACQUIRE_TIMEOUT, x->entry, util_err_method(0, GC_HOST_SEM_EXECUTE), exe};
     return pc_submit_sem(x, pc_sem(x->f, x->c, 4), 1 + x->c, exe);
 }
 
@@ -403,7 +400,7 @@ static gc_status_t pc_task(pc_ctx_t *x, pc_want_t *w) {
     gc_pb_init(&pb, words, 8);
     gc_pb_set_object(&pb, x->s, GC_CLASS_COMPUTE);
     gc_pb_compute_launch(&pb, x->s, x->f->tmd.addr);
-    *w = (pc_want_t){GC_ERROR_CAUSE_TASK_FAULT, x->entry, pc_method(x->s, GC_COMPUTE_SEND_SIGNALING_PCAS_B),
+    *w = (pc_want_t){GC_ERROR_CAUSE_TASK_FAULT, x->entry, util_err_method(x->s, GC_COMPUTE_SEND_SIGNALING_PCAS_B),
                      words[pb.len - 1]};
     gc_channel_set_subch_class(x->f->ch[x->c], x->s, GC_CLASS_COMPUTE);
     return gc_channel_submit(x->f->ch[x->c], &pb);
@@ -422,7 +419,7 @@ static gc_status_t pc_reduction(pc_ctx_t *x, pc_want_t *w) {
             GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT(GC_HOST_SEM_EXECUTE_REDUCTION_FORMAT_SIGNED),
     };
     uint32_t exe = GC_HOST_SEM_EXECUTE_OPERATION(GC_HOST_SEM_EXECUTE_OPERATION_REDUCTION) | form[(x->c + x->r) % 3];
-    *w = (pc_want_t){GC_ERROR_CAUSE_INVALID_REDUCTION, x->entry, pc_method(0, GC_HOST_SEM_EXECUTE), exe};
+    *w = (pc_want_t){GC_ERROR_CAUSE_INVALID_REDUCTION, x->entry, util_err_method(0, GC_HOST_SEM_EXECUTE), exe};
     return pc_submit_sem(x, pc_sem(x->f, x->c, 8), 1, exe);
 }
 

@@ -286,7 +286,7 @@ static void bind_check_fault(bind_fx_t *f, uint32_t c, uint32_t cause, uint32_t 
     CHECK_EQ(gc_channel_wait_idle(f->ch[c]), GC_ERR_CHANNEL_FAULT);
     REQUIRE_OK(f->dev, gc_channel_error(f->ch[c], &e));
     if (e.cause != cause || e.gp_get != f->entry[c] ||
-        e.method != (GC_CHANNEL_ERROR_METHOD_SUBCHANNEL(s) | GC_CHANNEL_ERROR_METHOD_ADDRESS(mthd / 4)) || e.data != data)
+        e.method != util_err_method(s, mthd) || e.data != data)
         TCASE_FAIL_("channel %u: %s at GP_GET %u, method 0x%04x subchannel %u, data 0x%x; expected %s at GP_GET %u, "
                     "method 0x%04x subchannel %u, data 0x%x", c, gc_error_cause_name(e.cause), e.gp_get,
                     GC_CHANNEL_ERROR_METHOD_ADDRESS_GET(e.method) * 4, GC_CHANNEL_ERROR_METHOD_SUBCHANNEL_GET(e.method),
