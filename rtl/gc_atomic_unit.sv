@@ -50,6 +50,11 @@
 //   IDLE --grant--> AR --> R --(RMW, read OKAY)--> AW --> W --> B --> IDLE
 //                             \--(READ, or read error)------------> IDLE
 //        --grant (WRITE)-----------------------> AW --> W --> B --> IDLE
+// A plain WRITE (no extended operation) presents its AW in the grant cycle already, with the
+// request's address and size from the aq_* inputs (accepted then: straight to W; otherwise AW
+// holds the latched copy, unchanged, until accepted), so a release's write leaves one cycle after
+// its requester raised it.  An SC keeps the AW state: its reservation check and the plain-store
+// abandon rule need the latched request.
 // No other request is granted before the B response (writes, RMW) or the R beat (reads) came
 // back, so an RMW's read and write are atomic with respect to every access made through the
 // unit, and a write has landed in memory before anyone can read the location again.
@@ -226,9 +231,13 @@ module gc_atomic_unit
   assign m_req_o.ar.len   = 8'd0;
   assign m_req_o.r_ready  = (state_q == ATOM_R);
 
-  assign m_req_o.aw_valid = (state_q == ATOM_AW);
-  assign m_req_o.aw.addr  = {addr_q[AW-1:LW], LW'(0)};
-  assign m_req_o.aw.len   = is16 ? 8'd1 : 8'd0;
+  // A plain WRITE's AW goes out in its grant cycle (gnt_aw), with the request's own address and
+  // size; from the next cycle on (ATOM_AW, not yet accepted) the latched ones, unchanged.
+  logic gnt_aw, gnt_is16;
+  assign gnt_is16 = (aq_size_i[gnt_idx] == SEM_ASIZE_16) || (aq_size_i[gnt_idx] == SEM_ASIZE_16W);
+  assign m_req_o.aw_valid = (state_q == ATOM_AW) || gnt_aw;
+  assign m_req_o.aw.addr  = gnt_aw ? {aq_addr_i[gnt_idx][AW-1:LW], LW'(0)} : {addr_q[AW-1:LW], LW'(0)};
+  assign m_req_o.aw.len   = (gnt_aw ? gnt_is16 : is16) ? 8'd1 : 8'd0;
 
   always_comb begin
     m_req_o.w_valid = (state_q == ATOM_W);
@@ -282,13 +291,14 @@ module gc_atomic_unit
   assign sc_abort = (state_q == ATOM_AW) && (xop_q == SEM_XOP_SC) && cur_hit && !aw_hs;
   assign bad_op = !gnt_xop && (gnt_op != SEM_AOP_READ) && (gnt_op != SEM_AOP_WRITE) &&
                   (gnt_op != SEM_AOP_RMW);
+  assign gnt_aw = gnt_any && !gnt_xop && (gnt_op == SEM_AOP_WRITE);
 
   // ------------------------------------------------------------------ control
   always_comb begin
     state_d = state_q;
     unique case (state_q)
       ATOM_IDLE: if (gnt_any && !bad_op && !sc_fail) begin
-        state_d = (gnt_op == SEM_AOP_WRITE) ? ATOM_AW : ATOM_AR;
+        state_d = (gnt_op != SEM_AOP_WRITE) ? ATOM_AR : aw_hs ? ATOM_W : ATOM_AW;
       end
       ATOM_AR:   if (ar_hs) state_d = ATOM_R;
       ATOM_R:    if (r_hs) state_d = (op_q == SEM_AOP_RMW && !r_err) ? ATOM_AW : ATOM_IDLE;

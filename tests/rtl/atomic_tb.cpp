@@ -616,6 +616,12 @@ struct Bench {
       res_v[tg] = false;
     }
     svc_req.op = eff_op(svc_req);
+    // a plain WRITE's AW is on the bus in its grant cycle (rtl/README.md: one cycle from the
+    // requester to the bus), with its own address; an SC waits for its latched request
+    if (svc_req.xop == XOP_NONE && svc_req.op == OP_WRITE)
+      check("port", t->m_awvalid_o, "%s granted without its AW in the grant cycle", req_str(svc_req).c_str());
+    else
+      check("port", !t->m_awvalid_o, "AW in the grant cycle of %s", req_str(svc_req).c_str());
     svc_b_cycle = 0; svc_ar = svc_aw = svc_wbeats = 0;
     svc_read_done = svc_read_err = false;
     rq[who].valid = false;
@@ -625,12 +631,14 @@ struct Bench {
   }
 
   void tick() { h.tick(); }
-  // before the edge: bus, responses, grants, in that order
+  // before the edge: responses, grants, bus, in that order (a plain WRITE's AW goes out in its
+  // grant cycle, which may also be the previous request's response cycle: no bus event of the
+  // previous request happens then, its response comes a cycle after its last beat)
   void observe() {
     mem.sample(t);
-    check_service_bus();
     if (t->as_valid_o) on_response(t->as_valid_o);
     on_grant(t->aq_ready_o);
+    check_service_bus();
   }
   void after_edge() {
     mem.update();
