@@ -401,23 +401,28 @@ module gc_atomic_unit
 
       // ---- plain stores break the reservations on the words they write (wins over an LR's set:
       //      lr_kill_q / cur_hit keep that one from being set)
-      for (int r = 0; r < NRES; r++) begin
-        if (st_hit(st_valid_i, st_addr_i, st_wmask_i, res_a_q[r]) &&
-            !(r_hs && xop_q == SEM_XOP_LR && lr_tags[r])) begin
-          res_v_q[r] <= 1'b0;
+      if (st_valid_i != '0) begin
+        for (int r = 0; r < NRES; r++) begin
+          if (st_hit(st_valid_i, st_addr_i, st_wmask_i, res_a_q[r]) &&
+              !(r_hs && xop_q == SEM_XOP_LR && lr_tags[r])) begin
+            res_v_q[r] <= 1'b0;
+          end
         end
       end
     end
   end
 
-  // Reservation addresses (no reset needed: read only while valid)
-  logic [AW-1:2] res_a_d [NRES];
+  // Reservation addresses (no reset needed: read only while valid): the table an LR's read beat
+  // leaves, from registers only; the R handshake, which follows the pins, only enables the flop.
+  // (A table computed with r_hs in it would be evaluated at both of the harness's evaluations per
+  // cycle: rtl/README.md, "Simulation cost of combinational paths from the pins".)
+  logic [AW-1:2] res_a_lr [NRES];
   always_comb begin
-    for (int r = 0; r < NRES; r++) begin
-      res_a_d[r] = (r_hs && xop_q == SEM_XOP_LR && lr_tags[r]) ? addr_q[AW-1:2] : res_a_q[r];
-    end
+    for (int r = 0; r < NRES; r++) res_a_lr[r] = lr_tags[r] ? addr_q[AW-1:2] : res_a_q[r];
   end
-  always_ff @(posedge clk_i) res_a_q <= res_a_d;
+  always_ff @(posedge clk_i) begin
+    if (r_hs && xop_q == SEM_XOP_LR) res_a_q <= res_a_lr;
+  end
 
   assign as_valid_o    = as_valid_q;
   assign as_rdata_o    = as_rdata_q;

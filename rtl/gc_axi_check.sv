@@ -107,7 +107,7 @@ module gc_axi_check #(
   logic [PW-1:0]            wq_rd_q;
   logic [8:0]               wbeat_q;           // beats of the W burst in progress
   logic [NID-1:0][PW:0]     wr_done_q;         // per ID: writes with AW and all W, B owed
-  logic                     err_w_overflow, err_wlast, err_b_unexp, pair_now;
+  logic                     pair_now;
 
   // an AW and a finished W burst are paired in this cycle (a B may already answer it)
   assign pair_now = awq_n_q != 0 && wq_n_q != 0;
@@ -146,26 +146,32 @@ module gc_axi_check #(
     end
   end
 
+  // The error conditions are functions of the pins, called only in the assertions' clocked
+  // blocks: as always_comb logic they would be evaluated at both of the harness's evaluations per
+  // cycle (rtl/README.md, "Simulation cost of combinational paths from the pins").
   // the W burst in progress belongs to the AW after those already paired with finished W bursts
-  always_comb begin
+  function automatic logic f_err_wlast();
     logic [PW-1:0] cur;
     cur = PW'(awq_rd_q + PW'(wq_n_q));
-    err_wlast = 1'b0;
-    if (wvalid_i && wready_i) begin
-      if (awq_n_q > wq_n_q)   err_wlast = wlast_i != (wbeat_q == {1'b0, awq_len_q[cur]});
-      else if (!wlast_i)      err_wlast = wbeat_q >= 9'(MAX_LEN) - 9'd1;  // AW not yet seen
-    end
-    err_w_overflow = (awq_n_q == (PW + 1)'(DEPTH) && awvalid_i && awready_i) ||
-                     (wq_n_q == (PW + 1)'(DEPTH) && wvalid_i && wready_i && wlast_i);
-    err_b_unexp = bvalid_i && bready_i && wr_done_q[bid_i] == 0 &&
-                  !(pair_now && awq_id_q[awq_rd_q] == bid_i);
-  end
+    if (!(wvalid_i && wready_i)) return 1'b0;
+    if (awq_n_q > wq_n_q)        return wlast_i != (wbeat_q == {1'b0, awq_len_q[cur]});
+    if (!wlast_i)                return wbeat_q >= 9'(MAX_LEN) - 9'd1;  // AW not yet seen
+    return 1'b0;
+  endfunction
+  function automatic logic f_err_w_overflow();
+    return (awq_n_q == (PW + 1)'(DEPTH) && awvalid_i && awready_i) ||
+           (wq_n_q == (PW + 1)'(DEPTH) && wvalid_i && wready_i && wlast_i);
+  endfunction
+  function automatic logic f_err_b_unexp();
+    return bvalid_i && bready_i && wr_done_q[bid_i] == 0 &&
+           !(pair_now && awq_id_q[awq_rd_q] == bid_i);
+  endfunction
 
-  `GC_ASSERT(w_last, !err_wlast, clk_i, rst_ni, "WLAST not on the last beat of its burst (AWLEN + 1 beats)")
+  `GC_ASSERT(w_last, !f_err_wlast(), clk_i, rst_ni, "WLAST not on the last beat of its burst (AWLEN + 1 beats)")
   `GC_ASSERT(w_early, !pair_now || wq_beats_q[wq_rd_q] == {1'b0, awq_len_q[awq_rd_q]} + 9'd1, clk_i, rst_ni,
              "WLAST of a W burst sent before its AW: beat count is not AWLEN + 1")
-  `GC_ASSERT(w_depth, !err_w_overflow, clk_i, rst_ni, "more than DEPTH write bursts outstanding (the master's bound)")
-  `GC_ASSERT(b_id, !err_b_unexp, clk_i, rst_ni, "BID answers no write whose AW and last W beat were accepted")
+  `GC_ASSERT(w_depth, !f_err_w_overflow(), clk_i, rst_ni, "more than DEPTH write bursts outstanding (the master's bound)")
+  `GC_ASSERT(b_id, !f_err_b_unexp(), clk_i, rst_ni, "BID answers no write whose AW and last W beat were accepted")
 
   // ---------------------------------------------------------------- read bursts
   // per ID: the lengths of the reads outstanding, oldest first (AXI: same-ID reads answer in order)
@@ -173,7 +179,6 @@ module gc_axi_check #(
   logic [NID-1:0][PW:0]           rq_n_q;
   logic [NID-1:0][PW-1:0]         rq_rd_q;
   logic [NID-1:0][7:0]            rbeat_q;
-  logic                           err_r_unexp, err_rlast, err_r_overflow;
 
   // the length table needs no reset: an entry is read only while its ID has reads outstanding,
   // after it was written
@@ -198,16 +203,20 @@ module gc_axi_check #(
     end
   end
 
-  always_comb begin
-    err_r_unexp = rvalid_i && rready_i && rq_n_q[rid_i] == 0;
-    err_rlast   = rvalid_i && rready_i && rq_n_q[rid_i] != 0 &&
-                  rlast_i != (rbeat_q[rid_i] == rq_len_q[rid_i][rq_rd_q[rid_i]]);
-    err_r_overflow = arvalid_i && arready_i && rq_n_q[arid_i] == (PW + 1)'(DEPTH);
-  end
+  function automatic logic f_err_r_unexp();
+    return rvalid_i && rready_i && rq_n_q[rid_i] == 0;
+  endfunction
+  function automatic logic f_err_rlast();
+    return rvalid_i && rready_i && rq_n_q[rid_i] != 0 &&
+           rlast_i != (rbeat_q[rid_i] == rq_len_q[rid_i][rq_rd_q[rid_i]]);
+  endfunction
+  function automatic logic f_err_r_overflow();
+    return arvalid_i && arready_i && rq_n_q[arid_i] == (PW + 1)'(DEPTH);
+  endfunction
 
-  `GC_ASSERT(r_id, !err_r_unexp, clk_i, rst_ni, "RID answers no outstanding read (R beat for an ID with no AR accepted)")
-  `GC_ASSERT(r_last, !err_rlast, clk_i, rst_ni, "RLAST not on the last beat of the oldest read of RID (ARLEN + 1 beats)")
-  `GC_ASSERT(r_depth, !err_r_overflow, clk_i, rst_ni, "more than DEPTH reads outstanding on one ID (the master's bound)")
+  `GC_ASSERT(r_id, !f_err_r_unexp(), clk_i, rst_ni, "RID answers no outstanding read (R beat for an ID with no AR accepted)")
+  `GC_ASSERT(r_last, !f_err_rlast(), clk_i, rst_ni, "RLAST not on the last beat of the oldest read of RID (ARLEN + 1 beats)")
+  `GC_ASSERT(r_depth, !f_err_r_overflow(), clk_i, rst_ni, "more than DEPTH reads outstanding on one ID (the master's bound)")
 
   logic unused_chk;
   assign unused_chk = ^{bresp_i, rresp_i};

@@ -999,20 +999,21 @@ module gc_sm
   // ------------------------------------------------------------------------------------------
   // Instruction-fetch faults: a fill that failed, for the lowest warp waiting on its line
   // ------------------------------------------------------------------------------------------
-  logic          fill_flt;
+  // (the warp search reads registers only; the fill's end, which follows the R pins, only
+  // qualifies it, so the search and the lane search below are evaluated once per cycle)
+  logic          fill_flt, fill_wait;
   logic [WW-1:0] fill_flt_w;
   always_comb begin
-    fill_flt   = 1'b0;
+    fill_wait  = 1'b0;
     fill_flt_w = '0;
-    if (ic_done && ic_err) begin
-      for (int w = NW - 1; w >= 0; w--) begin
-        if (fillw_q[w] && fline_q[w][AW-1:IC_OFS] == ic_line[AW-1:IC_OFS]) begin
-          fill_flt   = 1'b1;
-          fill_flt_w = WW'(w);
-        end
+    for (int w = NW - 1; w >= 0; w--) begin
+      if (fillw_q[w] && fline_q[w][AW-1:IC_OFS] == ic_line[AW-1:IC_OFS]) begin
+        fill_wait  = 1'b1;
+        fill_flt_w = WW'(w);
       end
     end
   end
+  assign fill_flt = ic_done && ic_err && fill_wait;
 
   // Fault port: EX > LSU > fetch.  A fetch fault names the lowest live lane of the warp whose PC
   // is in the failed line.

@@ -188,16 +188,23 @@ module gpu_top
   logic            busy_simt, gated_simt, clk_simt, simt_idle;
   logic            clk_gate_dis;        // GLOBAL.CLOCK_GATING.DISABLE: every engine clock runs
 
-  assign reg_wr = s_awvalid_i || s_wvalid_i;
+  // The per-channel loops read only registers: kept apart from the terms that follow pins
+  // (reg_wr, the crossbar's valids), so Verilator evaluates them once per cycle, not in its
+  // input-combinational region at both evaluations (rtl/README.md, "Simulation cost").
+  logic [NRL-1:0]  rl_work;             // a channel of the runlist has GPFIFO work
   always_comb begin
     for (int c = 0; c < NCH; c++) begin
       ch_work[c] = ch_enable[c] && !ch_err[c] && (ch_gp_put[c] != 32'(ch_gp_get[c]));
     end
     for (int n = 0; n < NRL; n++) begin
-      logic work;
-      work = 1'b0;
-      for (int c = 0; c < NCH; c++) work = work || (ch_work[c] && (32'(ch_runlist[c]) == n));
-      busy_pbdma[n] = work || reg_wr || clk_gate_dis || (ch_reset != '0) || (dbg_pbdma_state[n] != PBDMA_STATE_IDLE) ||
+      rl_work[n] = 1'b0;
+      for (int c = 0; c < NCH; c++) rl_work[n] = rl_work[n] || (ch_work[c] && (32'(ch_runlist[c]) == n));
+    end
+  end
+  assign reg_wr = s_awvalid_i || s_wvalid_i;
+  always_comb begin
+    for (int n = 0; n < NRL; n++) begin
+      busy_pbdma[n] = rl_work[n] || reg_wr || clk_gate_dis || (ch_reset != '0) || (dbg_pbdma_state[n] != PBDMA_STATE_IDLE) ||
                       (rl_acq_blk[n] != '0) || (rl_eng_busy[n] != '0) || (rl_in_entry[n] != '0) ||
                       c_arvalid[n] || c_rvalid[n] || aq_valid[n] || as_valid[n] || eng_req[n].valid ||
                       eng_rsp[n].done || gp_get_we[n] || fault_valid[n] || mthd_inc[n] || sw_valid[n] ||
