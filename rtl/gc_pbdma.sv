@@ -75,6 +75,9 @@
 //               bus error is queued as poisoned dwords and faults when the decoder reaches it.
 //               The word 0 where a header may stand is NVIDIA's DMA_NOP (PB_DMA_NOP): popped, not
 //               a method; the other GRP0 / GRP2 / RESERVED6 headers fault INVALID_METHOD_HEADER.
+//   R stage     every R beat of the memory port is registered first: the parts see a read's
+//               data one cycle after it crossed the port, and nothing in the PBDMA follows the
+//               memory's pins combinationally (rtl/README.md, "Simulation cost").
 //   semaphores  SEM_EXECUTE goes to the atomic unit (aq_req_o / aq_rsp_i): acquires are READs compared
 //               with gc_sem_pkg::sem_acquire_pass, RELEASE a WRITE, REDUCTION an RMW (4 or 8
 //               bytes, or 16 with RELEASE_TIMESTAMP: SEM_ASIZE_16 / _16W, address 16-aligned).
@@ -200,7 +203,7 @@ module gc_pbdma
   input  logic [63:0]          now_i,            // gpu_top's free-running cycle counter
   input  gc_axi_pkg::wsnoop_t  snoop_i,          // gc_mem_xbar's write snoop (acquire wake-up,
                                                  // prefetch drop)
-  output logic                 pf_busy_o,        // the prefetch unit holds data (clock stays on)
+  output logic                 pf_busy_o,        // the prefetch unit or the R stage holds data (clock stays on)
 
   // Client memory port (gc_axi_pkg), reads only (GPFIFO entries and pushbuffer)
   output cli_req_t             m_req_o,
@@ -208,6 +211,31 @@ module gc_pbdma
 );
 
   localparam int unsigned FIFO_AW = $clog2(PB_FIFO_DW);
+
+  // ------------------------------------------------------------------------------------------
+  // R input stage: the port's R beats (R is always ready) are registered before any part looks
+  // at them, so no logic of the PBDMA follows the memory's pins combinationally (the fetch sees
+  // AR acceptance only in its own flop): Verilator evaluates such logic at both of the harness's
+  // evaluations per cycle, the decoder included (rtl/README.md, "Simulation cost of combinational
+  // paths from the pins"). A read's data reaches the parts one cycle after it crossed the port.
+  // ------------------------------------------------------------------------------------------
+  logic                    r_valid_q;
+  gc_axi_pkg::cli_r_chan_t r_q;
+  cli_rsp_t                rsp;            // the port's response as the parts see it: R only
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      r_valid_q <= 1'b0;
+      r_q       <= '0;
+    end else begin
+      r_valid_q <= m_rsp_i.r_valid;
+      if (m_rsp_i.r_valid) r_q <= m_rsp_i.r;
+    end
+  end
+  always_comb begin
+    rsp         = '0;
+    rsp.r_valid = r_valid_q;
+    rsp.r       = r_q;
+  end
 
   // ------------------------------------------------------------------------------------------
   // Wires between the parts
@@ -239,7 +267,7 @@ module gc_pbdma
   // fetch
   logic [32:0]          head;
   logic [FIFO_AW:0]     fifo_cnt;
-  logic                 rx_live, ar_free, ar_hs, ar_load_gp, seg_start, stop_seg, idle_next;
+  logic                 rx_live, ar_free, ar_sent, ar_load_gp, seg_start, stop_seg, idle_next;
   logic                 fetch_hold, fifo_pop, fifo_flush, start_pf;
   // prefetch
   localparam int unsigned PF_DW = 2 * GC_AXI_MAX_BURST;
@@ -399,8 +427,8 @@ module gc_pbdma
     .cnt_o          (fifo_cnt),
     .rx_live_o      (rx_live),
     .ar_free_o      (ar_free),
-    .ar_hs_o        (ar_hs),
-    .m_req_o, .m_rsp_i
+    .ar_sent_o      (ar_sent),
+    .m_req_o, .m_rsp_i (rsp), .ar_ready_i (m_rsp_i.ar_ready)
   );
 
   gc_pbdma_pf #(.RL(RL), .PF_DW(PF_DW)) u_pf (
@@ -427,7 +455,7 @@ module gc_pbdma
     .ar_ready_i     (pf_ar_ready),
     .drop_o         (pf_drop),
     .rx_i           (pf_rx),
-    .m_r_i          (m_rsp_i.r),
+    .m_r_i          (r_q),
     .gp_ok_o        (pf_gp_ok),
     .gp_ent_o       (pf_gp_ent),
     .gp_err_o       (pf_gp_err),
@@ -463,7 +491,7 @@ module gc_pbdma
     .ar_ready_i     (la_ar_ready),
     .drop_o         (la_drop),
     .rx_i           (la_rx),
-    .m_r_i          (m_rsp_i.r),
+    .m_r_i          (r_q),
     .gp_ok_o        (la_gp_ok),
     .gp_ent_o       (la_gp_ent),
     .gp_err_o       (la_gp_err),
@@ -476,11 +504,12 @@ module gc_pbdma
     .err_o          (la_err),
     .busy_o         (la_busy)
   );
-  assign pf_busy_o = pf_busy || la_busy;
+  assign pf_busy_o = pf_busy || la_busy || r_valid_q;   // (or an R beat in the input stage)
   // the lookahead always finds its target (the resident channel), which is never mid-entry; the
   // decoder checks the burst's address through the entry it took
   logic unused_la;
-  assign unused_la = ^{la_req, la_ch, la_pb_addr, la_mid};
+  assign unused_la = ^{la_req, la_ch, la_pb_addr, la_mid,
+                       m_rsp_i.aw_ready, m_rsp_i.w_ready, m_rsp_i.b_valid, m_rsp_i.b_resp};
 
   gc_pbdma_dec #(.RL(RL), .PB_FIFO_DW(PB_FIFO_DW)) u_dec (
     .clk_i, .rst_ni,
@@ -529,8 +558,8 @@ module gc_pbdma
     .fifo_cnt_i     (fifo_cnt),
     .rx_live_i      (rx_live),
     .ar_free_i      (ar_free),
-    .ar_hs_i        (ar_hs),
-    .m_r_i          (m_rsp_i.r),
+    .ar_sent_i      (ar_sent),
+    .m_r_i          (r_q),
     .ar_load_gp_o   (ar_load_gp),
     .gp_rd_addr_o   (gp_rd_addr),
     .seg_start_o    (seg_start),

@@ -81,7 +81,7 @@ module gc_pbdma_dec
   input  logic [FIFO_AW:0]     fifo_cnt_i,
   input  logic                 rx_live_i,
   input  logic                 ar_free_i,
-  input  logic                 ar_hs_i,
+  input  logic                 ar_sent_i,       // the GPFIFO read's AR was accepted
   input  cli_r_chan_t          m_r_i,           // the R beat (GPFIFO entry) of rx_live_i
   output logic                 ar_load_gp_o,
   output logic [AW-1:0]        gp_rd_addr_o,
@@ -474,7 +474,7 @@ module gc_pbdma_dec
         end else if (sw_ts_i) begin
           leave = 1'b1;
           leave_cause[SW_TIMESLICE] = 1'b1;
-        end else if (ar_hs_i) begin
+        end else if (ar_sent_i) begin
           state_d = PBDMA_STATE_GP_WAIT;
         end
       end

@@ -73,11 +73,12 @@ module gc_pbdma_fetch
   output logic [FIFO_AW:0]     cnt_o,
   output logic                 rx_live_o,       // an R beat that is not stale
   output logic                 ar_free_o,       // a new AR may be loaded this cycle
-  output logic                 ar_hs_o,         // the AR was accepted
+  output logic                 ar_sent_o,       // the AR register is empty: its last AR was accepted
 
   // Client memory port (gc_axi_pkg), reads only: no AW, no W, every B accepted
   output cli_req_t             m_req_o,
-  input  cli_rsp_t             m_rsp_i
+  input  cli_rsp_t             m_rsp_i,         // R from gc_pbdma's input stage (registered)
+  input  logic                 ar_ready_i       // the port's AR ready: read only at the clock edge
 );
 
   localparam int unsigned BEAT_B     = GC_AXI_DATA_W / 8;     // bytes per beat (8)
@@ -138,8 +139,13 @@ module gc_pbdma_fetch
   assign tq_head_pf   = tq_pf_q[tq_rptr_q];
   assign tq_head_la   = tq_la_q[tq_rptr_q];
   assign tq_head_dead = tq_dead_q[tq_rptr_q];
-  assign ar_free_o = (!ar_valid_q || m_rsp_i.ar_ready) && !tq_full;
-  assign ar_hs_o   = ar_valid_q && m_rsp_i.ar_ready;
+  // The AR register's handshake is seen by this module's flops only: ar_free_o / ar_sent_o
+  // follow the register (a new AR is loaded the cycle after the last one was accepted), not
+  // the port's ready
+  logic ar_hs;
+  assign ar_hs     = ar_valid_q && ar_ready_i;
+  assign ar_free_o = !ar_valid_q && !tq_full;
+  assign ar_sent_o = !ar_valid_q;
   assign rx_live   = m_rsp_i.r_valid && !tq_head_dead && !tq_head_pf;
   assign pf_rx_o   = m_rsp_i.r_valid && !tq_head_dead && tq_head_pf && !tq_head_la && !pf_drop_i;
   assign la_rx_o   = m_rsp_i.r_valid && !tq_head_dead && tq_head_la && !la_drop_i;
@@ -181,7 +187,7 @@ module gc_pbdma_fetch
       // ---- memory read issue ----
       live_n = live_q;
       push   = 1'b0;
-      if (ar_hs_o) ar_valid_q <= 1'b0;
+      if (ar_hs) ar_valid_q <= 1'b0;
       if (gp_load_i) begin
         ar_valid_q <= 1'b1;
         ar_addr_q  <= gp_addr_i;
@@ -286,6 +292,6 @@ module gc_pbdma_fetch
 
   // A read-only port: the write channels' responses are not looked at
   logic unused_fetch;
-  assign unused_fetch = ^{m_rsp_i.aw_ready, m_rsp_i.w_ready, m_rsp_i.b_valid, m_rsp_i.b_resp};
+  assign unused_fetch = ^{m_rsp_i.aw_ready, m_rsp_i.ar_ready, m_rsp_i.w_ready, m_rsp_i.b_valid, m_rsp_i.b_resp};
 
 endmodule
