@@ -201,6 +201,7 @@ module gc_pbdma
   output aq_req_t              aq_req_o,
   input  aq_rsp_t              aq_rsp_i,
   input  logic [63:0]          now_i,            // gpu_top's free-running cycle counter
+  input  logic                 work_i,           // a channel of this runlist has GPFIFO work
   input  gc_axi_pkg::wsnoop_t  snoop_i,          // gc_mem_xbar's write snoop (acquire wake-up,
                                                  // prefetch drop)
   output logic                 pf_busy_o,        // the prefetch unit or the R stage holds data (clock stays on)
@@ -319,7 +320,7 @@ module gc_pbdma
   logic [GC_COPY_LAUNCH_DMA_SEMAPHORE_REDUCTION_W-1:0] ce_red;
 
   gc_pbdma_sched #(.RL(RL)) u_sched (
-    .clk_i, .rst_ni, .now_i,
+    .clk_i, .rst_ni, .now_i, .work_i,
     .ch_enable_i, .ch_err_i, .ch_reset_i, .ch_gp_put_i, .ch_gp_get_i, .ch_runlist_i,
     .ch_timeslice_i, .ch_interleave_i,
     .in_ent_i       (in_ent),

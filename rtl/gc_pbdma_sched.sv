@@ -5,7 +5,9 @@
 //              ERROR.CAUSE NONE, not being reset, has work (GP_GET != GP_PUT or an entry left
 //              mid-way), is not blocked on an acquire unless due for a retry or woken, and does not
 //              wait for a busy engine. The vector is computed only in the cycles that look at it:
-//              the selection (IDLE), an expired slice or turn, and ENGINE_WAIT.
+//              the selection (IDLE), an expired slice or turn, and ENGINE_WAIT, and only while a
+//              channel of the runlist has GPFIFO work (work_i) or an entry left mid-way: an idle
+//              PBDMA evaluates no per-channel loop and no search.
 //   picks      bit-vector round robin: the interleave rounds r = 0, 1, 2 each eligible set
 //              (runnable and LEVEL >= r) is searched from above the last pick, then the next two
 //              rounds whole, then the first round again at or below the last pick; the guest pick
@@ -33,6 +35,7 @@ module gc_pbdma_sched
   input  logic                 clk_i,
   input  logic                 rst_ni,
   input  logic [TS_W-1:0]      now_i,           // gpu_top's cycle counter (GLOBAL.CYCLE)
+  input  logic                 work_i,          // a channel of this runlist has GPFIFO work
 
   // Channel configuration / status
   input  logic [NCH-1:0]           ch_enable_i,
@@ -116,9 +119,12 @@ module gc_pbdma_sched
   // Runnable channels, computed only when a decision looks at them (otherwise all 0, which no
   // decision of that cycle reads: other_run / guest_avail / the picks matter only in IDLE, with
   // an expired slice or turn, and in ENGINE_WAIT).
+  // No channel can be runnable unless one of this runlist has GPFIFO work (work_i, gpu_top's
+  // per-runlist OR, the condition its clock gate uses) or an entry left mid-way: an idle PBDMA
+  // (clock-gated or not) then evaluates no per-channel loop and no search.
   logic need;
-  assign need = !resident || slice_exp || guest_exp || (state_i == PBDMA_STATE_ENGINE_WAIT) ||
-                pf_req_i;
+  assign need = (work_i || (in_ent_i != '0)) &&
+                (!resident || slice_exp || guest_exp || (state_i == PBDMA_STATE_ENGINE_WAIT) || pf_req_i);
 
   logic [NCH-1:0] runnable, lvl1, lvl2;
   always_comb begin
@@ -184,11 +190,15 @@ module gc_pbdma_sched
   logic [CH_W-1:0] rr_ch, pf_ch;
   logic [1:0]      rr_rnd, pf_rnd;
   always_comb begin
-    rr_found = rr_search(runnable, lvl1, lvl2, rr_ptr_q, rr_rnd_q, rr_ch, rr_rnd);
+    // (without need runnable is 0: the search would find nothing and return the pointers)
+    rr_found = 1'b0;
+    rr_ch    = rr_ptr_q;
+    rr_rnd   = rr_rnd_q;
+    if (need) rr_found = rr_search(runnable, lvl1, lvl2, rr_ptr_q, rr_rnd_q, rr_ch, rr_rnd);
     pf_found = 1'b0;
     pf_ch    = '0;
     pf_rnd   = '0;
-    if (pf_req_i) pf_found = rr_search(runnable & ~cur_oh, lvl1, lvl2, rr_ptr_q, rr_rnd_q, pf_ch, pf_rnd);
+    if (pf_req_i && need) pf_found = rr_search(runnable & ~cur_oh, lvl1, lvl2, rr_ptr_q, rr_rnd_q, pf_ch, pf_rnd);
     // A channel blocked on an acquire and runnable only because its retry is due (no write to
     // its semaphore seen) most likely fails again: nothing is read ahead for it, so its retries
     // keep their pace (each holds the atomic unit for a semaphore read) instead of following
@@ -204,11 +214,14 @@ module gc_pbdma_sched
   logic [CH_W-1:0] g_ch;
   always_comb begin
     logic [NCH-1:0] hi;
-    hi      = above(g_ptr_q);
+    hi      = '0;
     g_found = (guest_ok != '0);
     g_ch    = g_ptr_q;
-    if ((guest_ok & hi) != '0) g_ch = first_set(guest_ok & hi);
-    else if (g_found)          g_ch = first_set(guest_ok);
+    if (g_found) begin
+      hi = above(g_ptr_q);
+      if ((guest_ok & hi) != '0) g_ch = first_set(guest_ok & hi);
+      else                       g_ch = first_set(guest_ok);
+    end
   end
 
   // Time-slice switch wanted at this method boundary. When round robin would pick the resident

@@ -369,6 +369,7 @@ module gpu_top
       .aq_req_o          (aq_req[n]),
       .aq_rsp_i          (aq_rsp[n]),
       .now_i             (cycle),
+      .work_i            (rl_work[n]),
       .snoop_i           (snoop),
       .pf_busy_o         (pf_busy[n]),
       .m_req_o           (c_req[n]),
