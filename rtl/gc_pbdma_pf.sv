@@ -28,7 +28,8 @@
 //              past it) or a pushbuffer an entry in [GP_GET, GP_PUT) names, the same rule as for
 //              NVIDIA's GPFIFO (docs/architecture.md, "Channel switch and prefetch").
 // busy_o (data held or being read) keeps the PBDMA's clock running, so no drop condition is missed
-// while the clock would be gated.
+// while the clock would be gated; while the PBDMA only waits for its engine (gc_pbdma's still_o)
+// the drop conditions are part of still_o itself: no cycle with one is stopped.
 //
 // SELF = 1 makes the unit the PBDMA's *lookahead* (u_la in gc_pbdma): its target is the resident
 // channel itself (pick_found_i / pick_ch_i: the decoder's la_allow_o and cur_ch), and it reads that
@@ -105,7 +106,8 @@ module gc_pbdma_pf
   output logic [PF_CW-1:0]     n_o,
   output logic [4:0]           beats_o,
   output logic                 err_o,
-  output logic                 busy_o
+  output logic                 busy_o,
+  output logic                 still_o          // no register here changes this cycle
 );
 
   localparam int unsigned PF_BEATS = PF_DW / 2;
@@ -182,8 +184,8 @@ module gc_pbdma_pf
   // Picks. Unheld and running, the unit picks in the first cycle with now_i >= retry_q; a pick
   // that finds nothing moves retry_q RETRY cycles on, so while run_i stays 1 and nothing is found
   // the picks come every RETRY cycles. Only the first pick of such a series writes retry_q (and
-  // sets rep_q); the later ones write nothing (so that a PBDMA that only waits for its engine
-  // changes no register and its clock may stop): with rep_q the picks are the cycles
+  // sets rep_q); the later ones write nothing (so a PBDMA that only waits for its engine changes
+  // no register and its clock may stop, gpu_top): with rep_q the picks are the cycles
   // retry_q + k * RETRY, exactly those where the value the written series would have reached is
   // now_i (it is the first such cycle >= now_i). The first cycle with run_i 0 writes that value
   // back (the last pick of the series, before this cycle, + RETRY) and clears rep_q: the decoder
@@ -328,6 +330,10 @@ module gc_pbdma_pf
   assign beats_o    = nb_q;
   assign err_o      = err_q;
   assign busy_o     = held;
+  // still_o: holding data that stays valid, or idle with no pick that writes (a pick that finds
+  // a target, the first of a series that finds nothing) and no series to end
+  assign still_o    = held ? ((st_q == PF_DONE) && !inval)
+                           : (!(pick_req_o && (pick_found_i || !rep_q)) && !(rep_q && !run_i));
   always_comb begin
     for (int i = 0; i < PF_DW; i++) dw_o[i] = dw_q[i];
   end
