@@ -121,8 +121,30 @@
 //               a copy and other channels run as guests. done_err faults that channel with
 //               TASK_FAULT (the record names its SEND_SIGNALING_PCAS_B). done_ch is ignored
 //               on the copy runlists (one copy at a time, its channel is known).
+//   gating      still_o tells gpu_top's clock gate that the PBDMA only waits for its engine and
+//               that no register of it changes in this cycle, so the clock may stop (an ungated
+//               register would be loaded with its own value). It is the AND of one still_o per
+//               part, each next to the registers it speaks for and built from the same
+//               conditions as their writes: the decoder waits and stays, in ENGINE_WAIT (not
+//               abandoned, its engine wait not over, no guest to leave for) or in IDLE with the
+//               owner holding its slice for its engine (its work not done, no guest to select),
+//               and then makes no decision and sends no command; the scheduler renews no slice or
+//               turn and loses or adopts no owner; the context store sees no CTRL.RESET; the
+//               fetch unit has no AR waiting or to issue and no stale reads to mark; each
+//               prefetch unit is idle with no pick that writes, or holds data that stays valid;
+//               the semaphore unit has no request out and no acquire that a timeout, snoop, reset
+//               or error would change; engine dispatch has no command out, no completion, no reset
+//               of a channel with work in flight. An R beat for the PBDMA comes from the pins and
+//               is left to gpu_top (busy on c_rvalid). Timers are timestamps of now_i compared
+//               when asked, so an expiry shows as one of these conditions in the very cycle it
+//               happens (a slice or turn renewal, a retry or timeout that makes a channel runnable
+//               and so a guest, a prefetch pick), never as a counter that would have to tick. The
+//               prefetch unit's periodic picks that find nothing write nothing after the first of
+//               a series (gc_pbdma_pf, "Picks"), so a lone channel waiting for its own copy keeps
+//               the PBDMA still until the copy's done.
 //
-// Parts (one module each, wired here; this top has no logic of its own):
+// Parts (one module each, wired here; this top has no logic of its own but still_o, the AND of
+// theirs):
 //   gc_pbdma_sched  the host scheduler: runnable vector, bit-vector round robin and guest picks,
 //                   owner / slice / turn (timestamps), forward-progress flag
 //   gc_pbdma_ctx    the per-channel context store (decoder context, bindings, method registers,
@@ -205,6 +227,8 @@ module gc_pbdma
   input  gc_axi_pkg::wsnoop_t  snoop_i,          // gc_mem_xbar's write snoop (acquire wake-up,
                                                  // prefetch drop)
   output logic                 pf_busy_o,        // the prefetch unit or the R stage holds data (clock stays on)
+  output logic                 still_o,          // waits for its engine, no register changes
+                                                 // this cycle: the clock may stop (gpu_top)
 
   // Client memory port (gc_axi_pkg), reads only (GPFIFO entries and pushbuffer)
   output cli_req_t             m_req_o,
@@ -247,6 +271,8 @@ module gc_pbdma
   logic [SC_W-1:0]      mthd_subch;
   logic [31:0]          mthd_data;
   logic [GPI_W-1:0]     cur_gp_get;
+  logic                 dec_still, sched_still, ctx_still, fetch_still, pf_still, la_still;
+  logic                 sem_still, eng_still;
   logic                 sel_rr, sel_guest, sel_own, drop_own, leave;
   logic [3:0]           leave_cause;
   // scheduler
@@ -358,7 +384,8 @@ module gc_pbdma
     .sw_blk_o       (sw_blk),
     .sw_ts_o        (sw_ts),
     .pf_found_o     (pf_found),
-    .pf_ch_o        (pf_pick)
+    .pf_ch_o        (pf_pick),
+    .still_o        (sched_still)
   );
 
   gc_pbdma_ctx u_ctx (
@@ -392,7 +419,8 @@ module gc_pbdma
     .pf_addr_o      (pf_ent_addr),
     .pf_left_o      (pf_ent_left),
     .in_ent_o       (in_ent),
-    .eng_wait_o     (eng_wait)
+    .eng_wait_o     (eng_wait),
+    .still_o        (ctx_still)
   );
 
   gc_pbdma_fetch #(.PB_FIFO_DW(PB_FIFO_DW), .PF_DW(PF_DW)) u_fetch (
@@ -404,6 +432,7 @@ module gc_pbdma
     .st_len_i       (st_len),
     .stop_i         (stop_seg),
     .idle_i         (idle_next),
+    .in_idle_i      (state == PBDMA_STATE_IDLE),
     .hold_i         (fetch_hold),
     .pop_i          (fifo_pop),
     .flush_i        (fifo_flush),
@@ -429,6 +458,7 @@ module gc_pbdma
     .rx_live_o      (rx_live),
     .ar_free_o      (ar_free),
     .ar_sent_o      (ar_sent),
+    .still_o        (fetch_still),
     .m_req_o, .m_rsp_i (rsp), .ar_ready_i (m_rsp_i.ar_ready)
   );
 
@@ -467,7 +497,8 @@ module gc_pbdma
     .n_o            (pf_n),
     .beats_o        (pf_beats),
     .err_o          (pf_err),
-    .busy_o         (pf_busy)
+    .busy_o         (pf_busy),
+    .still_o        (pf_still)
   );
 
   gc_pbdma_pf #(.RL(RL), .PF_DW(PF_DW), .SELF(1'b1)) u_la (
@@ -503,7 +534,8 @@ module gc_pbdma
     .n_o            (la_n),
     .beats_o        (la_beats),
     .err_o          (la_err),
-    .busy_o         (la_busy)
+    .busy_o         (la_busy),
+    .still_o        (la_still)
   );
   assign pf_busy_o = pf_busy || la_busy || r_valid_q;   // (or an R beat in the input stage)
   // the lookahead always finds its target (the resident channel), which is never mid-entry; the
@@ -635,7 +667,8 @@ module gc_pbdma
     .cur_gp_get_o   (cur_gp_get),
     .gp_get_we_o, .gp_get_ch_o, .gp_get_val_o,
     .fault_valid_o, .fault_ch_o, .fault_cause_o, .fault_gp_get_o, .fault_method_o, .fault_data_o,
-    .mthd_inc_o, .nonstall_o, .sw_valid_o, .sw_ch_o, .sw_cause_o, .dbg_pb_left_o
+    .mthd_inc_o, .nonstall_o, .sw_valid_o, .sw_ch_o, .sw_cause_o, .dbg_pb_left_o,
+    .still_o        (dec_still)
   );
 
   gc_pbdma_sem #(.RL(RL)) u_sem (
@@ -671,6 +704,7 @@ module gc_pbdma
     .to_ch_o        (to_ch),
     .to_method_o    (to_method),
     .to_data_o      (to_data),
+    .still_o        (sem_still),
     .aq_req_o, .aq_rsp_i, .snoop_i
   );
 
@@ -698,10 +732,15 @@ module gc_pbdma
     .flt_gp_get_o   (ce_gp_get),
     .flt_method_o   (ce_method),
     .flt_data_o     (ce_data),
+    .still_o        (eng_still),
     .eng_req_o, .eng_rsp_i
   );
 
   // Outputs
+  // still_o: the decoder waits in ENGINE_WAIT and stays there, and every part says that none of
+  // its registers changes in this cycle (header comment, "gating")
+  assign still_o       = dec_still && sched_still && ctx_still && fetch_still && pf_still &&
+                         la_still && sem_still && eng_still;
   assign mthd_ch_o     = cur_ch;
   assign ch_resident_o = cur_oh;
   assign ch_acq_blk_o  = acq_blk;

@@ -55,7 +55,9 @@ module gc_pbdma_ctx
   output logic [AW-1:2]        pf_addr_o,       // of pf_ch_i: its saved entry
   output logic [LEN_W-1:0]     pf_left_o,
   output logic [NCH-1:0]       in_ent_o,
-  output logic [NCH-1:0]       eng_wait_o
+  output logic [NCH-1:0]       eng_wait_o,
+  output logic                 still_o          // no register here changes this cycle, given
+                                                // no write or selection by the FSM
 );
 
   dec_ctx_t             ctx_q   [NCH];
@@ -128,6 +130,10 @@ module gc_pbdma_ctx
   assign ent_sync_o = ent_sync_q[sel_ch_i];
   assign pf_addr_o  = ent_addr_q[pf_ch_i];
   assign pf_left_o  = ent_left_q[pf_ch_i];
+  // still_o: no CTRL.RESET and no channel waiting for the engine (eng_wait) in error: then, in a
+  // cycle without a write or selection by the FSM (ctx_we, mreg_we, bind_we, save, resume, sel,
+  // eng_wait_set all 0), every table and vector above keeps its value (gc_pbdma's still_o)
+  assign still_o    = (ch_reset_i == '0) && ((eng_wait_q & ch_err_i) == '0);
   assign in_ent_o   = in_ent_q;
   assign eng_wait_o = eng_wait_q;
 

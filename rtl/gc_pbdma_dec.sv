@@ -181,7 +181,8 @@ module gc_pbdma_dec
   output logic                 sw_valid_o,
   output logic [CH_W-1:0]      sw_ch_o,
   output logic [3:0]           sw_cause_o,
-  output logic [GC_RUNLIST_DBG_PB_LEFT_W-1:0]  dbg_pb_left_o
+  output logic [GC_RUNLIST_DBG_PB_LEFT_W-1:0]  dbg_pb_left_o,
+  output logic                 still_o          // waits for the engine, no register here changes
 );
 
   localparam bit          HAS_CE   = (RL >= 1) && (RL <= GC_NUM_CE);
@@ -1137,6 +1138,29 @@ module gc_pbdma_dec
   assign mthd_subch_o  = mthd_subch;
   assign mthd_data_o   = mthd_data;
   assign cur_gp_get_o  = cur_gp_get;
+
+  // still_o: the FSM only waits for the engine and stays where it is this cycle, and no register
+  // of this module changes. Two waits:
+  //   ENGINE_WAIT  the resident channel's next method waits for its copy / task or the busy
+  //                engine: not abandoned (abort), the wait not over (cur_eng_wait_i), no guest to
+  //                leave for (guest_avail_i);
+  //   IDLE         the owner holds its slice while its engine works (switched out for a guest,
+  //                or its ring went empty with its copy in flight): its wait not over
+  //                (own_eng_wait_i) and no guest to select (g_found_i);
+  // and in both no SYNC WAIT flag to clear and gp_pf_q / gp_la_q 0 (their next value here). The
+  // FSM's branch for the state then keeps state_d = state_q and cur_ch_d = cur_ch_q and leaves
+  // every strobe at its default, which is what the other parts' still_o assume of the FSM: no
+  // selection, drop_own or leave (so no save, eng_wait_set or switch), no ctx / mreg / bind
+  // write, no resume or segment start, no GPFIFO read, pop, flush or stop, idle_next only in
+  // IDLE, no method counted or GP_GET written (progress 0), no atomic request or acquire outcome
+  // (acq_clr needs a fault), no launch, eng_clear 0 (state_d is not FAULT), no fault raised; the
+  // fault port sends only an acquire timeout of a switched-out channel (to_send), which the
+  // semaphore unit's still_o excludes (to_req_o)
+  assign still_o       = !gp_pf_q && !gp_la_q && !(sync_q && !ce_pend_i[cur_ch_q]) &&
+                         (((state_q == PBDMA_STATE_ENGINE_WAIT) && !abort && cur_eng_wait_i &&
+                           !guest_avail_i) ||
+                          ((state_q == PBDMA_STATE_IDLE) && own_vld_i && hold_i && own_eng_wait_i &&
+                           !g_found_i));
 
   assign dbg_pb_left_o = (seg_left_q > LEN_W'({GC_RUNLIST_DBG_PB_LEFT_W{1'b1}})) ?
                          {GC_RUNLIST_DBG_PB_LEFT_W{1'b1}} :

@@ -49,6 +49,8 @@ module gc_pbdma_eng
   output logic [GPI_W-1:0]     flt_gp_get_o,     // done_ch_o's fault record
   output mref_t                flt_method_o,
   output logic [31:0]          flt_data_o,
+  output logic                 still_o,          // no register here changes this cycle, given
+                                                 // no launch or fault by the FSM
 
   // Engine command port (gc_eng_pkg)
   output eng_req_t             eng_req_o,
@@ -84,6 +86,10 @@ module gc_pbdma_eng
   assign flt_method_o   = ce_method_q[done_ch];
   assign flt_data_o     = ce_data_q[done_ch];
   assign ce_pend_o      = ce_pend_q;
+  // still_o: no command offered, no completion from the engine, no channel with work in flight
+  // being reset: then, in a cycle without a launch or a fault by the FSM (launch, launch_cp,
+  // clear all 0), every register below keeps its value (gc_pbdma's still_o)
+  assign still_o        = !cmd_valid_q && !eng_rsp_i.done && ((ce_pend_q & ch_reset_i) == '0);
   assign ce_busy_o      = ce_busy_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -44,6 +44,7 @@ module gc_pbdma_fetch
   input  logic [LEN_W-1:0]     st_len_i,
   input  logic                 stop_i,          // stop fetching, discard R data in flight
   input  logic                 idle_i,          // the FSM goes idle: stop fetching
+  input  logic                 in_idle_i,       // the FSM is in IDLE (for still_o only)
   input  logic                 hold_i,          // do not issue bursts (SYNC WAIT)
   input  logic                 pop_i,
   input  logic                 flush_i,
@@ -74,6 +75,8 @@ module gc_pbdma_fetch
   output logic                 rx_live_o,       // an R beat that is not stale
   output logic                 ar_free_o,       // a new AR may be loaded this cycle
   output logic                 ar_sent_o,       // the AR register is empty: its last AR was accepted
+  output logic                 still_o,         // no register here changes this cycle, given
+                                                // no FSM command
 
   // Client memory port (gc_axi_pkg), reads only: no AW, no W, every B accepted
   output cli_req_t             m_req_o,
@@ -155,6 +158,14 @@ module gc_pbdma_fetch
   assign rx_lo     = rx_beat && !rx_skip_q && (rx_left_q != '0);
   assign rx_hi     = rx_beat && ((rx_left_q - LEN_W'(rx_lo)) != '0);
   assign rx_live_o = rx_live;
+  // still_o: no AR waiting or to be loaded (the resident channel's burst, the prefetch's, the
+  // lookahead's), no stale reads to mark, no R beat in gc_pbdma's input stage (m_rsp_i.r_valid,
+  // a register there; a beat arriving at the port is gpu_top's own busy term, c_rvalid, as it
+  // follows the pins), and in IDLE the segment already stopped: then, in a cycle without a
+  // command of the FSM (gp_load, start, stop, pop, flush all 0, idle_i only in IDLE: the FSM
+  // stays where it is), every register above and the FIFO keep their values (gc_pbdma's still_o)
+  assign still_o   = !ar_valid_q && !fetch_go && !pf_ar_valid_i && !la_ar_valid_i && !m_rsp_i.r_valid &&
+                     !pf_drop_i && !la_drop_i && !(in_idle_i && (fetch_en_q || rx_en_q));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -28,7 +28,8 @@
 //              past it) or a pushbuffer an entry in [GP_GET, GP_PUT) names, the same rule as for
 //              NVIDIA's GPFIFO (docs/architecture.md, "Channel switch and prefetch").
 // busy_o (data held or being read) keeps the PBDMA's clock running, so no drop condition is missed
-// while the clock would be gated.
+// while the clock would be gated; while the PBDMA only waits for its engine (gc_pbdma's still_o)
+// the drop conditions are part of still_o itself: no cycle with one is stopped.
 //
 // SELF = 1 makes the unit the PBDMA's *lookahead* (u_la in gc_pbdma): its target is the resident
 // channel itself (pick_found_i / pick_ch_i: the decoder's la_allow_o and cur_ch), and it reads that
@@ -105,13 +106,15 @@ module gc_pbdma_pf
   output logic [PF_CW-1:0]     n_o,
   output logic [4:0]           beats_o,
   output logic                 err_o,
-  output logic                 busy_o
+  output logic                 busy_o,
+  output logic                 still_o          // no register here changes this cycle
 );
 
   localparam int unsigned PF_BEATS = PF_DW / 2;
   localparam int unsigned PF_AW    = $clog2(PF_DW);
   localparam int unsigned RETRY    = 32;        // cycles before a pick after one that found
-                                                // nothing, or after a drop
+                                                // nothing, or after a drop (a power of 2)
+  localparam int unsigned RETRY_LSB = $clog2(RETRY);
   localparam int unsigned BEAT_LSB = 3;
 
   typedef enum logic [1:0] {
@@ -135,6 +138,7 @@ module gc_pbdma_pf
   logic [PF_CW-1:0]     n_q;
   logic [32:0]          dw_q [PF_DW];
   logic [TS_W-1:0]      retry_q;
+  logic                 rep_q;               // picks repeat every RETRY cycles from retry_q
 
   // Beats of the first burst of a segment at dword a of len dwords
   function automatic logic [4:0] first_beats(input logic [11:2] a, input logic [LEN_W-1:0] len);
@@ -177,7 +181,22 @@ module gc_pbdma_pf
                        : (resident_i && (cur_ch_i == ch_q) && !keep_i);
   assign inval  = held && (chg || wr_hit || used);
 
-  assign pick_req_o = !held && run_i && (now_i >= retry_q);
+  // Picks. Unheld and running, the unit picks in the first cycle with now_i >= retry_q; a pick
+  // that finds nothing moves retry_q RETRY cycles on, so while run_i stays 1 and nothing is found
+  // the picks come every RETRY cycles. Only the first pick of such a series writes retry_q (and
+  // sets rep_q); the later ones write nothing (so a PBDMA that only waits for its engine changes
+  // no register and its clock may stop, gpu_top): with rep_q the picks are the cycles
+  // retry_q + k * RETRY, exactly those where the value the written series would have reached is
+  // now_i (it is the first such cycle >= now_i). The first cycle with run_i 0 writes that value
+  // back (the last pick of the series, before this cycle, + RETRY) and clears rep_q: the decoder
+  // never leaves the running states for IDLE directly, so that cycle is one whose state keeps the
+  // PBDMA's clock running. A pick that finds a target clears rep_q; retry_q is not looked at
+  // while data is held and is written when it is dropped.
+  logic [TS_W-1:0] since_retry, last_pick;
+  assign since_retry = now_i - retry_q;
+  assign last_pick   = retry_q + ((since_retry - TS_W'(1)) & ~(TS_W'(RETRY) - TS_W'(1)));
+  assign pick_req_o  = !held && run_i && (now_i >= retry_q) &&
+                       (!rep_q || (since_retry[RETRY_LSB-1:0] == '0));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -200,11 +219,13 @@ module gc_pbdma_pf
       left_q  <= '0;
       n_q     <= '0;
       retry_q <= '0;
+      rep_q   <= 1'b0;
     end else if (inval) begin
       // used: pick the next target at once; dropped as stale: read again RETRY cycles later, so
       // a stream of writes to the data cannot keep the read port busy
       st_q    <= PF_IDLE;
       retry_q <= used ? now_i : now_i + TS_W'(RETRY);
+      rep_q   <= 1'b0;
     end else begin
       logic             setup;
       logic [AW-1:2]    sa;
@@ -214,8 +235,18 @@ module gc_pbdma_pf
       sl    = ent_left_i;
       unique case (st_q)
         PF_IDLE: begin
-          if (pick_req_o && !pick_found_i) retry_q <= now_i + TS_W'(RETRY);
+          if (pick_req_o && !pick_found_i && !rep_q) begin
+            retry_q <= now_i + TS_W'(RETRY);   // the first pick of a series that finds nothing
+            rep_q   <= 1'b1;
+          end
+          if (rep_q && !run_i) begin
+            // the series ends: retry_q as the picks would have left it (none at or after retry_q:
+            // retry_q itself; else the last one before this cycle + RETRY)
+            if (now_i > retry_q) retry_q <= last_pick + TS_W'(RETRY);
+            rep_q <= 1'b0;
+          end
           if (pick_req_o && pick_found_i) begin
+            rep_q  <= 1'b0;
             ch_q   <= pick_ch_i;
             put_q  <= ch_gp_put_i[pick_ch_i];
             get_q  <= ch_gp_get_i[pick_ch_i];
@@ -299,6 +330,10 @@ module gc_pbdma_pf
   assign beats_o    = nb_q;
   assign err_o      = err_q;
   assign busy_o     = held;
+  // still_o: holding data that stays valid, or idle with no pick that writes (a pick that finds
+  // a target, the first of a series that finds nothing) and no series to end
+  assign still_o    = held ? ((st_q == PF_DONE) && !inval)
+                           : (!(pick_req_o && (pick_found_i || !rep_q)) && !(rep_q && !run_i));
   always_comb begin
     for (int i = 0; i < PF_DW; i++) dw_o[i] = dw_q[i];
   end

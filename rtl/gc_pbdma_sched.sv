@@ -86,7 +86,10 @@ module gc_pbdma_sched
   output logic                 sw_blk_o,        // a time-slice switch is wanted (see below)
   output logic                 sw_ts_o,         // ... and allowed (forward progress)
   output logic                 pf_found_o,      // prefetch target (valid with pf_req_i)
-  output logic [CH_W-1:0]      pf_ch_o
+  output logic [CH_W-1:0]      pf_ch_o,
+  output logic                 still_o          // no register here changes this cycle, given no
+                                                // decision of the FSM (sel_*, drop_own, leave,
+                                                // progress all 0)
 );
 
   localparam int unsigned NROUNDS = 3;            // interleave rounds (LOW..HIGH)
@@ -241,6 +244,21 @@ module gc_pbdma_sched
   logic sel_any;
   assign sel_any = sel_rr_i || sel_guest_i || sel_own_i;
 
+  // The bookkeeping this module does on its own, without a decision of the FSM (each is a
+  // register write below): a resident owner's slice renewed in place (expired, nobody else to
+  // run, or round robin picks it again), a lone guest's turn renewed, an owner that went away
+  // (reset, error, moved to another runlist), a resident channel without an owner adopted.
+  // still_o: none of them, so in a cycle without a decision of the FSM no register of this
+  // module changes (gc_pbdma's still_o, the PBDMA's clock gate in gpu_top).
+  logic renew, turn_renew, own_gone, adopt;
+  assign renew      = resident && !in_save && !is_guest && own_vld_q && slice_exp &&
+                      !ce_pend_i[cur_ch_i] && (!other_run || self_next);
+  assign turn_renew = is_guest && guest_exp && !guest_avail;
+  assign own_gone   = own_vld_q && (ch_reset_i[own_q] || ch_err_i[own_q] ||
+                                    32'(ch_runlist_i[own_q]) != RL);
+  assign adopt      = resident && !in_save && state_i != PBDMA_STATE_FAULT && !own_vld_q;
+  assign still_o    = !renew && !turn_renew && !own_gone && !adopt;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       own_vld_q  <= 1'b0;
@@ -254,12 +272,11 @@ module gc_pbdma_sched
       prog_q     <= 1'b0;
     end else begin
       // a resident owner whose slice expired with nobody else to run: renew it
-      if (resident && !in_save && !is_guest && own_vld_q && slice_exp &&
-          !ce_pend_i[cur_ch_i] && (!other_run || self_next)) begin
+      if (renew) begin
         slice_t0_q <= now_i + TS_W'(1);
         rr_rnd_q   <= self_next ? rr_rnd : rr_rnd_q;
       end
-      if (is_guest && guest_exp && !guest_avail) turn_t0_q <= now_i + TS_W'(1);
+      if (turn_renew) turn_t0_q <= now_i + TS_W'(1);
       if (sel_rr_i) begin
         own_vld_q  <= 1'b1;
         own_q      <= rr_ch;
@@ -287,12 +304,12 @@ module gc_pbdma_sched
         end
       end
       // The owner went away (reset, error, moved to another runlist)
-      if (own_vld_q && (ch_reset_i[own_q] || ch_err_i[own_q] || 32'(ch_runlist_i[own_q]) != RL)) begin
+      if (own_gone) begin
         own_vld_q <= 1'b0;
         hold_q    <= 1'b0;
       end
       // A resident channel without an owner becomes the owner
-      if (resident && !in_save && state_i != PBDMA_STATE_FAULT && !own_vld_q) begin
+      if (adopt) begin
         own_vld_q  <= 1'b1;
         own_q      <= cur_ch_i;
         hold_q     <= 1'b0;

@@ -82,6 +82,8 @@ module gc_pbdma_sem
   output logic [CH_W-1:0]      to_ch_o,
   output mref_t                to_method_o,      // its fault record
   output logic [31:0]          to_data_o,
+  output logic                 still_o,          // no register here changes this cycle, given
+                                                 // no request or acquire outcome from the FSM
 
   // Atomic unit request port
   output aq_req_t              aq_req_o,         // atomic-unit requester (gc_eng_pkg)
@@ -282,6 +284,15 @@ module gc_pbdma_sem
     end
   end
 
+  // still_o: no request to send or answer to wait for, no acquire timed out (to_req_o, which
+  // the FSM would send), no snooped write that wakes or satisfies an acquire not yet woken or
+  // satisfied, no channel with acquire state being reset or in error: then, in a cycle without a
+  // request or an acquire outcome from the FSM (start, acq_fail, acq_pass, acq_clr all 0), the
+  // request registers and every per-channel acquire table keep their values (gc_pbdma's still_o)
+  assign still_o    = !aq_q.valid && !aq_busy_q && !to_req_o &&
+                      ((snp_hit & ~acq_woke_q) == '0) && ((snp_ok & ~acq_ok_q) == '0) &&
+                      (((acq_blk_q | acq_arm_q | acq_woke_q | acq_ok_q) &
+                        (ch_reset_i | ch_err_i)) == '0);
   assign busy_o     = aq_busy_q;
   assign acq_o      = sem_acq_q;
   assign acq_sw_o   = sem_sw_q;

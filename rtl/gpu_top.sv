@@ -127,6 +127,7 @@ module gpu_top
   logic                     as_err;
   wsnoop_t                  snoop;               // the crossbar's write snoop (acquire wake)
   logic [NRL-1:0]           pf_busy;             // a PBDMA's prefetch unit holds data
+  logic [NRL-1:0]           pbdma_still;         // a PBDMA waits for its engine, nothing changes
   logic [NUM_SM-1:0]        st_valid;            // the SMs' global store bursts (LR/SC breaks)
   logic [NUM_SM-1:0][AW-1:0] st_addr;
   logic [NUM_SM-1:0][31:0]  st_wmask;
@@ -174,6 +175,27 @@ module gpu_top
   //             HOLD cycles (an owner holding its slice for an engine is dropped at once when the
   //             engine is idle); its free-running slice / turn / retry timers are only read for an
   //             owner, a guest or a blocked channel, and restart when one is selected or blocked.
+  //             Also not busy, whatever the above, while the PBDMA says it is still (still_o):
+  //             it only waits for its engine, in ENGINE_WAIT (the resident channel's next
+  //             method, or a WFI / RELEASE_WFI / LAUNCH_DMA, waits for its copy or task, or for
+  //             another channel's copy) or in IDLE with the owner holding its slice for its
+  //             engine and no guest to run, and each of its parts reports that none of its
+  //             registers changes in this cycle, from the very conditions of their writes
+  //             (gc_pbdma.sv, "gating"), given no R beat for it at the port (c_rvalid: from
+  //             the pins, so it stays out of still_o and is a busy term of its own, keeping
+  //             still_o off the input-combinational path; a beat in the PBDMA's R stage, a
+  //             register, clears the fetch's still_o). That is exact cycle by cycle, whatever came before:
+  //             the gate may stop the clock in any cycle in which no register would change. The
+  //             events that end such a wait clear still_o in the cycle they show: the engine's
+  //             done, a doorbell that makes another channel a guest, a slice or turn that
+  //             expires (a switch or a renewal writes), an acquire's retry or timeout, a
+  //             CTRL.RESET, an error, a register write that changes what the PBDMA reads, a
+  //             snooped write over prefetched or awaited data, the prefetch unit's pick of a
+  //             target. The IDLE argument above still holds: its condition (not IDLE, a channel
+  //             waiting for its engine, ...) never falls right after a still cycle, since still_o
+  //             keeps the FSM's state and the engine's work in flight (ENGINE_WAIT: not IDLE;
+  //             IDLE: the owner's copy or task in flight, rl_eng_busy), so it falls only after a
+  //             busy cycle and its HOLD cycles run as before.
   //   CE n      in IDLE with no command offered: every register holds (the state machine leaves
   //             IDLE only on a command; the busy-cycle counter counts only outside IDLE).
   //   u_simt    gc_compute's idle_o (no task entry, every state machine idle, no active warp, no
@@ -204,11 +226,13 @@ module gpu_top
   assign reg_wr = s_awvalid_i || s_wvalid_i;
   always_comb begin
     for (int n = 0; n < NRL; n++) begin
-      busy_pbdma[n] = rl_work[n] || reg_wr || clk_gate_dis || (ch_reset != '0) || (dbg_pbdma_state[n] != PBDMA_STATE_IDLE) ||
-                      (rl_acq_blk[n] != '0) || (rl_eng_busy[n] != '0) || (rl_in_entry[n] != '0) ||
-                      c_arvalid[n] || c_rvalid[n] || aq_valid[n] || as_valid[n] || eng_req[n].valid ||
-                      eng_rsp[n].done || gp_get_we[n] || fault_valid[n] || mthd_inc[n] || sw_valid[n] ||
-                      pbdma_nonstall[n] || pf_busy[n];
+      busy_pbdma[n] = clk_gate_dis || c_rvalid[n] ||
+                      (!pbdma_still[n] &&
+                       (rl_work[n] || reg_wr || (ch_reset != '0) || (dbg_pbdma_state[n] != PBDMA_STATE_IDLE) ||
+                        (rl_acq_blk[n] != '0) || (rl_eng_busy[n] != '0) || (rl_in_entry[n] != '0) ||
+                        c_arvalid[n] || aq_valid[n] || as_valid[n] || eng_req[n].valid ||
+                        eng_rsp[n].done || gp_get_we[n] || fault_valid[n] || mthd_inc[n] || sw_valid[n] ||
+                        pbdma_nonstall[n] || pf_busy[n]));
     end
     for (int n = 0; n < NCE; n++) begin
       busy_ce[n] = clk_gate_dis || (ce_state[n] != GC_ENGINE_DBG_STATE_W'(CE_STATE_IDLE)) || eng_req[n + 1].valid ||
@@ -372,6 +396,7 @@ module gpu_top
       .work_i            (rl_work[n]),
       .snoop_i           (snoop),
       .pf_busy_o         (pf_busy[n]),
+      .still_o           (pbdma_still[n]),
       .m_req_o           (c_req[n]),
       .m_rsp_i           (c_rsp[n])
     );

@@ -291,9 +291,161 @@ static void t_launch_wakes_compute(void) {
     CHECK_EQ(on.cycles, off.cycles);
 }
 
+/* A PBDMA whose channel waits for its copy engine (ENGINE_WAIT: every method after a LAUNCH_DMA
+ * waits for that copy; RELEASE with WFI waits for the engine) changes no register until the copy's
+ * done, so its clock is stopped for all of the wait but the cycles from the engine taking the copy
+ * to the channel's next method reaching ENGINE_WAIT and the HOLD cycles after (gpu_top's still_o):
+ * RUNLIST(1).GATED_CYCLES over each wait is at least the copy's own length (its four-word record:
+ * the cycle the engine took it, the cycle of its release) less WAIT_SLACK, however long the copy.
+ * Channel A: copy 1, copy 2 (each WAIT_BYTES, four-word release), RELEASE_TIMESTAMP with WFI.
+ * Channel B (same runlist) rings its doorbell in the middle of copy 1 with a timestamped
+ * release: a doorbell wakes the stopped PBDMA in its very cycle, B runs as a guest, A holds its
+ * slice in IDLE until copy 1 is done (a wait of the same kind), then resumes and runs copy 2 and
+ * its release. Every stamp, record and counter reads the same with gating off. */
+#define WAIT_BYTES (64u << 10)
+/* cycles of a copy's wait the PBDMA runs: the launch to ENGINE_WAIT (the next method is in the
+ * FIFO; its pushbuffer read may still be out under stalls), HOLD, the completion */
+#define WAIT_SLACK 256u
+typedef struct wait_run {
+    bool ok;
+    gc_copy_record_t rec[2];
+    uint64_t a_stamp, b_stamp, t_b, cycles;
+    uint32_t g_before_b, g_after_b; /* RUNLIST(1).GATED_CYCLES: doorbell A .. doorbell B .. the end */
+    uint32_t a_methods, b_methods, a_engine, a_resident, b_resident, b_empty, switches, cycle_lo;
+} wait_run_t;
+
+static void wait_run_on(gc_device_t *dev, bool gating, wait_run_t *o) {
+    gc_channel_t *a = NULL, *b = NULL;
+    gc_buf_t src, vid, dst, sem;
+    REQUIRE_OK(dev, gc_channel_open(dev, NULL, &a));
+    b = util_open_channel(dev, 1, 0, 0);
+    REQUIRE(b != NULL);
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, WAIT_BYTES, 64, &src));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_VIDMEM, WAIT_BYTES, 64, &vid));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, WAIT_BYTES, 64, &dst));
+    REQUIRE_OK(dev, gc_mem_alloc(dev, GC_MEM_SYSMEM, 64, 64, &sem));
+    uint8_t zero[64] = {0};
+    REQUIRE_OK(dev, gc_mem_write(dev, sem.addr, zero, sizeof zero));
+    uint8_t *buf = malloc(WAIT_BYTES);
+    REQUIRE(buf != NULL);
+    gcsc_fill(buf, WAIT_BYTES, 13);
+    gc_status_t st = gc_mem_write(dev, src.addr, buf, WAIT_BYTES);
+    free(buf);
+    REQUIRE_OK(dev, st);
+    idle_stretch(dev, gating);
+
+    uint32_t wa[64], wb[16];
+    gc_pushbuf_t pa, pb;
+    gc_pb_init(&pa, wa, 64);
+    gc_copy_desc_t c1 = {.dst = vid.addr, .src = src.addr, .line_bytes = WAIT_BYTES, .line_count = 1,
+                         .sem = GC_COPY_SEM_FOUR_WORD, .sem_addr = sem.addr, .sem_payload = 1};
+    gc_copy_desc_t c2 = c1;
+    c2.dst = dst.addr;
+    c2.src = vid.addr;
+    c2.sem_addr = sem.addr + 16;
+    c2.sem_payload = 2;
+    gc_pb_copy_desc(&pa, 4, &c1);
+    gc_pb_copy_desc(&pa, 4, &c2);
+    gc_pb_sem_release_ts(&pa, sem.addr + 32, 3, false, true);
+    gc_pb_init(&pb, wb, 16);
+    gc_pb_sem_release_ts(&pb, sem.addr + 48, 4, false, false);
+
+    uint32_t g0 = rd(dev, GC_REG_RUNLIST_GATED_CYCLES(1));
+    REQUIRE_OK(dev, gc_channel_submit(a, &pa));
+    /* half of copy 1 at the most: a copy moves at most one 8-byte beat a cycle */
+    REQUIRE_OK(dev, gc_device_run(dev, WAIT_BYTES / 16));
+    o->g_before_b = rd(dev, GC_REG_RUNLIST_GATED_CYCLES(1)) - g0;
+    o->t_b = gc_device_cycles(dev);
+    REQUIRE_OK(dev, gc_channel_submit(b, &pb));
+    REQUIRE_OK(dev, gc_sem_wait(dev, sem.addr, 1, NULL));
+    REQUIRE_OK(dev, gc_sem_wait(dev, sem.addr + 16, 2, NULL));
+    REQUIRE_OK(dev, gc_sem_wait(dev, sem.addr + 32, 3, NULL));
+    REQUIRE_OK(dev, gc_sem_wait(dev, sem.addr + 48, 4, NULL));
+    REQUIRE_OK(dev, gc_channel_wait_idle(a));
+    REQUIRE_OK(dev, gc_channel_wait_idle(b));
+    REQUIRE_OK(dev, util_wait_left(dev, gc_channel_id(a), 100000));
+    REQUIRE_OK(dev, util_wait_left(dev, gc_channel_id(b), 100000));
+    o->g_after_b = rd(dev, GC_REG_RUNLIST_GATED_CYCLES(1)) - g0 - o->g_before_b;
+    for (int k = 0; k < 2; k++) {
+        uint32_t w[4];
+        REQUIRE_OK(dev, gc_mem_read(dev, sem.addr + 16u * (uint32_t)k, w, sizeof w));
+        o->rec[k] = gc_copy_record(w);
+    }
+    uint32_t ts[8];
+    REQUIRE_OK(dev, gc_mem_read(dev, sem.addr + 32, ts, sizeof ts));
+    o->a_stamp = ts[2] | (uint64_t)ts[3] << 32;
+    o->b_stamp = ts[6] | (uint64_t)ts[7] << 32;
+    uint32_t ia = gc_channel_id(a), ib = gc_channel_id(b);
+    o->a_methods = rd(dev, GC_REG_CHANNEL_METHODS(ia));
+    o->b_methods = rd(dev, GC_REG_CHANNEL_METHODS(ib));
+    o->a_engine = rd(dev, GC_REG_CHANNEL_SWITCH_ENGINE(ia));
+    o->a_resident = rd(dev, GC_REG_CHANNEL_CYCLES_RESIDENT(ia));
+    o->b_resident = rd(dev, GC_REG_CHANNEL_CYCLES_RESIDENT(ib));
+    o->b_empty = rd(dev, GC_REG_CHANNEL_SWITCH_EMPTY(ib));
+    o->switches = rd(dev, GC_REG_RUNLIST_SWITCHES(1));
+    o->cycle_lo = rd(dev, GC_REG_GLOBAL_CYCLE_LO);
+    o->cycles = gc_device_cycles(dev);
+    /* copy 1 ran across B's doorbell; B ran as a guest while A waited for it */
+    CHECK(o->rec[0].start < o->t_b && o->t_b < o->rec[0].end);
+    CHECK(o->b_stamp < o->rec[0].end);
+    CHECK(o->a_engine >= 1);
+    CHECK(o->rec[0].end < o->rec[1].start && o->rec[1].end < o->a_stamp);
+    o->ok = true;
+}
+
+static wait_run_t wait_run(bool gating) {
+    wait_run_t o;
+    memset(&o, 0, sizeof o);
+    gc_device_t *dev = util_open(NULL);
+    if (!dev) {
+        TCASE_FAIL_("no device");
+        return o;
+    }
+    set_gating(dev, gating);
+    wait_run_on(dev, gating, &o);
+    gc_device_close(dev);
+    return o;
+}
+
+static void t_engine_wait_gated(void) {
+    wait_run_t on = wait_run(true), off = wait_run(false);
+    REQUIRE(on.ok && off.ok);
+    uint64_t slack = util_stall_budget(WAIT_SLACK, util_stall_pct());
+    uint64_t c1 = on.rec[0].end - on.rec[0].start, c2 = on.rec[1].end - on.rec[1].start;
+    uint64_t w1 = on.t_b - on.rec[0].start; /* copy 1's wait before B's doorbell */
+    fprintf(stderr, "copy 1 %llu cycles (B's doorbell after %llu: %u gated before it), copy 2 %llu cycles "
+            "(%u gated from B's doorbell on)\n", (unsigned long long)c1, (unsigned long long)w1, on.g_before_b,
+            (unsigned long long)c2, on.g_after_b);
+    CHECK(w1 > slack && c2 > slack);
+    /* each window holds the whole of its wait: [doorbell A, doorbell B] copy 1's start to B,
+     * [doorbell B, the end] copy 2 */
+    CHECK(on.g_before_b + slack >= w1);
+    CHECK(on.g_after_b + slack >= c2);
+    CHECK_EQ(off.g_before_b, 0);
+    CHECK_EQ(off.g_after_b, 0);
+    for (int k = 0; k < 2; k++) {
+        CHECK_EQ(on.rec[k].payload, (uint32_t)k + 1);
+        CHECK_EQ(on.rec[k].start, off.rec[k].start);
+        CHECK_EQ(on.rec[k].end, off.rec[k].end);
+    }
+    CHECK_EQ(on.t_b, off.t_b);
+    CHECK_EQ(on.a_stamp, off.a_stamp);
+    CHECK_EQ(on.b_stamp, off.b_stamp);
+    CHECK_EQ(on.a_methods, off.a_methods);
+    CHECK_EQ(on.b_methods, off.b_methods);
+    CHECK_EQ(on.a_engine, off.a_engine);
+    CHECK_EQ(on.a_resident, off.a_resident);
+    CHECK_EQ(on.b_resident, off.b_resident);
+    CHECK_EQ(on.b_empty, off.b_empty);
+    CHECK_EQ(on.switches, off.switches);
+    CHECK_EQ(on.cycle_lo, off.cycle_lo);
+    CHECK_EQ(on.cycles, off.cycles);
+}
+
 static const tcase_t cases[] = {
     {"gating_copy_wakes_on_doorbell", t_copy_wakes_on_doorbell},
     {"gating_counters_exact", t_counters_exact},
     {"gating_launch_wakes_compute", t_launch_wakes_compute},
+    {"gating_engine_wait", t_engine_wait_gated},
 };
 TCASE_MAIN(cases)
