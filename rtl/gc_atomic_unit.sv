@@ -207,6 +207,11 @@ module gc_atomic_unit
     aq_ready_o[gnt_idx] = gnt_any;
   end
 
+  // a 16-byte access: the value and the stamp (SEM_ASIZE_16 / _16W)
+  function automatic logic size16(input logic [1:0] size);
+    return (size == SEM_ASIZE_16) || (size == SEM_ASIZE_16W);
+  endfunction
+
   // ------------------------------------------------------------------ data path
   logic              half, is4, is16, is64;   // 4-byte value / 16-byte write / 8-byte value
   logic [63:0]       rd_val, old_val, new_val, w_val;
@@ -215,7 +220,7 @@ module gc_atomic_unit
     half    = addr_q[2];                         // which half of the beat a 4-byte access uses
     is64    = (size_q == SEM_ASIZE_8) || (size_q == SEM_ASIZE_16);
     is4     = !is64;                             // SEM_ASIZE_4 or SEM_ASIZE_16W
-    is16    = ((size_q == SEM_ASIZE_16) || (size_q == SEM_ASIZE_16W)) && (op_q != SEM_AOP_READ);
+    is16    = size16(size_q) && (op_q != SEM_AOP_READ);
     old_val = is4 ? {32'h0, (half ? old_q[63:32] : old_q[31:0])} : old_q;
     new_val = sem_reduce(red_q, signed_q, is64, old_val, wdata_q);
     w_val   = (op_q != SEM_AOP_RMW) ? wdata_q :
@@ -233,11 +238,10 @@ module gc_atomic_unit
 
   // A plain WRITE's AW goes out in its grant cycle (gnt_aw), with the request's own address and
   // size; from the next cycle on (ATOM_AW, not yet accepted) the latched ones, unchanged.
-  logic gnt_aw, gnt_is16;
-  assign gnt_is16 = (aq_size_i[gnt_idx] == SEM_ASIZE_16) || (aq_size_i[gnt_idx] == SEM_ASIZE_16W);
+  logic gnt_aw;
   assign m_req_o.aw_valid = (state_q == ATOM_AW) || gnt_aw;
   assign m_req_o.aw.addr  = gnt_aw ? {aq_addr_i[gnt_idx][AW-1:LW], LW'(0)} : {addr_q[AW-1:LW], LW'(0)};
-  assign m_req_o.aw.len   = (gnt_aw ? gnt_is16 : is16) ? 8'd1 : 8'd0;
+  assign m_req_o.aw.len   = (gnt_aw ? size16(aq_size_i[gnt_idx]) : is16) ? 8'd1 : 8'd0;
 
   always_comb begin
     m_req_o.w_valid = (state_q == ATOM_W);

@@ -103,6 +103,20 @@ bool gcsc_open_device(const gc_device_config_t *cfg, gc_device_t **dev, const ch
     return false;
 }
 
+/* The default scenario's two copies (scenarios.h). */
+void gcsc_pb_roundtrip_copies(gc_pushbuf_t *pb, uint64_t src, uint64_t vid, uint64_t dst, uint32_t bytes,
+                              uint64_t sem) {
+    gc_copy_desc_t c1 = {.dst = vid, .src = src, .line_bytes = bytes, .line_count = 1,
+                         .sem = GC_COPY_SEM_FOUR_WORD, .sem_addr = sem, .sem_payload = 1};
+    gc_copy_desc_t c2 = c1;
+    c2.dst = dst;
+    c2.src = vid;
+    c2.sem_addr = sem + 16;
+    c2.sem_payload = 2;
+    gc_pb_copy_desc(pb, 4, &c1);
+    gc_pb_copy_desc(pb, 4, &c2);
+}
+
 /* The default scenario: host buffer -> vidmem -> host buffer through copy engine 0 on one GPFIFO
  * channel, each copy with a four-word copy-engine release (its record: the payload, the cycle the
  * engine took the copy, the cycle it released after the last data write) and a host release at
@@ -139,15 +153,7 @@ int gcsc_drv_copy(const gc_device_config_t *dev_cfg, uint32_t bytes) {
     uint32_t words[64];
     gc_pushbuf_t pb;
     gc_pb_init(&pb, words, 64);
-    gc_copy_desc_t c1 = {.dst = vid.addr, .src = src.addr, .line_bytes = bytes, .line_count = 1,
-                         .sem = GC_COPY_SEM_FOUR_WORD, .sem_addr = sem.addr, .sem_payload = 1};
-    gc_copy_desc_t c2 = c1;
-    c2.dst = dst.addr;
-    c2.src = vid.addr;
-    c2.sem_addr = sem.addr + 16;
-    c2.sem_payload = 2;
-    gc_pb_copy_desc(&pb, 4, &c1);
-    gc_pb_copy_desc(&pb, 4, &c2);
+    gcsc_pb_roundtrip_copies(&pb, src.addr, vid.addr, dst.addr, bytes, sem.addr);
     gc_pb_sem_release(&pb, sem.addr + 32, 0xC0FFEE, false, true);
     printf("channel %u: GPFIFO ring of %u entries, pushbuffer of %u dwords\n", gc_channel_id(ch), 64u, pb.len);
     printf("  copy 1: sysmem 0x%010" PRIx64 " -> vidmem 0x%010" PRIx64 ", %u bytes, CE releases sem[0] = 1 "

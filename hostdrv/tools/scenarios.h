@@ -14,6 +14,7 @@
 #ifndef GPUCOSIM_SCENARIOS_H
 #define GPUCOSIM_SCENARIOS_H
 
+#include "gpucosim/chan.h"
 #include "gpucosim/runtime.h"
 
 #ifdef __cplusplus
@@ -168,6 +169,11 @@ bool gcsc_open_device(const gc_device_config_t *cfg, gc_device_t **dev, const ch
 /* copy: `bytes` (1 .. what the 64 MiB sysmem window holds twice: the CLI's --bytes) host buffer ->
  * vidmem -> host buffer through copy engine 0 with four-word releases and a host release. */
 int gcsc_drv_copy(const gc_device_config_t *cfg, uint32_t bytes);
+/* The default scenario's two copies into pb (copy subchannel 4): src -> vid, then vid -> dst, each
+ * `bytes` bytes with a four-word completion record, payload 1 at sem and payload 2 at sem + 16.
+ * Shared with the tests that mirror that scenario (test_gating's engine wait). */
+void gcsc_pb_roundtrip_copies(gc_pushbuf_t *pb, uint64_t src, uint64_t vid, uint64_t dst, uint32_t bytes,
+                              uint64_t sem);
 /* ce-bandwidth: vidmem -> vidmem copies of 64 KiB and 1 MiB, the engine's efficiency from its
  * completion records. */
 int gcsc_drv_ce_bandwidth(const gc_device_config_t *cfg);

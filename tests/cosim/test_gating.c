@@ -337,15 +337,7 @@ static void wait_run_on(gc_device_t *dev, bool gating, wait_run_t *o) {
     uint32_t wa[64], wb[16];
     gc_pushbuf_t pa, pb;
     gc_pb_init(&pa, wa, 64);
-    gc_copy_desc_t c1 = {.dst = vid.addr, .src = src.addr, .line_bytes = WAIT_BYTES, .line_count = 1,
-                         .sem = GC_COPY_SEM_FOUR_WORD, .sem_addr = sem.addr, .sem_payload = 1};
-    gc_copy_desc_t c2 = c1;
-    c2.dst = dst.addr;
-    c2.src = vid.addr;
-    c2.sem_addr = sem.addr + 16;
-    c2.sem_payload = 2;
-    gc_pb_copy_desc(&pa, 4, &c1);
-    gc_pb_copy_desc(&pa, 4, &c2);
+    gcsc_pb_roundtrip_copies(&pa, src.addr, vid.addr, dst.addr, WAIT_BYTES, sem.addr);
     gc_pb_sem_release_ts(&pa, sem.addr + 32, 3, false, true);
     gc_pb_init(&pb, wb, 16);
     gc_pb_sem_release_ts(&pb, sem.addr + 48, 4, false, false);
