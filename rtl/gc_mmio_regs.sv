@@ -159,8 +159,9 @@ module gc_mmio_regs
   // ------------------------------------------------------------------------------------------
   // State
   // ------------------------------------------------------------------------------------------
-  logic [NCH-1:0][31:ENTRY_LSB]  base_lo_q;
-  logic [NCH-1:0][HI_W-1:0]      base_hi_q;
+  // GPFIFO_BASE_LO / _HI of each channel, kept as the address the PBDMA reads (ch_gpfifo_base_o
+  // is this register: no per-cycle packing); bits ENTRY_LSB-1:0 stay 0.
+  logic [NCH-1:0][GC_AXI_ADDR_W-1:0] base_q;
   logic [NCH-1:0][LW-1:0]        log2_q;
   logic [NCH-1:0][31:0]          gp_put_q;
   logic [NCH-1:0][GPI_W-1:0]     gp_get_q;
@@ -404,9 +405,9 @@ module gc_mmio_regs
       endcase
     end else if (d.hit) begin
       unique case (d.off)
-        GC_REG_CHANNEL_GPFIFO_BASE_LO: v = {base_lo_q[d.ch], ENTRY_LSB'(0)};
+        GC_REG_CHANNEL_GPFIFO_BASE_LO: v = base_q[d.ch][31:0];
         GC_REG_CHANNEL_GPFIFO_BASE_HI:
-          v[GC_CHANNEL_GPFIFO_BASE_HI_HI_LSB +: GC_CHANNEL_GPFIFO_BASE_HI_HI_W] = base_hi_q[d.ch];
+          v[GC_CHANNEL_GPFIFO_BASE_HI_HI_LSB +: GC_CHANNEL_GPFIFO_BASE_HI_HI_W] = base_q[d.ch][GC_AXI_ADDR_W-1:32];
         GC_REG_CHANNEL_GPFIFO_SIZE:
           v[GC_CHANNEL_GPFIFO_SIZE_LOG2_LSB +: GC_CHANNEL_GPFIFO_SIZE_LOG2_W] = log2_q[d.ch];
         GC_REG_CHANNEL_GP_PUT: v = gp_put_q[d.ch];
@@ -466,9 +467,9 @@ module gc_mmio_regs
       endcase
     end else if (d.hit && d.blk == BLK_CHANNEL) begin
       unique case (d.off)
-        GC_REG_CHANNEL_GPFIFO_BASE_LO: v = {base_lo_q[d.ch], ENTRY_LSB'(0)};
+        GC_REG_CHANNEL_GPFIFO_BASE_LO: v = base_q[d.ch][31:0];
         GC_REG_CHANNEL_GPFIFO_BASE_HI:
-          v[GC_CHANNEL_GPFIFO_BASE_HI_HI_LSB +: GC_CHANNEL_GPFIFO_BASE_HI_HI_W] = base_hi_q[d.ch];
+          v[GC_CHANNEL_GPFIFO_BASE_HI_HI_LSB +: GC_CHANNEL_GPFIFO_BASE_HI_HI_W] = base_q[d.ch][GC_AXI_ADDR_W-1:32];
         GC_REG_CHANNEL_GPFIFO_SIZE:
           v[GC_CHANNEL_GPFIFO_SIZE_LOG2_LSB +: GC_CHANNEL_GPFIFO_SIZE_LOG2_W] = log2_q[d.ch];
         GC_REG_CHANNEL_GP_PUT: v = gp_put_q[d.ch];
@@ -495,8 +496,17 @@ module gc_mmio_regs
   logic        do_write, do_read;
   logic [31:0] wmask, wval;
 
-  assign wdec     = decode(aw_addr_q);
-  assign rdec     = decode(s_req_i.ar_addr);
+  // Decoded only when used (a write in this cycle, an AR at the pins): every use of wdec / wval is
+  // under do_write, every use of rdec under do_read.  Decoding every cycle cost the two
+  // evaluations per cycle of the pin-driven region (rdec) and the clocked region (wdec, wval).
+  always_comb begin
+    wdec = '0;
+    if (do_write) wdec = decode(aw_addr_q);
+  end
+  always_comb begin
+    rdec = '0;
+    if (s_req_i.ar_valid) rdec = decode(s_req_i.ar_addr);
+  end
   assign do_write = aw_have_q && w_have_q && !b_valid_q;
   assign do_read  = s_req_i.ar_valid && s_rsp_o.ar_ready;
 
@@ -504,7 +514,10 @@ module gc_mmio_regs
     for (int b = 0; b < 4; b++) wmask[8*b +: 8] = {8{w_strb_q[b]}};
   end
   // Register value after the write: unstrobed bytes keep the register's current value.
-  assign wval = (rw_value(wdec) & ~wmask) | (w_data_q & wmask);
+  always_comb begin
+    wval = '0;
+    if (do_write) wval = (rw_value(wdec) & ~wmask) | (w_data_q & wmask);
+  end
 
   // Per-register write strobes (channel registers for channel wdec.ch)
   logic wr_ch, wr_glob, we_cp_rw;
@@ -721,8 +734,7 @@ module gc_mmio_regs
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      base_lo_q    <= '0;
-      base_hi_q    <= '0;
+      base_q       <= '0;
       log2_q       <= '0;
       gp_put_q     <= '0;
       gp_get_q     <= '0;
@@ -781,9 +793,9 @@ module gc_mmio_regs
       end
       // Host writes
       if (wr_ch) begin
-        if (we_base_lo) base_lo_q[wdec.ch] <= wval[31:ENTRY_LSB];
+        if (we_base_lo) base_q[wdec.ch][31:ENTRY_LSB] <= wval[31:ENTRY_LSB];
         if (we_base_hi) begin
-          base_hi_q[wdec.ch] <= wval[GC_CHANNEL_GPFIFO_BASE_HI_HI_LSB +: GC_CHANNEL_GPFIFO_BASE_HI_HI_W];
+          base_q[wdec.ch][GC_AXI_ADDR_W-1:32] <= wval[GC_CHANNEL_GPFIFO_BASE_HI_HI_LSB +: GC_CHANNEL_GPFIFO_BASE_HI_HI_W];
         end
         if (we_size)    log2_q[wdec.ch] <= w_log2;
         if (we_gp_put && !w_put_bad) gp_put_q[wdec.ch] <= wval;
@@ -812,11 +824,7 @@ module gc_mmio_regs
   // ------------------------------------------------------------------------------------------
   // Outputs to the PBDMA
   // ------------------------------------------------------------------------------------------
-  always_comb begin
-    for (int c = 0; c < NCH; c++) begin
-      ch_gpfifo_base_o[c] = {base_hi_q[c], base_lo_q[c], ENTRY_LSB'(0)};
-    end
-  end
+  assign ch_gpfifo_base_o = base_q;
   assign ch_enable_o      = enable_q;
   assign fault_map        = err_map_q;
   assign ch_err_o         = fault_map;
