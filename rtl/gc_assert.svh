@@ -10,6 +10,8 @@
 //
 //   `GC_ASSERT_CYCLE(clk, rst_n)                   declares gc_assert_cyc_q, the cycle counter
 //   `GC_ASSERT(name, cond, clk, rst_n, what)        cond holds at every rising clk edge out of reset
+//   `GC_ASSERT_IF(name, guard, cond, clk, rst_n, what)
+//                                                   cond holds at every such edge at which guard holds
 //   `GC_ASSERT_STABLE(name, vld, rdy, sig, clk, rst_n)
 //                                                   valid held until ready, and sig (the payload)
 //                                                   stable while valid waits for ready
@@ -33,6 +35,19 @@
     end                                                                                      \
   end
 
+// As GC_ASSERT, checked only in cycles in which guard holds: Verilator inlines a function called
+// in cond as statements before the check, so a check that only applies to a handshake keeps the
+// function's work out of every other cycle.
+`define GC_ASSERT_IF(__name, __guard, __cond, __clk, __rst_n, __what)                       \
+  always_ff @(posedge __clk or negedge __rst_n) begin                                        \
+    if (!__rst_n) begin                                                                      \
+    end else if (__guard) begin                                                              \
+      if (!(__cond)) begin                                                                   \
+        $error("%m: assertion %s failed at cycle %0d: %s", `"__name`", gc_assert_cyc_q, __what); \
+      end                                                                                    \
+    end                                                                                      \
+  end
+
 // The AXI handshake rules for one channel: once vld is high it stays high until rdy, and the
 // payload sig does not change meanwhile (AMBA AXI, A3.2.1). Keeps its own previous values.
 `define GC_ASSERT_STABLE(__name, __vld, __rdy, __sig, __clk, __rst_n)                        \
@@ -44,7 +59,7 @@
       __name``_sig_q  <= '0;                                                                 \
     end else begin                                                                           \
       __name``_wait_q <= __vld && !__rdy;                                                    \
-      __name``_sig_q  <= __sig;                                                              \
+      if (__vld && !__rdy) __name``_sig_q <= __sig;  /* read only after such a cycle */       \
     end                                                                                      \
   end                                                                                        \
   `GC_ASSERT(__name``_held, !__name``_wait_q || __vld, __clk, __rst_n,                       \
@@ -56,6 +71,7 @@
 
 `define GC_ASSERT_CYCLE(__clk, __rst_n)
 `define GC_ASSERT(__name, __cond, __clk, __rst_n, __what)
+`define GC_ASSERT_IF(__name, __guard, __cond, __clk, __rst_n, __what)
 `define GC_ASSERT_STABLE(__name, __vld, __rdy, __sig, __clk, __rst_n)
 
 `endif

@@ -90,10 +90,10 @@ module gc_axi_check #(
 
   `GC_ASSERT(aw_size,  !awvalid_i || awsize_i <= MAXSIZE, clk_i, rst_ni, "AWSIZE wider than the data bus")
   `GC_ASSERT(ar_size,  !arvalid_i || arsize_i <= MAXSIZE, clk_i, rst_ni, "ARSIZE wider than the data bus")
-  `GC_ASSERT(aw_burst, !awvalid_i || burst_ok(awaddr_i[11:0], awlen_i, awsize_i, awburst_i), clk_i, rst_ni,
-             "AWBURST / AWLEN / AWADDR: reserved burst type, bad WRAP or FIXED length, or an INCR burst crossing 4 KiB")
-  `GC_ASSERT(ar_burst, !arvalid_i || burst_ok(araddr_i[11:0], arlen_i, arsize_i, arburst_i), clk_i, rst_ni,
-             "ARBURST / ARLEN / ARADDR: reserved burst type, bad WRAP or FIXED length, or an INCR burst crossing 4 KiB")
+  `GC_ASSERT_IF(aw_burst, awvalid_i, burst_ok(awaddr_i[11:0], awlen_i, awsize_i, awburst_i), clk_i, rst_ni,
+                "AWBURST / AWLEN / AWADDR: reserved burst type, bad WRAP or FIXED length, or an INCR burst crossing 4 KiB")
+  `GC_ASSERT_IF(ar_burst, arvalid_i, burst_ok(araddr_i[11:0], arlen_i, arsize_i, arburst_i), clk_i, rst_ni,
+                "ARBURST / ARLEN / ARADDR: reserved burst type, bad WRAP or FIXED length, or an INCR burst crossing 4 KiB")
   `GC_ASSERT(aw_len,   !awvalid_i || int'(awlen_i) < int'(MAX_LEN), clk_i, rst_ni, "AWLEN longer than MAX_LEN beats")
   `GC_ASSERT(ar_len,   !arvalid_i || int'(arlen_i) < int'(MAX_LEN), clk_i, rst_ni, "ARLEN longer than MAX_LEN beats")
 
@@ -113,12 +113,14 @@ module gc_axi_check #(
   assign pair_now = awq_n_q != 0 && wq_n_q != 0;
 
   // the queues' storage needs no reset: an entry is read only while it is counted (after its write)
-  always_ff @(posedge clk_i) begin
-    if (awvalid_i && awready_i) begin
-      awq_id_q[PW'(awq_rd_q + PW'(awq_n_q))]  <= awid_i;
-      awq_len_q[PW'(awq_rd_q + PW'(awq_n_q))] <= awlen_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (awvalid_i && awready_i) begin
+        awq_id_q[PW'(awq_rd_q + PW'(awq_n_q))]  <= awid_i;
+        awq_len_q[PW'(awq_rd_q + PW'(awq_n_q))] <= awlen_i;
+      end
+      if (wvalid_i && wready_i && wlast_i) wq_beats_q[PW'(wq_rd_q + PW'(wq_n_q))] <= wbeat_q + 9'd1;
     end
-    if (wvalid_i && wready_i && wlast_i) wq_beats_q[PW'(wq_rd_q + PW'(wq_n_q))] <= wbeat_q + 9'd1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -167,11 +169,12 @@ module gc_axi_check #(
            !(pair_now && awq_id_q[awq_rd_q] == bid_i);
   endfunction
 
-  `GC_ASSERT(w_last, !f_err_wlast(), clk_i, rst_ni, "WLAST not on the last beat of its burst (AWLEN + 1 beats)")
-  `GC_ASSERT(w_early, !pair_now || wq_beats_q[wq_rd_q] == {1'b0, awq_len_q[awq_rd_q]} + 9'd1, clk_i, rst_ni,
-             "WLAST of a W burst sent before its AW: beat count is not AWLEN + 1")
-  `GC_ASSERT(w_depth, !f_err_w_overflow(), clk_i, rst_ni, "more than DEPTH write bursts outstanding (the master's bound)")
-  `GC_ASSERT(b_id, !f_err_b_unexp(), clk_i, rst_ni, "BID answers no write whose AW and last W beat were accepted")
+  `GC_ASSERT_IF(w_last, wvalid_i && wready_i, !f_err_wlast(), clk_i, rst_ni, "WLAST not on the last beat of its burst (AWLEN + 1 beats)")
+  `GC_ASSERT_IF(w_early, pair_now, wq_beats_q[wq_rd_q] == {1'b0, awq_len_q[awq_rd_q]} + 9'd1, clk_i, rst_ni,
+                "WLAST of a W burst sent before its AW: beat count is not AWLEN + 1")
+  `GC_ASSERT_IF(w_depth, (awvalid_i && awready_i) || (wvalid_i && wready_i && wlast_i), !f_err_w_overflow(),
+                clk_i, rst_ni, "more than DEPTH write bursts outstanding (the master's bound)")
+  `GC_ASSERT_IF(b_id, bvalid_i && bready_i, !f_err_b_unexp(), clk_i, rst_ni, "BID answers no write whose AW and last W beat were accepted")
 
   // ---------------------------------------------------------------- read bursts
   // per ID: the lengths of the reads outstanding, oldest first (AXI: same-ID reads answer in order)
@@ -182,9 +185,11 @@ module gc_axi_check #(
 
   // the length table needs no reset: an entry is read only while its ID has reads outstanding,
   // after it was written
-  always_ff @(posedge clk_i) begin
-    if (arvalid_i && arready_i)
-      rq_len_q[arid_i][PW'(rq_rd_q[arid_i] + PW'(rq_n_q[arid_i]))] <= arlen_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (arvalid_i && arready_i)
+        rq_len_q[arid_i][PW'(rq_rd_q[arid_i] + PW'(rq_n_q[arid_i]))] <= arlen_i;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -214,9 +219,9 @@ module gc_axi_check #(
     return arvalid_i && arready_i && rq_n_q[arid_i] == (PW + 1)'(DEPTH);
   endfunction
 
-  `GC_ASSERT(r_id, !f_err_r_unexp(), clk_i, rst_ni, "RID answers no outstanding read (R beat for an ID with no AR accepted)")
-  `GC_ASSERT(r_last, !f_err_rlast(), clk_i, rst_ni, "RLAST not on the last beat of the oldest read of RID (ARLEN + 1 beats)")
-  `GC_ASSERT(r_depth, !f_err_r_overflow(), clk_i, rst_ni, "more than DEPTH reads outstanding on one ID (the master's bound)")
+  `GC_ASSERT_IF(r_id, rvalid_i && rready_i, !f_err_r_unexp(), clk_i, rst_ni, "RID answers no outstanding read (R beat for an ID with no AR accepted)")
+  `GC_ASSERT_IF(r_last, rvalid_i && rready_i, !f_err_rlast(), clk_i, rst_ni, "RLAST not on the last beat of the oldest read of RID (ARLEN + 1 beats)")
+  `GC_ASSERT_IF(r_depth, arvalid_i && arready_i, !f_err_r_overflow(), clk_i, rst_ni, "more than DEPTH reads outstanding on one ID (the master's bound)")
 
   logic unused_chk;
   assign unused_chk = ^{bresp_i, rresp_i};
