@@ -224,25 +224,38 @@ module gpu_top
     end
   end
   assign reg_wr = s_awvalid_i || s_wvalid_i;
+  // The terms from registers (and from engine outputs) in blocks of their own, the pin terms
+  // (an R or B beat for the engine at the port, a register write on the BAR0 pins) added
+  // apart: a block that reads one pin-dependent bit is evaluated at both of the harness's
+  // evaluations per cycle (rtl/README.md, "Simulation cost").
+  logic [NRL-1:0]  busy_pbdma_r;        // busy_pbdma's terms that follow no pin
+  logic [NCE-1:0]  busy_ce_r;
+  logic            busy_simt_r;
   always_comb begin
     for (int n = 0; n < NRL; n++) begin
-      busy_pbdma[n] = clk_gate_dis || c_rvalid[n] ||
-                      (!pbdma_still[n] &&
-                       (rl_work[n] || reg_wr || (ch_reset != '0) || (dbg_pbdma_state[n] != PBDMA_STATE_IDLE) ||
+      busy_pbdma_r[n] = rl_work[n] || (ch_reset != '0) || (dbg_pbdma_state[n] != PBDMA_STATE_IDLE) ||
                         (rl_acq_blk[n] != '0) || (rl_eng_busy[n] != '0) || (rl_in_entry[n] != '0) ||
                         c_arvalid[n] || aq_valid[n] || as_valid[n] || eng_req[n].valid ||
                         eng_rsp[n].done || gp_get_we[n] || fault_valid[n] || mthd_inc[n] || sw_valid[n] ||
-                        pbdma_nonstall[n] || pf_busy[n]));
+                        pbdma_nonstall[n] || pf_busy[n];
     end
     for (int n = 0; n < NCE; n++) begin
-      busy_ce[n] = clk_gate_dis || (ce_state[n] != GC_ENGINE_DBG_STATE_W'(CE_STATE_IDLE)) || eng_req[n + 1].valid ||
-                   c_rvalid[CLI_CE0 + n] || c_bvalid[CLI_CE0 + n] || as_valid[AQ_CE0 + n];
+      busy_ce_r[n] = (ce_state[n] != GC_ENGINE_DBG_STATE_W'(CE_STATE_IDLE)) || eng_req[n + 1].valid ||
+                     as_valid[AQ_CE0 + n];
     end
-    busy_simt = clk_gate_dis || !simt_idle || eng_req[0].valid || tmu_log_ctrl_we ||
-                (c_arvalid[CLI_SIMT +: NC_SIMT] != '0) || (c_rvalid[CLI_SIMT +: NC_SIMT] != '0) ||
-                (simt_awvalid != '0) || (simt_wvalid != '0) ||
-                (c_bvalid[CLI_SIMT +: NC_SIMT] != '0) || (aq_valid[AQ_SIMT +: NA_SIMT] != '0) ||
-                (as_valid[AQ_SIMT +: NA_SIMT] != '0);
+    busy_simt_r = !simt_idle || eng_req[0].valid || tmu_log_ctrl_we ||
+                  (c_arvalid[CLI_SIMT +: NC_SIMT] != '0) || (simt_awvalid != '0) || (simt_wvalid != '0) ||
+                  (aq_valid[AQ_SIMT +: NA_SIMT] != '0) || (as_valid[AQ_SIMT +: NA_SIMT] != '0);
+  end
+  always_comb begin
+    for (int n = 0; n < NRL; n++) begin
+      busy_pbdma[n] = clk_gate_dis || c_rvalid[n] || (!pbdma_still[n] && (busy_pbdma_r[n] || reg_wr));
+    end
+    for (int n = 0; n < NCE; n++) begin
+      busy_ce[n] = clk_gate_dis || busy_ce_r[n] || c_rvalid[CLI_CE0 + n] || c_bvalid[CLI_CE0 + n];
+    end
+    busy_simt = clk_gate_dis || busy_simt_r || (c_rvalid[CLI_SIMT +: NC_SIMT] != '0) ||
+                (c_bvalid[CLI_SIMT +: NC_SIMT] != '0);
   end
 
   for (genvar n = 0; n < NRL; n++) begin : g_gate_pbdma
