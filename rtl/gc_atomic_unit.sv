@@ -424,8 +424,10 @@ module gc_atomic_unit
   always_comb begin
     for (int r = 0; r < NRES; r++) res_a_lr[r] = lr_tags[r] ? addr_q[AW-1:2] : res_a_q[r];
   end
-  always_ff @(posedge clk_i) begin
-    if (r_hs && xop_q == SEM_XOP_LR) res_a_q <= res_a_lr;
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (r_hs && xop_q == SEM_XOP_LR) res_a_q <= res_a_lr;
+    end
   end
 
   assign as_valid_o    = as_valid_q;

@@ -1064,100 +1064,102 @@ module gc_compute
     al_task = (step == ST_HOST) ? 32'(cmd_tmd_i >> 8) : 32'(ln_tmd_i[ln_g] >> 8);
   end
 
-  always_ff @(posedge clk_i) begin
-    // allocation
-    if (al_we) begin
-      e_task_q[fr_e] <= al_task;
-      e_slot_q[fr_e] <= NO_SLOT;
-      e_cx_q[fr_e]   <= '0;
-      e_cy_q[fr_e]   <= '0;
-      e_cz_q[fr_e]   <= '0;
-      fq_q[fq_wr_q]  <= fr_e;
-      if (step == ST_HOST) begin
-        e_ch_q[fr_e]  <= CHW'(cmd_ch_i);
-        e_par_q[fr_e] <= '0;
-        e_lvl_q[fr_e] <= '0;
-        e_dep_q[fr_e] <= 4'd1;
-        e_maxd_q[fr_e] <= 4'd1;
-      end else begin
-        e_ch_q[fr_e]   <= e_ch_q[ln_p];
-        e_par_q[fr_e]  <= ln_p;
-        e_lvl_q[fr_e]  <= e_lvl_q[ln_p] + 8'd1;
-        e_dep_q[fr_e]  <= e_dep_q[ln_p] + 4'd1;
-        e_maxd_q[fr_e] <= e_maxd_q[ln_p];
-      end
-    end
-    // TMD read beats
-    if (f_st_q == F_R && r_hs) begin
-      fb_q[2 * 32'(f_beat_q)]     <= m_rsp_i.r.data[31:0];
-      fb_q[2 * 32'(f_beat_q) + 1] <= m_rsp_i.r.data[63:32];
-    end
-    // fetch done
-    if (step == ST_FDONE) begin
-      e_tmd_q[f_ent_q] <= ft;
-      e_qpos_q[f_ent_q] <= '0;
-      e_qput_q[f_ent_q] <= '0;
-      if (e_host_q[f_ent_q]) begin
-        e_lvl_q[f_ent_q]  <= ft_lvl;
-        e_dep_q[f_ent_q]  <= ft_dep;
-        e_maxd_q[f_ent_q] <= ft_maxd;
-      end
-    end
-    // pending list insertion: a checked TMD (tail, or head with FLAGS.QUEUE_HEAD), an eviction
-    // (head of its level)
-    if ((step == ST_FDONE && !(f_err_q || ft_bad)) ||
-        (step == ST_SREL && !(s_done_q[sr_k] || s_flt_q[sr_k]))) begin
-      logic [EW-1:0] n;
-      logic [7:0]    lv;
-      logic          hd;
-      if (step == ST_FDONE) begin
-        n  = f_ent_q;
-        lv = e_host_q[f_ent_q] ? ft_lvl : e_lvl_q[f_ent_q];
-        hd = ft_qhead;
-      end else begin
-        n  = sr_e;
-        lv = e_lvl_q[sr_e];
-        hd = 1'b1;
-      end
-      for (int j = 0; j < NENT; j++) begin
-        logic b;   // n ahead of j
-        b = (EW'(j) != n) && ((lv > e_lvl_q[j]) || (lv == e_lvl_q[j] && hd));
-        ahd_q[n][j] <= (EW'(j) != n) && !b;
-        ahd_q[j][n] <= b;
-      end
-    end
-    // slot take
-    if (step == ST_TAKE) begin
-      s_ent_q[tk_k]  <= hd_e;
-      s_lvl_q[tk_k]  <= LVW'(e_lvl_q[hd_e]);   // pending: < TMU_PRIO_LEVELS (LVW)
-      e_slot_q[hd_e]      <= 4'(tk_k);
-      for (int j = 0; j < NSLOT; j++) begin
-        if (KW'(j) != tk_k) begin
-          tb_q[tk_k][j] <= 1'b0;
-          tb_q[j][tk_k] <= 1'b1;
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      // allocation
+      if (al_we) begin
+        e_task_q[fr_e] <= al_task;
+        e_slot_q[fr_e] <= NO_SLOT;
+        e_cx_q[fr_e]   <= '0;
+        e_cy_q[fr_e]   <= '0;
+        e_cz_q[fr_e]   <= '0;
+        fq_q[fq_wr_q]  <= fr_e;
+        if (step == ST_HOST) begin
+          e_ch_q[fr_e]  <= CHW'(cmd_ch_i);
+          e_par_q[fr_e] <= '0;
+          e_lvl_q[fr_e] <= '0;
+          e_dep_q[fr_e] <= 4'd1;
+          e_maxd_q[fr_e] <= 4'd1;
+        end else begin
+          e_ch_q[fr_e]   <= e_ch_q[ln_p];
+          e_par_q[fr_e]  <= ln_p;
+          e_lvl_q[fr_e]  <= e_lvl_q[ln_p] + 8'd1;
+          e_dep_q[fr_e]  <= e_dep_q[ln_p] + 4'd1;
+          e_maxd_q[fr_e] <= e_maxd_q[ln_p];
         end
       end
-    end
-    // queue header read: PUT.COUNT
-    if (qr_hs && !m_rsp_i.r.resp[1] && stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q)
-      e_qput_q[qp_e_q] <= {1'b0, m_rsp_i.r.data[30:0]};
-    // dispatch progress (a queue task's last CTA of an entry: the next position)
-    if (disp && d_last && d_t.q) begin
-      e_cx_q[d_e]   <= '0;
-      e_cy_q[d_e]   <= '0;
-      e_cz_q[d_e]   <= '0;
-      e_qpos_q[d_e] <= e_qpos_q[d_e] + 32'd1;
-    end
-    if (disp && !d_last) begin
-      if (d_cx + 32'd1 != d_t.gx) begin
-        e_cx_q[d_e] <= d_cx + 32'd1;
-      end else begin
-        e_cx_q[d_e] <= '0;
-        if (d_cy + 32'd1 != d_t.gy) begin
-          e_cy_q[d_e] <= d_cy + 32'd1;
+      // TMD read beats
+      if (f_st_q == F_R && r_hs) begin
+        fb_q[2 * 32'(f_beat_q)]     <= m_rsp_i.r.data[31:0];
+        fb_q[2 * 32'(f_beat_q) + 1] <= m_rsp_i.r.data[63:32];
+      end
+      // fetch done
+      if (step == ST_FDONE) begin
+        e_tmd_q[f_ent_q] <= ft;
+        e_qpos_q[f_ent_q] <= '0;
+        e_qput_q[f_ent_q] <= '0;
+        if (e_host_q[f_ent_q]) begin
+          e_lvl_q[f_ent_q]  <= ft_lvl;
+          e_dep_q[f_ent_q]  <= ft_dep;
+          e_maxd_q[f_ent_q] <= ft_maxd;
+        end
+      end
+      // pending list insertion: a checked TMD (tail, or head with FLAGS.QUEUE_HEAD), an eviction
+      // (head of its level)
+      if ((step == ST_FDONE && !(f_err_q || ft_bad)) ||
+          (step == ST_SREL && !(s_done_q[sr_k] || s_flt_q[sr_k]))) begin
+        logic [EW-1:0] n;
+        logic [7:0]    lv;
+        logic          hd;
+        if (step == ST_FDONE) begin
+          n  = f_ent_q;
+          lv = e_host_q[f_ent_q] ? ft_lvl : e_lvl_q[f_ent_q];
+          hd = ft_qhead;
         end else begin
-          e_cy_q[d_e] <= '0;
-          e_cz_q[d_e] <= d_cz + 32'd1;
+          n  = sr_e;
+          lv = e_lvl_q[sr_e];
+          hd = 1'b1;
+        end
+        for (int j = 0; j < NENT; j++) begin
+          logic b;   // n ahead of j
+          b = (EW'(j) != n) && ((lv > e_lvl_q[j]) || (lv == e_lvl_q[j] && hd));
+          ahd_q[n][j] <= (EW'(j) != n) && !b;
+          ahd_q[j][n] <= b;
+        end
+      end
+      // slot take
+      if (step == ST_TAKE) begin
+        s_ent_q[tk_k]  <= hd_e;
+        s_lvl_q[tk_k]  <= LVW'(e_lvl_q[hd_e]);   // pending: < TMU_PRIO_LEVELS (LVW)
+        e_slot_q[hd_e]      <= 4'(tk_k);
+        for (int j = 0; j < NSLOT; j++) begin
+          if (KW'(j) != tk_k) begin
+            tb_q[tk_k][j] <= 1'b0;
+            tb_q[j][tk_k] <= 1'b1;
+          end
+        end
+      end
+      // queue header read: PUT.COUNT
+      if (qr_hs && !m_rsp_i.r.resp[1] && stm_q.run[qp_e_q] && e_tmd_q[qp_e_q].q)
+        e_qput_q[qp_e_q] <= {1'b0, m_rsp_i.r.data[30:0]};
+      // dispatch progress (a queue task's last CTA of an entry: the next position)
+      if (disp && d_last && d_t.q) begin
+        e_cx_q[d_e]   <= '0;
+        e_cy_q[d_e]   <= '0;
+        e_cz_q[d_e]   <= '0;
+        e_qpos_q[d_e] <= e_qpos_q[d_e] + 32'd1;
+      end
+      if (disp && !d_last) begin
+        if (d_cx + 32'd1 != d_t.gx) begin
+          e_cx_q[d_e] <= d_cx + 32'd1;
+        end else begin
+          e_cx_q[d_e] <= '0;
+          if (d_cy + 32'd1 != d_t.gy) begin
+            e_cy_q[d_e] <= d_cy + 32'd1;
+          end else begin
+            e_cy_q[d_e] <= '0;
+            e_cz_q[d_e] <= d_cz + 32'd1;
+          end
         end
       end
     end

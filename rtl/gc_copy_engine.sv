@@ -307,10 +307,12 @@ module gc_copy_engine
   assign r_err      = m_rsp_i.r_valid && m_rsp_i.r.resp[1];   // SLVERR (2) or DECERR (3)
 
   // Ring storage: no reset, slots are only read after they were written for the current copy.
-  always_ff @(posedge clk_i) begin
-    if (r_hs) begin
-      for (int unsigned b = 0; b < DB; b++) begin
-        if (r_we[b]) ring_q[RW'(r_base + PW'(b))] <= m_rsp_i.r.data[8*b +: 8];
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (r_hs) begin
+        for (int unsigned b = 0; b < DB; b++) begin
+          if (r_we[b]) ring_q[RW'(r_base + PW'(b))] <= m_rsp_i.r.data[8*b +: 8];
+        end
       end
     end
   end
@@ -701,15 +703,17 @@ module gc_copy_engine
   end
 
   // FIFO payload storage: no reset needed, entries are read only while the FIFO holds them.
-  always_ff @(posedge clk_i) begin
-    if (ar_hs) begin
-      rdq_lo_q[rdq_wptr_q] <= rd_lo;
-      rdq_n_q[rdq_wptr_q]  <= rd_n;
-    end
-    if (aw_copy_hs) begin
-      wq_lo_q[wq_wptr_q] <= wr_lo;
-      wq_n_q[wq_wptr_q]  <= wr_n;
-      wq_ls_q[wq_wptr_q] <= wr_ls_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (ar_hs) begin
+        rdq_lo_q[rdq_wptr_q] <= rd_lo;
+        rdq_n_q[rdq_wptr_q]  <= rd_n;
+      end
+      if (aw_copy_hs) begin
+        wq_lo_q[wq_wptr_q] <= wr_lo;
+        wq_n_q[wq_wptr_q]  <= wr_n;
+        wq_ls_q[wq_wptr_q] <= wr_ls_q;
+      end
     end
   end
 

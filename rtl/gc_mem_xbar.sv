@@ -187,10 +187,12 @@ module gc_mem_xbar
   end
 
   // Queue storage needs no reset: entries are only read while the queue is not empty.
-  always_ff @(posedge clk_i) begin
-    if (aw_hs) begin
-      wq_q[wq_wptr_q]      <= aw_sel;
-      wq_slot_q[wq_wptr_q] <= sn_alloc;
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (aw_hs) begin
+        wq_q[wq_wptr_q]      <= aw_sel;
+        wq_slot_q[wq_wptr_q] <= sn_alloc;
+      end
     end
   end
 
@@ -254,16 +256,18 @@ module gc_mem_xbar
   end
 
   // Slot storage needs no reset: a slot is read only between its AW and its B.
-  always_ff @(posedge clk_i) begin
-    if (aw_hs) begin
-      sn_addr_q[sn_alloc] <= m_req_o.aw.addr[AW_BITS-1:BL];
-      sn_len_q[sn_alloc]  <= m_req_o.aw.len;
-      // (when a B empties the list in the same cycle this links a freed slot: harmless)
-      if (sn_ne_q[aw_sel]) sn_next_q[sn_tail_q[aw_sel]] <= sn_alloc;
-    end
-    if (w_hs && w_first_q) begin
-      sn_data_q[wq_slot_q[wq_rptr_q]] <= m_req_o.w.data;
-      sn_strb_q[wq_slot_q[wq_rptr_q]] <= m_req_o.w.strb;
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (aw_hs) begin
+        sn_addr_q[sn_alloc] <= m_req_o.aw.addr[AW_BITS-1:BL];
+        sn_len_q[sn_alloc]  <= m_req_o.aw.len;
+        // (when a B empties the list in the same cycle this links a freed slot: harmless)
+        if (sn_ne_q[aw_sel]) sn_next_q[sn_tail_q[aw_sel]] <= sn_alloc;
+      end
+      if (w_hs && w_first_q) begin
+        sn_data_q[wq_slot_q[wq_rptr_q]] <= m_req_o.w.data;
+        sn_strb_q[wq_slot_q[wq_rptr_q]] <= m_req_o.w.strb;
+      end
     end
   end
 

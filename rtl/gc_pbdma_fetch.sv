@@ -285,13 +285,15 @@ module gc_pbdma_fetch
   end
 
   // FIFO storage (no reset needed: only entries below the write pointer are read)
-  always_ff @(posedge clk_i) begin
-    if (start_i && start_pf_i) begin
-      for (int i = 0; i < PF_DW; i++) fifo_q[i] <= pf_dw_i[i];
-    end else begin
-      if (rx_lo) fifo_q[fifo_wptr_q] <= {resp_err(m_rsp_i.r.resp), m_rsp_i.r.data[31:0]};
-      if (rx_hi) fifo_q[fifo_wptr_q + FIFO_AW'(rx_lo)] <= {resp_err(m_rsp_i.r.resp),
-                                                           m_rsp_i.r.data[63:32]};
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (start_i && start_pf_i) begin
+        for (int i = 0; i < PF_DW; i++) fifo_q[i] <= pf_dw_i[i];
+      end else begin
+        if (rx_lo) fifo_q[fifo_wptr_q] <= {resp_err(m_rsp_i.r.resp), m_rsp_i.r.data[31:0]};
+        if (rx_hi) fifo_q[fifo_wptr_q + FIFO_AW'(rx_lo)] <= {resp_err(m_rsp_i.r.resp),
+                                                             m_rsp_i.r.data[63:32]};
+      end
     end
   end
 

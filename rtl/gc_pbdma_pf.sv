@@ -305,13 +305,15 @@ module gc_pbdma_pf
   end
 
   // Burst storage (no reset: only the first n_q dwords are used)
-  always_ff @(posedge clk_i) begin
-    if (st_q == PF_PB && rx_i) begin
-      logic lo, hi;
-      lo = !skip_q && (left_q != '0);
-      hi = (left_q - LEN_W'(lo)) != '0;
-      if (lo) dw_q[PF_AW'(n_q)] <= {resp_err(m_r_i.resp), m_r_i.data[31:0]};
-      if (hi) dw_q[PF_AW'(n_q) + PF_AW'(lo)] <= {resp_err(m_r_i.resp), m_r_i.data[63:32]};
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (st_q == PF_PB && rx_i) begin
+        logic lo, hi;
+        lo = !skip_q && (left_q != '0);
+        hi = (left_q - LEN_W'(lo)) != '0;
+        if (lo) dw_q[PF_AW'(n_q)] <= {resp_err(m_r_i.resp), m_r_i.data[31:0]};
+        if (hi) dw_q[PF_AW'(n_q) + PF_AW'(lo)] <= {resp_err(m_r_i.resp), m_r_i.data[63:32]};
+      end
     end
   end
 

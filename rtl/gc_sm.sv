@@ -1278,93 +1278,104 @@ module gc_sm
   end
 
   // What a parked warp waits for (no reset: qualified by hz_q)
-  always_ff @(posedge clk_i) begin
-    if (issue && if_hit && if_hz) begin
-      hz_x_q[ws]     <= if_need.x;
-      hz_f_q[ws]     <= if_need.f;
-      hz_fl_q[ws]    <= if_need.fl;
-      hz_ld_q[ws]    <= if_need.ld;
-      hz_ldmax_q[ws] <= if_need.ldmax;
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (issue && if_hit && if_hz) begin
+        hz_x_q[ws]     <= if_need.x;
+        hz_f_q[ws]     <= if_need.f;
+        hz_fl_q[ws]    <= if_need.fl;
+        hz_ld_q[ws]    <= if_need.ld;
+        hz_ldmax_q[ws] <= if_need.ldmax;
+      end
     end
   end
 
   // Thread ids (no reset: written at launch)
-  always_ff @(posedge clk_i) begin
-    if (init_v_q) begin
-      tid_x_q[init_w] <= it_x;
-      tid_y_q[init_w] <= it_y;
-      tid_z_q[init_w] <= it_z;
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (init_v_q) begin
+        tid_x_q[init_w] <= it_x;
+        tid_y_q[init_w] <= it_y;
+        tid_z_q[init_w] <= it_z;
+      end
     end
   end
 
   // Pipeline data registers (no reset: qualified by rr_v_q / ex_v_q)
-  always_ff @(posedge clk_i) begin
-    if (if_go) begin
-      rr_w_q     <= ws;
-      rr_pc_q    <= minpc;
-      rr_mask_q  <= if_mask;
-      rr_instr_q <= if_fault ? 32'h0 : if_instr;
-      rr_flt_q   <= if_fault ? if_cause : SIMT_FAULT_NONE;
-    end
-    if (rr_v_q) begin
-      ex_w_q     <= rr_w_q;
-      ex_pc_q    <= rr_pc_q;
-      ex_mask_q  <= rr_mask_q;
-      ex_instr_q <= rr_instr_q;
-      ex_flt_q   <= rr_flt_q;
-      for (int l = 0; l < NL; l++) begin
-        logic [4:0] r1, r2, r3;
-        fp_dec_t    dd;
-        r1 = rr_instr_q[19:15];
-        r2 = rr_instr_q[24:20];
-        r3 = rr_instr_q[31:27];
-        dd = fp_decode(rr_instr_q);
-        if (HAS_FPU && dd.is_f && dd.rs1_fp) ex_a_q[l] <= frf_q[{rr_w_q, LW'(l), r1}];
-        else ex_a_q[l] <= (r1 == 5'd0) ? 32'h0 : rf_q[{rr_w_q, LW'(l), r1}];
-        if (HAS_FPU && dd.is_f && dd.rs2_fp) ex_b_q[l] <= frf_q[{rr_w_q, LW'(l), r2}];
-        else ex_b_q[l] <= (r2 == 5'd0) ? 32'h0 : rf_q[{rr_w_q, LW'(l), r2}];
-        ex_c_q[l] <= frf_q[{rr_w_q, LW'(l), r3}];
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (if_go) begin
+        rr_w_q     <= ws;
+        rr_pc_q    <= minpc;
+        rr_mask_q  <= if_mask;
+        rr_instr_q <= if_fault ? 32'h0 : if_instr;
+        rr_flt_q   <= if_fault ? if_cause : SIMT_FAULT_NONE;
+      end
+      if (rr_v_q) begin
+        ex_w_q     <= rr_w_q;
+        ex_pc_q    <= rr_pc_q;
+        ex_mask_q  <= rr_mask_q;
+        ex_instr_q <= rr_instr_q;
+        ex_flt_q   <= rr_flt_q;
+        for (int l = 0; l < NL; l++) begin
+          logic [4:0] r1, r2, r3;
+          fp_dec_t    dd;
+          r1 = rr_instr_q[19:15];
+          r2 = rr_instr_q[24:20];
+          r3 = rr_instr_q[31:27];
+          dd = fp_decode(rr_instr_q);
+          if (HAS_FPU && dd.is_f && dd.rs1_fp) ex_a_q[l] <= frf_q[{rr_w_q, LW'(l), r1}];
+          else ex_a_q[l] <= (r1 == 5'd0) ? 32'h0 : rf_q[{rr_w_q, LW'(l), r1}];
+          if (HAS_FPU && dd.is_f && dd.rs2_fp) ex_b_q[l] <= frf_q[{rr_w_q, LW'(l), r2}];
+          else ex_b_q[l] <= (r2 == 5'd0) ? 32'h0 : rf_q[{rr_w_q, LW'(l), r2}];
+          ex_c_q[l] <= frf_q[{rr_w_q, LW'(l), r3}];
+        end
       end
     end
   end
 
-  // Register file writes: EX (ALU), load/store unit, divider (never the same warp in one cycle)
-  always_ff @(posedge clk_i) begin
-    if (ex_done && (kind == K_ALU || kind == K_LAUNCH) && we && rd != 5'd0) begin
-      for (int l = 0; l < NL; l++) if (adv_mask[l]) rf_q[{ex_w_q, LW'(l), rd}] <= res[l];
-    end
-    if (lsu_wb && !lsu_wb_rd[5] && lsu_wb_rd[4:0] != 5'd0) begin
-      for (int l = 0; l < NL; l++) begin
-        if (lsu_wb_mask[l]) rf_q[{lsu_wb_w, LW'(l), lsu_wb_rd[4:0]}] <= lsu_wb_data[l];
+  // Register file writes: EX (ALU), load/store unit, divider (never the same warp in one cycle);
+  // no reset: a register is the program's, undefined until written
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (ex_done && (kind == K_ALU || kind == K_LAUNCH) && we && rd != 5'd0) begin
+        for (int l = 0; l < NL; l++) if (adv_mask[l]) rf_q[{ex_w_q, LW'(l), rd}] <= res[l];
       end
-    end
-    if (fpu_wb && !fpu_wb_fp && fpu_wb_rd != 5'd0) begin
-      for (int l = 0; l < NL; l++) begin
-        if (fpu_wb_mask[l]) rf_q[{fpu_wb_w, LW'(l), fpu_wb_rd}] <= fpu_wb_data[l];
+      if (lsu_wb && !lsu_wb_rd[5] && lsu_wb_rd[4:0] != 5'd0) begin
+        for (int l = 0; l < NL; l++) begin
+          if (lsu_wb_mask[l]) rf_q[{lsu_wb_w, LW'(l), lsu_wb_rd[4:0]}] <= lsu_wb_data[l];
+        end
       end
-    end
-    if (div_wb && div_wb_rd != 5'd0) begin
-      for (int l = 0; l < NL; l++) begin
-        if (div_wb_mask[l]) rf_q[{div_wb_w, LW'(l), div_wb_rd}] <= div_wb_data[l];
+      if (fpu_wb && !fpu_wb_fp && fpu_wb_rd != 5'd0) begin
+        for (int l = 0; l < NL; l++) begin
+          if (fpu_wb_mask[l]) rf_q[{fpu_wb_w, LW'(l), fpu_wb_rd}] <= fpu_wb_data[l];
+        end
+      end
+      if (div_wb && div_wb_rd != 5'd0) begin
+        for (int l = 0; l < NL; l++) begin
+          if (div_wb_mask[l]) rf_q[{div_wb_w, LW'(l), div_wb_rd}] <= div_wb_data[l];
+        end
       end
     end
   end
 
   // FP register file writes: FLW, the FPU, the divider / square root (no reset: like rf_q)
-  always_ff @(posedge clk_i) begin
-    if (lsu_wb && lsu_wb_rd[5]) begin
-      for (int l = 0; l < NL; l++) begin
-        if (lsu_wb_mask[l]) frf_q[{lsu_wb_w, LW'(l), lsu_wb_rd[4:0]}] <= lsu_wb_data[l];
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (lsu_wb && lsu_wb_rd[5]) begin
+        for (int l = 0; l < NL; l++) begin
+          if (lsu_wb_mask[l]) frf_q[{lsu_wb_w, LW'(l), lsu_wb_rd[4:0]}] <= lsu_wb_data[l];
+        end
       end
-    end
-    if (fpu_wb && fpu_wb_fp) begin
-      for (int l = 0; l < NL; l++) begin
-        if (fpu_wb_mask[l]) frf_q[{fpu_wb_w, LW'(l), fpu_wb_rd}] <= fpu_wb_data[l];
+      if (fpu_wb && fpu_wb_fp) begin
+        for (int l = 0; l < NL; l++) begin
+          if (fpu_wb_mask[l]) frf_q[{fpu_wb_w, LW'(l), fpu_wb_rd}] <= fpu_wb_data[l];
+        end
       end
-    end
-    if (fds_wb) begin
-      for (int l = 0; l < NL; l++) begin
-        if (fds_wb_mask[l]) frf_q[{fds_wb_w, LW'(l), fds_wb_rd}] <= fds_wb_data[l];
+      if (fds_wb) begin
+        for (int l = 0; l < NL; l++) begin
+          if (fds_wb_mask[l]) frf_q[{fds_wb_w, LW'(l), fds_wb_rd}] <= fds_wb_data[l];
+        end
       end
     end
   end

@@ -194,21 +194,23 @@ module gc_sm_fdivsqrt
   end
 
   // lane state and results (no reset: qualified by the state)
-  always_ff @(posedge clk_i) begin
-    if (state_q == DS_IDLE && req_valid_i) begin
-      for (int l = 0; l < NL; l++) ln_q[l] <= setup(req_sqrt_i, req_a_i[l], req_b_i[l], req_rm_i[l]);
-    end
-    if (state_q == DS_ITER) begin
-      for (int l = 0; l < NL; l++) ln_q[l] <= step(sqrt_q, ln_q[l]);
-    end
-    if (state_q == DS_RND) begin
-      for (int l = 0; l < NL; l++) begin
-        logic [36:0] r;
-        r = ln_q[l].byp ? {ln_q[l].fl, ln_q[l].res}
-                        : round_pack(ln_q[l].sign, RW'({ln_q[l].q, ln_q[l].rem != '0}),
-                                     int'(ln_q[l].e0), ln_q[l].rm);
-        wb_data_q[l]  <= r[31:0];
-        wb_flags_q[l] <= r[36:32];
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (state_q == DS_IDLE && req_valid_i) begin
+        for (int l = 0; l < NL; l++) ln_q[l] <= setup(req_sqrt_i, req_a_i[l], req_b_i[l], req_rm_i[l]);
+      end
+      if (state_q == DS_ITER) begin
+        for (int l = 0; l < NL; l++) ln_q[l] <= step(sqrt_q, ln_q[l]);
+      end
+      if (state_q == DS_RND) begin
+        for (int l = 0; l < NL; l++) begin
+          logic [36:0] r;
+          r = ln_q[l].byp ? {ln_q[l].fl, ln_q[l].res}
+                          : round_pack(ln_q[l].sign, RW'({ln_q[l].q, ln_q[l].rem != '0}),
+                                       int'(ln_q[l].e0), ln_q[l].rm);
+          wb_data_q[l]  <= r[31:0];
+          wb_flags_q[l] <= r[36:32];
+        end
       end
     end
   end

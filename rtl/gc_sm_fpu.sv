@@ -240,15 +240,17 @@ module gc_sm_fpu
   end
 
   // data registers (no reset: qualified by the valid bits); idle stages hold still
-  always_ff @(posedge clk_i) begin
-    if (req_valid_i) begin
-      a0_q   <= req_a_i;
-      b0_q   <= req_b_i;
-      c0op_q <= req_c_i;
-      rm0_q  <= req_rm_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (req_valid_i) begin
+        a0_q   <= req_a_i;
+        b0_q   <= req_b_i;
+        c0op_q <= req_c_i;
+        rm0_q  <= req_rm_i;
+      end
+      if (c0_q.valid) for (int l = 0; l < NL; l++) s1_q[l] <= stage1(c0_q.op, a0_q[l], b0_q[l], c0op_q[l], rm0_q[l]);
+      if (c1_q.valid) for (int l = 0; l < NL; l++) s2_q[l] <= stage2(s1_q[l]);
     end
-    if (c0_q.valid) for (int l = 0; l < NL; l++) s1_q[l] <= stage1(c0_q.op, a0_q[l], b0_q[l], c0op_q[l], rm0_q[l]);
-    if (c1_q.valid) for (int l = 0; l < NL; l++) s2_q[l] <= stage2(s1_q[l]);
   end
 
   always_comb begin

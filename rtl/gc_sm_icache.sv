@@ -110,11 +110,13 @@ module gc_sm_icache
   end
 
   // Data and tags: no reset (read only under a valid bit)
-  always_ff @(posedge clk_i) begin
-    if (!busy_q && miss_valid_i) tag_q[miss_addr_i[OFS_W +: IDX_W]] <= miss_addr_i[AW-1 -: TAG_W];
-    if (r_hs) begin
-      for (int w = 0; w < WPB; w++) begin
-        data_q[(32'(f_idx) * WPL) + 32'(beat_q) * WPB + w] <= m_rsp_i.r.data[32 * w +: 32];
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (!busy_q && miss_valid_i) tag_q[miss_addr_i[OFS_W +: IDX_W]] <= miss_addr_i[AW-1 -: TAG_W];
+      if (r_hs) begin
+        for (int w = 0; w < WPB; w++) begin
+          data_q[(32'(f_idx) * WPL) + 32'(beat_q) * WPB + w] <= m_rsp_i.r.data[32 * w +: 32];
+        end
       end
     end
   end

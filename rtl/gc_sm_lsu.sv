@@ -732,70 +732,72 @@ module gc_sm_lsu
   // every lane into the return-queue entries (local / shared / atomic lanes into the issuing
   // entry, R beats into the head entry)
   // ------------------------------------------------------------------------------------------
-  always_ff @(posedge clk_i) begin
-    if (g_aw) begin
-      w_lanes_q[w_tl_q] <= g_lanes;
-      w_size_q[w_tl_q]  <= cur_f3_q[1:0];
-      w_data_q[w_tl_q]  <= cur_wdata_q;
-      for (int l = 0; l < NL; l++) w_off_q[w_tl_q][l] <= cur_addr_q[l][6:0];
-      w_first_q[w_tl_q] <= g_first;
-      w_len_q[w_tl_q]   <= g_len;
-      w_seg_q[w_tl_q]   <= g_seg;
-    end
-    if (as_valid_i) begin
-      for (int l = 0; l < NL; l++) if (aq_grp_q[l]) q_data_q[cur_q_q][l] <= as_rdata_i[31:0];
-    end
-    if (r_hs) begin
-      for (int l = 0; l < NL; l++) begin
-        if (q_gm_q[r_ent][l] && q_seq_q[r_ent][l] == r_k) begin
-          q_data_q[r_ent][l] <= load_extract(m_rsp_i.r.data, q_off_q[r_ent][l], q_f3_q[r_ent]);
-        end
+  always_ff @(posedge clk_i or negedge rst_ni) begin  // rtl/README.md, "One trigger per clock"
+    if (rst_ni) begin
+      if (g_aw) begin
+        w_lanes_q[w_tl_q] <= g_lanes;
+        w_size_q[w_tl_q]  <= cur_f3_q[1:0];
+        w_data_q[w_tl_q]  <= cur_wdata_q;
+        for (int l = 0; l < NL; l++) w_off_q[w_tl_q][l] <= cur_addr_q[l][6:0];
+        w_first_q[w_tl_q] <= g_first;
+        w_len_q[w_tl_q]   <= g_len;
+        w_seg_q[w_tl_q]   <= g_seg;
       end
-    end
-    if (do_loc) begin
-      for (int l = 0; l < NL; l++) begin
-        if (loc_pend[l]) begin
-          logic [31:0] old, nv;
-          logic [3:0]  be;
-          logic [WW+LMA-1:0] idx;
-          idx = {cur_warp_q, cur_addr_q[l][LMA+1:2]};
-          old = lmem_q[l][idx];
-          be  = word_strb(cur_addr_q[l][1:0], cur_f3_q[1:0]);
-          if (cur_kind_q == LK_LOAD) begin
-            q_data_q[cur_q_q][l] <= load_extract({32'h0, old}, {1'b0, cur_addr_q[l][1:0]}, cur_f3_q);
-          end else begin
-            nv = (cur_kind_q == LK_AMO) ? amo_compute(cur_f5_q, old, cur_wdata_q[l])
-                                        : cur_wdata_q[l] << {cur_addr_q[l][1:0], 3'b000};
-            if (cur_kind_q == LK_AMO) begin
-              q_data_q[cur_q_q][l] <= old;
-              be = 4'hF;
-            end
-            for (int b = 0; b < 4; b++) if (be[b]) old[8 * b +: 8] = nv[8 * b +: 8];
-            lmem_q[l][idx] <= old;
+      if (as_valid_i) begin
+        for (int l = 0; l < NL; l++) if (aq_grp_q[l]) q_data_q[cur_q_q][l] <= as_rdata_i[31:0];
+      end
+      if (r_hs) begin
+        for (int l = 0; l < NL; l++) begin
+          if (q_gm_q[r_ent][l] && q_seq_q[r_ent][l] == r_k) begin
+            q_data_q[r_ent][l] <= load_extract(m_rsp_i.r.data, q_off_q[r_ent][l], q_f3_q[r_ent]);
           end
         end
       end
-    end
-    if (do_shr) begin
-      for (int l = 0; l < NL; l++) begin
-        if (shr_srv[l]) begin
-          logic [SMA-1:0] wi;
-          logic [31:0]    old, nv;
-          logic [3:0]     be;
-          wi  = cur_addr_q[l][SMA+1:2];
-          old = smem_q[wi];
-          be  = word_strb(cur_addr_q[l][1:0], cur_f3_q[1:0]);
-          if (cur_kind_q == LK_LOAD) begin
-            q_data_q[cur_q_q][l] <= load_extract({32'h0, old}, {1'b0, cur_addr_q[l][1:0]}, cur_f3_q);
-          end else begin
-            nv = (cur_kind_q == LK_AMO) ? amo_compute(cur_f5_q, old, cur_wdata_q[l])
-                                        : cur_wdata_q[l] << {cur_addr_q[l][1:0], 3'b000};
-            if (cur_kind_q == LK_AMO) begin
-              q_data_q[cur_q_q][l] <= old;
-              be = 4'hF;
+      if (do_loc) begin
+        for (int l = 0; l < NL; l++) begin
+          if (loc_pend[l]) begin
+            logic [31:0] old, nv;
+            logic [3:0]  be;
+            logic [WW+LMA-1:0] idx;
+            idx = {cur_warp_q, cur_addr_q[l][LMA+1:2]};
+            old = lmem_q[l][idx];
+            be  = word_strb(cur_addr_q[l][1:0], cur_f3_q[1:0]);
+            if (cur_kind_q == LK_LOAD) begin
+              q_data_q[cur_q_q][l] <= load_extract({32'h0, old}, {1'b0, cur_addr_q[l][1:0]}, cur_f3_q);
+            end else begin
+              nv = (cur_kind_q == LK_AMO) ? amo_compute(cur_f5_q, old, cur_wdata_q[l])
+                                          : cur_wdata_q[l] << {cur_addr_q[l][1:0], 3'b000};
+              if (cur_kind_q == LK_AMO) begin
+                q_data_q[cur_q_q][l] <= old;
+                be = 4'hF;
+              end
+              for (int b = 0; b < 4; b++) if (be[b]) old[8 * b +: 8] = nv[8 * b +: 8];
+              lmem_q[l][idx] <= old;
             end
-            for (int b = 0; b < 4; b++) if (be[b]) old[8 * b +: 8] = nv[8 * b +: 8];
-            smem_q[wi] <= old;
+          end
+        end
+      end
+      if (do_shr) begin
+        for (int l = 0; l < NL; l++) begin
+          if (shr_srv[l]) begin
+            logic [SMA-1:0] wi;
+            logic [31:0]    old, nv;
+            logic [3:0]     be;
+            wi  = cur_addr_q[l][SMA+1:2];
+            old = smem_q[wi];
+            be  = word_strb(cur_addr_q[l][1:0], cur_f3_q[1:0]);
+            if (cur_kind_q == LK_LOAD) begin
+              q_data_q[cur_q_q][l] <= load_extract({32'h0, old}, {1'b0, cur_addr_q[l][1:0]}, cur_f3_q);
+            end else begin
+              nv = (cur_kind_q == LK_AMO) ? amo_compute(cur_f5_q, old, cur_wdata_q[l])
+                                          : cur_wdata_q[l] << {cur_addr_q[l][1:0], 3'b000};
+              if (cur_kind_q == LK_AMO) begin
+                q_data_q[cur_q_q][l] <= old;
+                be = 4'hF;
+              end
+              for (int b = 0; b < 4; b++) if (be[b]) old[8 * b +: 8] = nv[8 * b +: 8];
+              smem_q[wi] <= old;
+            end
           end
         end
       end
