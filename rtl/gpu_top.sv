@@ -228,7 +228,7 @@ module gpu_top
   // (an R or B beat for the engine at the port, a register write on the BAR0 pins) added
   // apart: a block that reads one pin-dependent bit is evaluated at both of the harness's
   // evaluations per cycle (rtl/README.md, "Simulation cost").
-  logic [NRL-1:0]  busy_pbdma_r;        // busy_pbdma's terms that follow no pin
+  logic [NRL-1:0]  busy_pbdma_r;        // busy_pbdma without its pin terms (busy_ce_r, busy_simt_r: likewise)
   logic [NCE-1:0]  busy_ce_r;
   logic            busy_simt_r;
   always_comb begin
