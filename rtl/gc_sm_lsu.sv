@@ -727,6 +727,24 @@ module gc_sm_lsu
     end
   end
 
+  // Lane l's access to its local or shared memory word `old` (the current request): what the lane
+  // gets back (a load's value, an AMO's old word) and the word left in memory (a store's bytes
+  // merged in, an AMO's result).
+  function automatic logic [31:0] lsm_result(input int l, input logic [31:0] old);
+    if (cur_kind_q == LK_AMO) return old;
+    return load_extract({32'h0, old}, {1'b0, cur_addr_q[l][1:0]}, cur_f3_q);
+  endfunction
+  function automatic logic [31:0] lsm_written(input int l, input logic [31:0] old);
+    logic [31:0] nv, w;
+    logic [3:0]  be;
+    nv = (cur_kind_q == LK_AMO) ? amo_compute(cur_f5_q, old, cur_wdata_q[l])
+                                : cur_wdata_q[l] << {cur_addr_q[l][1:0], 3'b000};
+    be = (cur_kind_q == LK_AMO) ? 4'hF : word_strb(cur_addr_q[l][1:0], cur_f3_q[1:0]);
+    w  = old;
+    for (int b = 0; b < 4; b++) if (be[b]) w[8 * b +: 8] = nv[8 * b +: 8];
+    return w;
+  endfunction
+
   // ------------------------------------------------------------------------------------------
   // Local and shared memory (no reset: the program's, undefined until written) and the data of
   // every lane into the return-queue entries (local / shared / atomic lanes into the issuing
@@ -756,24 +774,10 @@ module gc_sm_lsu
       if (do_loc) begin
         for (int l = 0; l < NL; l++) begin
           if (loc_pend[l]) begin
-            logic [31:0] old, nv;
-            logic [3:0]  be;
             logic [WW+LMA-1:0] idx;
             idx = {cur_warp_q, cur_addr_q[l][LMA+1:2]};
-            old = lmem_q[l][idx];
-            be  = word_strb(cur_addr_q[l][1:0], cur_f3_q[1:0]);
-            if (cur_kind_q == LK_LOAD) begin
-              q_data_q[cur_q_q][l] <= load_extract({32'h0, old}, {1'b0, cur_addr_q[l][1:0]}, cur_f3_q);
-            end else begin
-              nv = (cur_kind_q == LK_AMO) ? amo_compute(cur_f5_q, old, cur_wdata_q[l])
-                                          : cur_wdata_q[l] << {cur_addr_q[l][1:0], 3'b000};
-              if (cur_kind_q == LK_AMO) begin
-                q_data_q[cur_q_q][l] <= old;
-                be = 4'hF;
-              end
-              for (int b = 0; b < 4; b++) if (be[b]) old[8 * b +: 8] = nv[8 * b +: 8];
-              lmem_q[l][idx] <= old;
-            end
+            if (cur_kind_q != LK_STORE) q_data_q[cur_q_q][l] <= lsm_result(l, lmem_q[l][idx]);
+            if (cur_kind_q != LK_LOAD)  lmem_q[l][idx] <= lsm_written(l, lmem_q[l][idx]);
           end
         end
       end
@@ -781,23 +785,9 @@ module gc_sm_lsu
         for (int l = 0; l < NL; l++) begin
           if (shr_srv[l]) begin
             logic [SMA-1:0] wi;
-            logic [31:0]    old, nv;
-            logic [3:0]     be;
-            wi  = cur_addr_q[l][SMA+1:2];
-            old = smem_q[wi];
-            be  = word_strb(cur_addr_q[l][1:0], cur_f3_q[1:0]);
-            if (cur_kind_q == LK_LOAD) begin
-              q_data_q[cur_q_q][l] <= load_extract({32'h0, old}, {1'b0, cur_addr_q[l][1:0]}, cur_f3_q);
-            end else begin
-              nv = (cur_kind_q == LK_AMO) ? amo_compute(cur_f5_q, old, cur_wdata_q[l])
-                                          : cur_wdata_q[l] << {cur_addr_q[l][1:0], 3'b000};
-              if (cur_kind_q == LK_AMO) begin
-                q_data_q[cur_q_q][l] <= old;
-                be = 4'hF;
-              end
-              for (int b = 0; b < 4; b++) if (be[b]) old[8 * b +: 8] = nv[8 * b +: 8];
-              smem_q[wi] <= old;
-            end
+            wi = cur_addr_q[l][SMA+1:2];
+            if (cur_kind_q != LK_STORE) q_data_q[cur_q_q][l] <= lsm_result(l, smem_q[wi]);
+            if (cur_kind_q != LK_LOAD)  smem_q[wi] <= lsm_written(l, smem_q[wi]);
           end
         end
       end
