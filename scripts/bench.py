@@ -60,20 +60,24 @@ def main():
         rows.append((name, value, unit, better, how))
 
     rows = []
-    # Simulation speed: the default scenario (the untraced model), with copies long enough (1 MiB
-    # each) that the run takes a measurable wall time; the median of --repeat runs.
+    # the cycles/s of a run's speed line (CYCLES_RE or SPEED_RE), and its median over --repeat runs
+    def rate_of(out, rx):
+        return int(rx.search(out).group(3))
+
     def median_rate(argv_fn, rx):
-        return int(statistics.median(int(rx.search(argv_fn()).group(3)) for _ in range(args.repeat)))
-    # The same harness (cosim.cpp's tick) on a trivial Verilated counter with gpu_top's ports: each
-    # default run is paired with a counter run right after it (16 M cycles, about as long), and
-    # the ratio is the median of the pairs' ratios, so that both runs of a pair see the same load.
+        return int(statistics.median(rate_of(argv_fn(), rx) for _ in range(args.repeat)))
+    # Simulation speed: the default scenario (the untraced model), with copies long enough (1 MiB
+    # each) that the run takes a measurable wall time; the median of --repeat runs.  The same
+    # harness (cosim.cpp's tick) on a trivial Verilated counter with gpu_top's ports: each default
+    # run is paired with a counter run right after it (16 M cycles, about as long), and the ratio
+    # is the median of the pairs' ratios, so that both runs of a pair see the same load.
     have_counter = bool(args.counter) and os.path.exists(args.counter)
     rates, pairs = [], []
     for _ in range(args.repeat):
-        rate = int(CYCLES_RE.search(run(args.bin, "--bytes", str(1 << 20))).group(3))
+        rate = rate_of(run(args.bin, "--bytes", str(1 << 20)), CYCLES_RE)
         rates.append(rate)
         if have_counter:
-            counter_rate = int(SPEED_RE.search(run_cmd([args.counter, str(16 << 20)])).group(3))
+            counter_rate = rate_of(run_cmd([args.counter, str(16 << 20)]), SPEED_RE)
             pairs.append((rate / counter_rate, counter_rate))
     default_rate = int(statistics.median(rates))
     add("sim_cycles_per_s", default_rate, "cycles/s", "higher",
